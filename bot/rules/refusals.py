@@ -1,0 +1,44 @@
+"""What every rejection is: a message that says what is wrong and how to fix it, and the rule it enforces.
+
+Raised by the rules engine and by services; `bot.errors` turns any of these into an ephemeral reply.
+"""
+
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    """A request the league cannot accept. `rule_id` is a CATALOG.md id when a catalog rule applies."""
+
+    def __init__(self, message: str, *, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+
+    def __str__(self) -> str:
+        return f"{self.rule_id}: {self.message}" if self.rule_id else self.message
+
+
+class RuleViolation(Refusal):
+    """Breaks a numbered rule of the league's rule sheet."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(message, rule_id=rule_id)
+
+
+class InvalidInput(Refusal):
+    """A value that cannot be used (empty, too long, unknown zone…); names the option to fix."""
+
+
+class NotFound(Refusal):
+    """Names something that does not exist in this league."""
+
+
+class PermissionDenied(Refusal):
+    """The member lacks the role the action needs (COMMON-ROLE-1)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, rule_id="COMMON-ROLE-1")
+
+
+class Conflict(Refusal):
+    """Would duplicate something that must be unique (a team name, a registration…)."""

@@ -1,0 +1,79 @@
+"""Runtime settings, read once at start from the environment and `.env`.
+
+Built in `bot.cli` and passed down; nothing reads settings at import time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_URL = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A setting has a value the bot cannot start with; the message names the key and the fix."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="PINLEAGUE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
+    data_dir: Path = Field(default=Path("data"), description="Where the SQLite database and backups live")
+    database_url: str | None = Field(default=None, description="SQLAlchemy async URL; default SQLite in data_dir")
+    default_timezone: str = Field(default="America/New_York", description="IANA zone for new leagues")
+    log_level: str = "INFO"
+    discord_api_url: str = DISCORD_API_URL
+    discord_gateway_url: str = DISCORD_GATEWAY_URL
+    dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (instant)")
+
+    @field_validator("default_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown IANA time zone {value!r} (e.g. America/New_York)") from exc
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str | None) -> str | None:
+        if value is None or value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            return value
+        raise ValueError("must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'pinleague.db'}"
+
+    @property
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings; turn pydantic's error into one readable start-up message."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"PINLEAGUE_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise SettingsError(f"Bad setting: {problems}") from None

@@ -1,0 +1,54 @@
+"""Apply or write Alembic migrations on the bot's own connection (no alembic.ini needed).
+
+`fileConfig` is never called, so migrating at start leaves the bot's logging alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, text
+
+from storage.db import Database
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def _config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+async def upgrade(db: Database, revision: str = "head") -> None:
+    async with db.connect() as connection:
+        if db.is_sqlite:
+            # Batch migrations rebuild tables; foreign keys must be off while they do (and cannot be
+            # switched inside a transaction).
+            await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        await connection.run_sync(lambda sync: command.upgrade(_config(sync), revision))
+        await connection.commit()
+        if db.is_sqlite:
+            await connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+
+
+async def current_revision(db: Database) -> str | None:
+    async with db.connect() as connection:
+        def read(sync: Connection) -> Any:
+            if not sync.dialect.has_table(sync, "alembic_version"):
+                return None
+            return sync.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+        return await connection.run_sync(read)
+
+
+async def write_revision(db: Database, message: str) -> None:
+    """Autogenerate a new migration from the models (developers: `pinleague db revision -m …`)."""
+    async with db.connect() as connection:
+        await connection.run_sync(
+            lambda sync: command.revision(_config(sync), message=message, autogenerate=True)
+        )

@@ -1,0 +1,31 @@
+"""Alembic environment. Always run through `storage.migrate`, which hands us an open connection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import storage.models  # noqa: F401  (registers every table on the metadata)
+from storage.models import UTCDateTime
+
+
+def render_item(type_: str, obj: Any, autogen_context: Any) -> str | bool:
+    """Write our Python-side column types as the plain SQL types they store, so migrations never
+    import the models module (which keeps changing after a migration is written)."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    return False
+
+
+connection = context.config.attributes["connection"]
+context.configure(
+    connection=connection,
+    target_metadata=SQLModel.metadata,
+    render_as_batch=connection.dialect.name == "sqlite",
+    compare_type=True,
+    render_item=render_item,
+)
+with context.begin_transaction():
+    context.run_migrations()

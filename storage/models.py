@@ -1,0 +1,234 @@
+"""Tables for the facts every league format shares.
+
+Every row belongs to one guild's league (`league_id`), and every query filters by it. Standings and
+other derived results are never stored here: the rules engine computes them from these facts.
+Names that must be unique per league also keep a case-folded `name_key`, so "Flipper Kings" and
+"flipper kings" cannot both exist.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stores UTC and always returns an aware datetime (SQLite would otherwise hand back naive ones)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def snowflake(**kwargs: Any) -> Any:
+    """A Discord id column: 64-bit."""
+    return Field(sa_type=sa.BigInteger, **kwargs)
+
+
+def utc_column(**kwargs: Any) -> Any:
+    return Field(sa_type=UTCDateTime, **kwargs)
+
+
+def json_column(**kwargs: Any) -> Any:
+    return Field(sa_type=sa.JSON, **kwargs)
+
+
+class LeagueFormat(StrEnum):
+    TEAM = "team"
+    LADDER = "ladder"
+    FIELD = "field"
+
+
+class SeasonStatus(StrEnum):
+    PLANNED = "planned"
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class MachineStatus(StrEnum):
+    """COMMON-MACH-2 statuses; only WORKING and KNOWN_ISSUE_ANNOUNCED count as in service."""
+
+    WORKING = "working"
+    KNOWN_ISSUE_ANNOUNCED = "known_issue_announced"
+    REMOVED_FOR_MATCH = "removed_for_match"
+    UNPLAYABLE = "unplayable"
+    OUT_OF_SERVICE = "out_of_service"
+
+    @property
+    def in_service(self) -> bool:
+        return self in (MachineStatus.WORKING, MachineStatus.KNOWN_ISSUE_ANNOUNCED)
+
+
+class PlayerStatus(StrEnum):
+    ACTIVE = "active"
+    DROPPED = "dropped"
+    SUSPENDED = "suspended"
+    EXPELLED = "expelled"
+
+
+class RosterRole(StrEnum):
+    CAPTAIN = "captain"
+    STARTER = "starter"
+    RESERVE = "reserve"
+
+
+class League(SQLModel, table=True):
+    """COMMON-LEAGUE-1. `options` holds the format's validated configuration (defaults = the rule sheet)."""
+
+    __tablename__ = "league"
+
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = snowflake(index=True)
+    name: str = Field(max_length=100)
+    name_key: str = Field(max_length=100)
+    format: LeagueFormat = Field(sa_type=sa.String(16))
+    timezone: str = Field(max_length=64)
+    options: dict[str, Any] = json_column(default_factory=dict)
+    commissioner_role_id: int | None = snowflake(default=None)
+    created_at: datetime = utc_column()
+    created_by: int = snowflake()
+
+
+class Season(SQLModel, table=True):
+    """COMMON-SEASON-1: numbered from 1 within a league."""
+
+    __tablename__ = "season"
+
+    __table_args__ = (sa.UniqueConstraint("league_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    number: int
+    name: str = Field(max_length=100)
+    status: SeasonStatus = Field(sa_type=sa.String(16), default=SeasonStatus.PLANNED)
+    starts_on: date | None = None
+    ends_on: date | None = None
+
+
+class Venue(SQLModel, table=True):
+    """COMMON-VENUE-1."""
+
+    __tablename__ = "venue"
+
+    __table_args__ = (sa.UniqueConstraint("league_id", "name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=100)
+    name_key: str = Field(max_length=100)
+    address: str | None = Field(default=None, max_length=200)
+    regular_league_venue: bool = True
+
+
+class Machine(SQLModel, table=True):
+    """COMMON-MACH-1/2: one physical machine at a venue. A venue may hold two of the same model."""
+
+    __tablename__ = "machine"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    venue_id: int = Field(foreign_key="venue.id", index=True, ondelete="CASCADE")
+    model_name: str = Field(max_length=100)
+    variant: str | None = Field(default=None, max_length=40)
+    family: str = Field(max_length=100, index=True)
+    max_players: int = 4
+    balls_per_game: int = 3
+    status: MachineStatus = Field(sa_type=sa.String(32), default=MachineStatus.WORKING)
+    status_changed_at: datetime = utc_column()
+    installed_at: datetime = utc_column()
+    removed_at: datetime | None = utc_column(default=None)
+
+    @property
+    def title(self) -> str:
+        return f"{self.model_name} ({self.variant})" if self.variant else self.model_name
+
+
+class Team(SQLModel, table=True):
+    __tablename__ = "team"
+    __table_args__ = (sa.UniqueConstraint("league_id", "name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=60)
+    name_key: str = Field(max_length=60)
+    home_venue_id: int | None = Field(default=None, foreign_key="venue.id", ondelete="SET NULL")
+
+
+class Player(SQLModel, table=True):
+    """COMMON-PLAYER-1: a Discord member registered in one league."""
+
+    __tablename__ = "player"
+
+    __table_args__ = (
+        sa.UniqueConstraint("league_id", "discord_user_id"),
+        sa.UniqueConstraint("league_id", "ifpa_number"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    discord_user_id: int = snowflake()
+    display_name: str = Field(max_length=100)
+    ifpa_number: int | None = None
+    ifpa_rank: int | None = None
+    status: PlayerStatus = Field(sa_type=sa.String(16), default=PlayerStatus.ACTIVE)
+    registered_at: datetime = utc_column()
+
+
+class RosterEntry(SQLModel, table=True):
+    """A player's place on a team for a season; a drop closes the entry instead of deleting it."""
+
+    __tablename__ = "roster_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    season_id: int = Field(foreign_key="season.id", index=True, ondelete="CASCADE")
+    team_id: int = Field(foreign_key="team.id", index=True, ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
+    role: RosterRole = Field(sa_type=sa.String(16))
+    joined_on: date
+    dropped_on: date | None = None
+
+
+class AuditEntry(SQLModel, table=True):
+    """Who changed what, when, through which command; `before`/`after` are plain JSON snapshots."""
+
+    __tablename__ = "audit_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = snowflake(index=True)
+    league_id: int | None = Field(default=None, foreign_key="league.id", index=True, ondelete="CASCADE")
+    actor_id: int = snowflake()
+    command: str = Field(max_length=100)
+    action: str = Field(max_length=40)
+    entity: str = Field(max_length=40)
+    entity_id: int | None = None
+    before: dict[str, Any] | None = json_column(default=None)
+    after: dict[str, Any] | None = json_column(default=None)
+    reason: str | None = Field(default=None, max_length=500)
+    at: datetime = utc_column(index=True)
