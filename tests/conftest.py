@@ -1,0 +1,100 @@
+"""Fixtures shared by every test layer: databases on SQLite and PostgreSQL.
+
+PostgreSQL cases skip with a reason when no server answers, except in CI (`CI=true`), where a missing
+PostgreSQL fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
+
+from storage.db import Database
+from storage.migrate import upgrade
+
+PG_ADMIN_URL = os.environ.get("PINLEAGUE_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _asyncpg_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class ThrowawayPostgres:
+    """Creates one PostgreSQL database for the test session on first use, migrated to head."""
+
+    def __init__(self) -> None:
+        self._admin: asyncpg.Connection | None = None
+        self._url: str | None = None
+        self._name = f"pinleague_test_{uuid.uuid4().hex[:12]}"
+
+    async def url(self) -> str:
+        if self._url is None:
+            try:
+                self._admin = await asyncpg.connect(_asyncpg_dsn(PG_ADMIN_URL), timeout=5)
+            except (OSError, asyncpg.PostgresError) as exc:
+                if IN_CI:
+                    pytest.fail(f"PostgreSQL is required in CI but {PG_ADMIN_URL} did not answer: {exc}")
+                pytest.skip(f"no PostgreSQL at {PG_ADMIN_URL} ({exc}); set PINLEAGUE_TEST_PG_URL to run these")
+            await self._admin.execute(f'CREATE DATABASE "{self._name}"')
+            url = make_url(PG_ADMIN_URL).set(database=self._name).render_as_string(hide_password=False)
+            migrated = Database(url)
+            await upgrade(migrated)
+            await migrated.dispose()
+            self._url = url
+        return self._url
+
+    async def drop(self) -> None:
+        if self._admin is not None:
+            await self._admin.execute(f'DROP DATABASE IF EXISTS "{self._name}" WITH (FORCE)')
+            await self._admin.close()
+
+
+@pytest.fixture(scope="session")
+async def throwaway_postgres() -> AsyncIterator[ThrowawayPostgres]:
+    server = ThrowawayPostgres()
+    try:
+        yield server
+    finally:
+        await server.drop()
+
+
+async def _truncate_all(db: Database) -> None:
+    tables = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+    async with db.engine.begin() as connection:
+        await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(
+    request: pytest.FixtureRequest, tmp_path: Path, throwaway_postgres: ThrowawayPostgres
+) -> AsyncIterator[Database]:
+    """A migrated, empty database: a fresh SQLite file, or the session's PostgreSQL database emptied."""
+    if request.param == "sqlite":
+        database = Database(f"sqlite+aiosqlite:///{tmp_path / 'league.db'}")
+        await upgrade(database)
+    else:
+        database = Database(await throwaway_postgres.url())
+        await _truncate_all(database)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'league.db'}")
+    await upgrade(database)
+    try:
+        yield database
+    finally:
+        await database.dispose()
