@@ -232,3 +232,12 @@ class AuditEntry(SQLModel, table=True):
     after: dict[str, Any] | None = json_column(default=None)
     reason: str | None = Field(default=None, max_length=500)
     at: datetime = utc_column(index=True)
+
+
+class BotState(SQLModel, table=True):
+    """Small facts the bot keeps about itself, e.g. the hash of the commands last synced to Discord."""
+
+    __tablename__ = "bot_state"
+
+    key: str = Field(primary_key=True, max_length=200)
+    value: str = Field(max_length=200)

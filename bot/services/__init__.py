@@ -1,0 +1,29 @@
+"""Use cases: each method checks permissions, owns one transaction, asks the rules, stores facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.clock import Clock
+from bot.services.leagues import LeagueService
+from bot.services.players import PlayerService
+from bot.services.teams import TeamService
+from bot.services.venues import VenueService
+from storage.db import Database
+
+
+@dataclass(frozen=True)
+class Services:
+    leagues: LeagueService
+    venues: VenueService
+    teams: TeamService
+    players: PlayerService
+
+    @classmethod
+    def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
+        return cls(
+            leagues=LeagueService(db, clock, default_timezone=default_timezone),
+            venues=VenueService(db, clock),
+            teams=TeamService(db, clock),
+            players=PlayerService(db, clock),
+        )

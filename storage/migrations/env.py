@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 from sqlmodel import SQLModel
+from sqlmodel.sql.sqltypes import AutoString
 
 import storage.models  # noqa: F401  (registers every table on the metadata)
 from storage.models import UTCDateTime
 
 
-def render_item(type_: str, obj: Any, autogen_context: Any) -> str | bool:
-    """Write our Python-side column types as the plain SQL types they store, so migrations never
-    import the models module (which keeps changing after a migration is written)."""
+def render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
+    """Write our Python-side column types as the plain SQL types they store, so a migration never
+    imports code that keeps changing after the migration is written."""
     if type_ == "type" and isinstance(obj, UTCDateTime):
         return "sa.DateTime(timezone=True)"
+    if type_ == "type" and isinstance(obj, AutoString):
+        return f"sa.String(length={obj.length})" if obj.length else "sa.String()"
     return False
 
 

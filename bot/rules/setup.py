@@ -1,0 +1,134 @@
+"""Validation of league setup values: names, time zones, machines, IFPA data. Pure functions.
+
+Each function returns the cleaned value or raises a Refusal that names the option and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from bot.rules.refusals import InvalidInput, RuleViolation
+
+LEAGUE_NAME_MAX = 60
+VENUE_NAME_MAX = 80
+TEAM_NAME_MAX = 40
+MODEL_NAME_MAX = 80
+VARIANT_MAX = 30
+ADDRESS_MAX = 200
+PLAYER_NAME_MAX = 64
+MACHINE_PLAYER_CAPACITIES = (1, 2, 4)  # COMMON-MACH-2
+BALLS_PER_GAME = (3, 5)  # COMMON-MACH-2
+IFPA_NUMBER_MAX = 9_999_999
+FORMATS = ("team", "ladder", "field")
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class CleanName:
+    display: str
+    key: str  # case-folded, for uniqueness
+
+
+def clean_name(value: str | None, *, option: str, max_length: int) -> CleanName:
+    """Trim and collapse whitespace; refuse empty, over-long and control-character names."""
+    text = _WHITESPACE.sub(" ", unicodedata.normalize("NFC", value or "")).strip()
+    if not text:
+        raise InvalidInput(f"`{option}` cannot be empty. Give it a name people will recognise.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in text):
+        raise InvalidInput(f"`{option}` contains invisible control characters. Type the name plainly.")
+    if len(text) > max_length:
+        raise InvalidInput(
+            f"`{option}` is {len(text)} characters long; the limit is {max_length}. Use a shorter name."
+        )
+    return CleanName(display=text, key=text.casefold())
+
+
+def optional_text(value: str | None, *, option: str, max_length: int) -> str | None:
+    if value is None or not value.strip():
+        return None
+    return clean_name(value, option=option, max_length=max_length).display
+
+
+def league_format(value: str) -> str:
+    """COMMON-LEAGUE-1: a league is one of three formats."""
+    key = (value or "").strip().casefold()
+    if key not in FORMATS:
+        raise RuleViolation("COMMON-LEAGUE-1", f"Unknown format {value!r}. Choose team, ladder or field.")
+    return key
+
+
+def time_zone(value: str | None, *, league_format: str, default: str) -> str:
+    """COMMON-AMB-1: deadlines are computed in the league's IANA zone.
+
+    Team and ladder leagues default to the configured zone (America/New_York unless changed); the
+    field sheet names no place, so a field league must give its zone.
+    """
+    if value is None or not value.strip():
+        if league_format == "field":
+            raise RuleViolation(
+                "COMMON-AMB-1",
+                "A field league needs its time zone: add `timezone:` with an IANA name, "
+                "e.g. America/Indiana/Indianapolis.",
+            )
+        return default
+    name = value.strip()
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        suggestion = _suggest_zone(name)
+        hint = f" Did you mean {suggestion}?" if suggestion else ""
+        raise InvalidInput(
+            f"`timezone` {name!r} is not an IANA time zone name such as America/Chicago.{hint}"
+        ) from None
+    return name
+
+
+def _suggest_zone(name: str) -> str | None:
+    wanted = name.replace(" ", "_").casefold()
+    matches = sorted(
+        zone for zone in available_timezones() if zone.casefold() in (wanted,) or zone.casefold().endswith("/" + wanted)
+    )
+    return matches[0] if matches else None
+
+
+def machine_capacity(max_players: int) -> int:
+    if max_players not in MACHINE_PLAYER_CAPACITIES:
+        raise RuleViolation(
+            "COMMON-MACH-2", f"A machine takes 1, 2 or 4 players, not {max_players}. Set `players` to one of those."
+        )
+    return max_players
+
+
+def balls_per_game(balls: int) -> int:
+    if balls not in BALLS_PER_GAME:
+        raise RuleViolation("COMMON-MACH-2", f"Games are 3 or 5 balls, not {balls}. Set `balls` to 3 or 5.")
+    return balls
+
+
+def model_family(model_name: str) -> str:
+    """COMMON-MACH-1: the family key ignores the variant, which is kept apart; never guessed from the title."""
+    folded = unicodedata.normalize("NFKD", model_name).encode("ascii", "ignore").decode().casefold()
+    return re.sub(r"[^a-z0-9]+", "_", folded).strip("_") or model_name.casefold()
+
+
+def ifpa_number(value: int | None) -> int | None:
+    """COMMON-PLAYER-1: optional IFPA player number."""
+    if value is None:
+        return None
+    if not 1 <= value <= IFPA_NUMBER_MAX:
+        raise RuleViolation(
+            "COMMON-PLAYER-1", f"IFPA number {value} is not valid: it is a whole number from 1 to {IFPA_NUMBER_MAX:,}."
+        )
+    return value
+
+
+def ifpa_rank(value: int | None) -> int | None:
+    if value is None:
+        return None
+    if value < 1:
+        raise RuleViolation("COMMON-PLAYER-1", f"IFPA rank {value} is not valid: ranks start at 1.")
+    return value

@@ -1,0 +1,106 @@
+"""Creating leagues and reading a league's whole setup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import col, select
+
+from bot.clock import Clock
+from bot.rules import setup as rules
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.lookup import current_season, find_league, insert_unique, league_names
+from bot.services.permissions import require_server_admin
+from storage.db import Database
+from storage.models import League, LeagueFormat, Machine, Player, Season, Team, Venue
+
+
+@dataclass(frozen=True)
+class VenueSetup:
+    venue: Venue
+    machines: list[Machine]
+
+
+@dataclass(frozen=True)
+class LeagueSetup:
+    league: League
+    season: Season
+    venues: list[VenueSetup]
+    teams: list[tuple[Team, str | None]]  # team and its home venue's name
+    players: list[Player]
+
+
+class LeagueService:
+    def __init__(self, db: Database, clock: Clock, *, default_timezone: str) -> None:
+        self.db = db
+        self.clock = clock
+        self.default_timezone = default_timezone
+
+    async def create(
+        self,
+        actor: Actor,
+        *,
+        name: str,
+        league_format: str,
+        timezone: str | None,
+        commissioner_role_id: int | None,
+    ) -> League:
+        require_server_admin(actor, "start a league")
+        clean = rules.clean_name(name, option="name", max_length=rules.LEAGUE_NAME_MAX)
+        fmt = rules.league_format(league_format)
+        zone = rules.time_zone(timezone, league_format=fmt, default=self.default_timezone)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await insert_unique(
+                session,
+                League(
+                    guild_id=actor.guild_id,
+                    name=clean.display,
+                    name_key=clean.key,
+                    format=LeagueFormat(fmt),
+                    timezone=zone,
+                    commissioner_role_id=commissioner_role_id,
+                    created_at=now,
+                    created_by=actor.user_id,
+                ),
+                f"This server already has a league named {clean.display!r}. Pick another name.",
+            )
+            assert league.id is not None
+            season = Season(league_id=league.id, number=1, name="Season 1")
+            session.add(season)
+            audit.record(
+                session, actor, at=now, action="create", entity="league", entity_id=league.id,
+                league_id=league.id, after=league.model_dump(mode="json"),
+            )
+        return league
+
+    async def names(self, guild_id: int) -> list[str]:
+        async with self.db.reading() as session:
+            return await league_names(session, guild_id)
+
+    async def setup(self, actor: Actor, league_name: str | None) -> LeagueSetup:
+        """Everything a commissioner configured, for `/league show`. Any member may read it."""
+        async with self.db.reading() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            season = await current_season(session, league)
+            venues = (await session.exec(select(Venue).where(Venue.league_id == league.id).order_by(Venue.name))).all()
+            machines = (
+                await session.exec(
+                    select(Machine)
+                    .where(Machine.league_id == league.id, Machine.removed_at == None)  # noqa: E711
+                    .order_by(Machine.model_name, col(Machine.id))
+                )
+            ).all()
+            teams = (await session.exec(select(Team).where(Team.league_id == league.id).order_by(Team.name))).all()
+            players = (
+                await session.exec(select(Player).where(Player.league_id == league.id).order_by(Player.display_name))
+            ).all()
+        venue_names = {venue.id: venue.name for venue in venues}
+        return LeagueSetup(
+            league=league,
+            season=season,
+            venues=[VenueSetup(venue, [m for m in machines if m.venue_id == venue.id]) for venue in venues],
+            teams=[(team, venue_names.get(team.home_venue_id)) for team in teams],
+            players=list(players),
+        )

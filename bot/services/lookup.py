@@ -1,0 +1,77 @@
+"""Finding a guild's league and the things in it by the names people type. Every query filters by guild."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import SQLModel, col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.rules.refusals import Conflict, InvalidInput, NotFound
+from storage.models import League, Season, Team, Venue
+
+Row = TypeVar("Row", bound=SQLModel)
+
+
+async def find_league(session: AsyncSession, guild_id: int, name: str | None) -> League:
+    """The named league, or the guild's only league when no name is given."""
+    leagues = (await session.exec(select(League).where(League.guild_id == guild_id).order_by(League.name))).all()
+    if not leagues:
+        raise NotFound("This server has no league yet. A server admin can start one with `/league create`.")
+    if name and name.strip():
+        key = name.strip().casefold()
+        for league in leagues:
+            if league.name_key == key:
+                return league
+        raise NotFound(f"No league named {name.strip()!r} here. Leagues in this server: {_names(leagues)}.")
+    if len(leagues) > 1:
+        raise InvalidInput(f"This server runs several leagues ({_names(leagues)}); pick one with `league:`.")
+    return leagues[0]
+
+
+async def league_names(session: AsyncSession, guild_id: int) -> list[str]:
+    query = select(League.name).where(League.guild_id == guild_id).order_by(League.name)
+    return list((await session.exec(query)).all())
+
+
+async def current_season(session: AsyncSession, league: League) -> Season:
+    season = (
+        await session.exec(select(Season).where(Season.league_id == league.id).order_by(col(Season.number).desc()))
+    ).first()
+    if season is None:  # every league is created with its first season
+        raise NotFound(f"{league.name} has no season yet.")
+    return season
+
+
+async def find_venue(session: AsyncSession, league: League, name: str) -> Venue:
+    key = name.strip().casefold()
+    venue = (await session.exec(select(Venue).where(Venue.league_id == league.id, Venue.name_key == key))).first()
+    if venue is None:
+        known = (await session.exec(select(Venue.name).where(Venue.league_id == league.id))).all()
+        listing = f"Venues: {', '.join(sorted(known))}." if known else "Add one with `/venue add`."
+        raise NotFound(f"{league.name} has no venue named {name.strip()!r}. {listing}")
+    return venue
+
+
+async def find_team(session: AsyncSession, league: League, name: str) -> Team:
+    key = name.strip().casefold()
+    team = (await session.exec(select(Team).where(Team.league_id == league.id, Team.name_key == key))).first()
+    if team is None:
+        raise NotFound(f"{league.name} has no team named {name.strip()!r}. See `/league show` for its teams.")
+    return team
+
+
+async def insert_unique(session: AsyncSession, row: Row, conflict: str) -> Row:
+    """Insert and flush; a unique-constraint clash (even one lost in a race) becomes a Conflict."""
+    session.add(row)
+    try:
+        await session.flush()
+    except IntegrityError:
+        raise Conflict(conflict) from None
+    return row
+
+
+def _names(leagues: Sequence[League]) -> str:
+    return ", ".join(league.name for league in leagues)
