@@ -11,7 +11,7 @@ from bot.rules import setup as rules
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names
-from bot.services.permissions import require_server_admin
+from bot.services.permissions import require_commissioner, require_server_admin
 from storage.db import Database
 from storage.models import League, LeagueFormat, Machine, Player, Season, Team, Venue
 
@@ -70,8 +70,14 @@ class LeagueService:
             season = Season(league_id=league.id, number=1, name="Season 1")
             session.add(season)
             audit.record(
-                session, actor, at=now, action="create", entity="league", entity_id=league.id,
-                league_id=league.id, after=league.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="create",
+                entity="league",
+                entity_id=league.id,
+                league_id=league.id,
+                after=league.model_dump(mode="json"),
             )
         return league
 
@@ -104,3 +110,24 @@ class LeagueService:
             teams=[(team, venue_names.get(team.home_venue_id)) for team in teams],
             players=list(players),
         )
+
+    async def set_commissioner_role(self, actor: Actor, league_name: str | None, *, role_id: int) -> League:
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "change who the commissioners are")
+            before = {"commissioner_role_id": league.commissioner_role_id}
+            league.commissioner_role_id = role_id
+            session.add(league)
+            audit.record(
+                session,
+                actor,
+                at=now,
+                action="update",
+                entity="league",
+                entity_id=league.id,
+                league_id=league.id,
+                before=before,
+                after={"commissioner_role_id": role_id},
+            )
+        return league

@@ -8,9 +8,7 @@ from storage.models import League
 
 
 def is_commissioner(actor: Actor, league: League) -> bool:
-    return actor.is_admin or (
-        league.commissioner_role_id is not None and league.commissioner_role_id in actor.role_ids
-    )
+    return actor.is_admin or (league.commissioner_role_id is not None and league.commissioner_role_id in actor.role_ids)
 
 
 def require_server_admin(actor: Actor, doing: str) -> None:

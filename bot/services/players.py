@@ -74,7 +74,13 @@ class PlayerService:
                 f"{display} was registered in {league.name} a moment ago by someone else.",
             )
             audit.record(
-                session, actor, at=now, action="create", entity="player", entity_id=player.id,
-                league_id=league.id, after=player.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="create",
+                entity="player",
+                entity_id=player.id,
+                league_id=league.id,
+                after=player.model_dump(mode="json"),
             )
         return player

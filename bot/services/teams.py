@@ -32,7 +32,13 @@ class TeamService:
                 "(ignoring capitals).",
             )
             audit.record(
-                session, actor, at=now, action="create", entity="team", entity_id=team.id,
-                league_id=league.id, after=team.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="create",
+                entity="team",
+                entity_id=team.id,
+                league_id=league.id,
+                after=team.model_dump(mode="json"),
             )
         return team

@@ -34,8 +34,14 @@ class VenueService:
                 f"{league.name} already has a venue named {clean.display!r}.",
             )
             audit.record(
-                session, actor, at=now, action="create", entity="venue", entity_id=venue.id,
-                league_id=league.id, after=venue.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="create",
+                entity="venue",
+                entity_id=venue.id,
+                league_id=league.id,
+                after=venue.model_dump(mode="json"),
             )
         return venue
 
@@ -75,8 +81,14 @@ class VenueService:
             session.add(machine)
             await session.flush()
             audit.record(
-                session, actor, at=now, action="create", entity="machine", entity_id=machine.id,
-                league_id=league.id, after=machine.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="create",
+                entity="machine",
+                entity_id=machine.id,
+                league_id=league.id,
+                after=machine.model_dump(mode="json"),
             )
         return machine, venue
 
@@ -91,7 +103,8 @@ class VenueService:
             machine = (
                 await session.exec(
                     select(Machine).where(
-                        Machine.id == machine_id, Machine.league_id == league.id,
+                        Machine.id == machine_id,
+                        Machine.league_id == league.id,
                         Machine.removed_at == None,  # noqa: E711
                     )
                 )
@@ -103,8 +116,15 @@ class VenueService:
             machine.status_changed_at = now
             session.add(machine)
             audit.record(
-                session, actor, at=now, action="update", entity="machine", entity_id=machine.id,
-                league_id=league.id, before=before, after=machine.model_dump(mode="json"),
+                session,
+                actor,
+                at=now,
+                action="update",
+                entity="machine",
+                entity_id=machine.id,
+                league_id=league.id,
+                before=before,
+                after=machine.model_dump(mode="json"),
             )
         return machine
 

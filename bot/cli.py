@@ -1,0 +1,116 @@
+"""The `pinleague` command: run the bot, chat with it locally, manage the database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+import discord
+
+from bot.settings import Settings, SettingsError, load_settings
+
+NO_TOKEN_HELP = """\
+No Discord token is configured, so pinleague starts its local Discord emulator instead, with a demo
+league, and you can type commands as members of an emulated server. Type :help for the chat's own
+commands.
+
+To connect a real Discord bot:
+  1. Create an application at https://discord.com/developers/applications, add a Bot, copy its token.
+  2. Invite it with the scopes `bot` and `applications.commands`.
+  3. Put PINLEAGUE_DISCORD_TOKEN=<token> in a .env file here (see .env.example), then run this again.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    _setup_logging(settings, quiet=args.command == "local" or (args.command in (None, "run") and not settings.token))
+    try:
+        return asyncio.run(_dispatch(args, settings))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pinleague", description="A Discord bot that runs pinball leagues.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (default); without a token, the local chat on a demo league")
+    local = sub.add_parser("local", help="chat with the bot through the local Discord emulator")
+    local.add_argument("--script", type=Path, help="run the lines of FILE instead of reading the terminal")
+    local.add_argument("--json", action="store_true", help="print one JSON object per bot output")
+    local.add_argument("--demo", action="store_true", help="start with a demo league already set up")
+    local.add_argument("--db", help="database URL to keep (default: a fresh temporary SQLite file)")
+    db = sub.add_parser("db", help="database maintenance")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_sub.add_parser("upgrade", help="apply migrations up to the newest")
+    db_sub.add_parser("current", help="print the database's migration revision")
+    revision = db_sub.add_parser("revision", help="(developers) write a migration from model changes")
+    revision.add_argument("-m", "--message", required=True)
+    return parser
+
+
+async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "db":
+        return await _database_command(args, settings)
+    if args.command == "local":
+        from bot.local.chat import run_chat
+
+        return await run_chat(settings, script=args.script, as_json=args.json, demo=args.demo, db_url=args.db)
+    if settings.token is None:
+        from bot.local.chat import run_chat
+
+        print(NO_TOKEN_HELP)
+        return await run_chat(settings, script=None, as_json=False, demo=True, db_url=None)
+    return await _run_bot(settings)
+
+
+async def _run_bot(settings: Settings) -> int:
+    from bot.client import LeagueBot, point_discord_at
+    from bot.clock import SystemClock
+    from storage.db import Database
+    from storage.migrate import upgrade
+
+    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
+    db = Database(settings.resolved_database_url)
+    await upgrade(db)
+    bot = LeagueBot(settings, db, SystemClock())
+    try:
+        async with bot:
+            await bot.start(settings.token or "")
+    except discord.LoginFailure:
+        print("Discord refused the token: check PINLEAGUE_DISCORD_TOKEN (Bot tab).", file=sys.stderr)
+        return 2
+    finally:
+        await db.dispose()
+    return 0
+
+
+async def _database_command(args: argparse.Namespace, settings: Settings) -> int:
+    from storage.db import Database
+    from storage.migrate import current_revision, upgrade, write_revision
+
+    db = Database(settings.resolved_database_url)
+    try:
+        if args.db_command == "upgrade":
+            await upgrade(db)
+            print(f"database at {await current_revision(db)}")
+        elif args.db_command == "current":
+            print(await current_revision(db) or "empty (no migrations applied)")
+        else:
+            await write_revision(db, args.message)
+    finally:
+        await db.dispose()
+    return 0
+
+
+def _setup_logging(settings: Settings, *, quiet: bool) -> None:
+    # The local chat owns the terminal: only warnings from the bot interrupt it.
+    level = logging.WARNING if quiet and settings.log_level in ("DEBUG", "INFO") else settings.log_level
+    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)

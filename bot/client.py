@@ -1,0 +1,71 @@
+"""LeagueBot: the discord.py client, its cogs, and command syncing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+import yarl
+from discord.ext import commands
+from sqlmodel import select
+
+from bot import errors
+from bot.clock import Clock
+from bot.services import Services
+from bot.settings import Settings
+from storage.db import Database
+from storage.models import BotState
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.league", "cogs.venue", "cogs.team", "cogs.player")
+
+
+def point_discord_at(api_url: str, gateway_url: str) -> None:
+    """Send discord.py's REST and gateway traffic to these URLs (the local emulator, or a proxy)."""
+    discord.http.Route.BASE = api_url.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class LeagueBot(commands.Bot):
+    def __init__(self, settings: Settings, db: Database, clock: Clock, *, force_sync: bool = False) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # no privileged intents: members arrive with each interaction
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.settings = settings
+        self.db = db
+        self.clock = clock
+        self.services = Services.build(db, clock, default_timezone=settings.default_timezone)
+        self.force_sync = force_sync
+
+    async def setup_hook(self) -> None:
+        for extension in COGS:
+            await self.load_extension(extension)
+        errors.install(self.tree)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Push commands to Discord only when they differ from what was last pushed (a hash in the database)."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        async with self.db.reading() as session:
+            stored = (await session.exec(select(BotState.value).where(BotState.key == key))).first()
+        if stored == digest and not self.force_sync:
+            log.info("commands unchanged since the last sync; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        async with self.db.writing() as session:
+            await session.merge(BotState(key=key, value=digest))
+        log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))

@@ -1,0 +1,37 @@
+"""Answering an interaction inside Discord's 3-second deadline.
+
+`answer` runs the work and replies directly when it finishes quickly; if it is still running after
+DEFER_AFTER seconds it defers (the token then lives 15 minutes) and sends the reply as a followup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+
+import discord
+
+DEFER_AFTER = 1.5  # seconds; leaves room for gateway latency inside Discord's 3 s
+DEFERRED_EPHEMERAL = "pinleague.deferred_ephemeral"  # key in Interaction.extras
+
+
+@dataclass
+class Reply:
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    ephemeral: bool = True
+
+
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
+    """Reply with the result of `work`; `ephemeral` must be known before the work ends, in case we defer."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
+    reply = await task  # a Refusal raised here reaches the tree's error handler
+    if interaction.response.is_done():
+        await interaction.followup.send(reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral)
+    else:
+        await interaction.response.send_message(reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral)

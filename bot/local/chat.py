@@ -1,0 +1,289 @@
+"""`pinleague local`: the real bot against the local Discord emulator, driven from a terminal or a script.
+
+Lines starting with `/` are slash commands typed by the acting member; `@name /command …` types one as
+someone else; lines starting with `:` control the emulated world (see HELP); `#` starts a comment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.client import LeagueBot, point_discord_at
+from bot.clock import ManualClock
+from bot.local.demo import DEMO_ACTOR, DEMO_SETUP
+from bot.local.emulator import Emulator, EmulatorError, Output
+from bot.local.emulator.records import embed_text
+from bot.settings import Settings
+from storage.db import Database
+from storage.migrate import upgrade
+
+HELP = """\
+  /command option:value …     type a slash command as the acting member (quote values with spaces)
+  @name /command …             type one command as another member
+  :as NAME                     act as NAME from now on          :in CHANNEL   type in that channel
+  :members                     list members and their roles      :channels     list channels
+  :member add NAME [ROLE …]    add a member (roles: Commissioner, Captain, Admin, or any you add)
+  :role NAME ROLE / :unrole NAME ROLE    give or take a role
+  :click LABEL                 press the button LABEL on the newest message that has it
+  :clock                       show the emulated time
+  :clock +2h30m | +3d | YYYY-MM-DD HH:MM [ZONE]   move the clock forward (scheduled posts follow it)
+  :help   :quit"""
+
+_DURATION = re.compile(r"^\+(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
+
+
+class ChatError(Exception):
+    """A line the chat could not carry out; shown to the person, never fatal."""
+
+
+class LocalChat:
+    """One emulated Discord server with the real bot connected to it."""
+
+    def __init__(self, settings: Settings, *, db_url: str | None) -> None:
+        self._temp = None if db_url else tempfile.TemporaryDirectory(prefix="pinleague-local-")
+        self.db_url = db_url or f"sqlite+aiosqlite:///{Path(self._temp.name) / 'local.db'}"  # type: ignore[union-attr]
+        self.settings = settings
+        self.clock = ManualClock()
+        self.emulator = Emulator(guild_name="Pinball Club")
+        self.acting = DEMO_ACTOR
+        self.channel = "general"
+        self._bot: LeagueBot | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._db: Database | None = None
+
+    async def start(self) -> None:
+        await self.emulator.start()
+        point_discord_at(self.emulator.api_url, self.emulator.gateway_url)
+        self._db = Database(self.db_url)
+        await upgrade(self._db)
+        settings = self.settings.model_copy(update={"dev_guild_id": self.emulator.guild.id})
+        # The emulator starts with no commands, so this bot always syncs.
+        self._bot = LeagueBot(settings, self._db, self.clock, force_sync=True)
+        self._bot_task = asyncio.create_task(self._bot.start(self.emulator.token))
+        ready = asyncio.create_task(self.emulator.wait_until_ready(timeout=30))
+        done, _ = await asyncio.wait({ready, self._bot_task}, return_when=asyncio.FIRST_COMPLETED)
+        if self._bot_task in done:
+            ready.cancel()
+            self._bot_task.result()  # raises why the bot stopped
+            raise ChatError("the bot stopped before it was ready")
+        ready.result()
+
+    async def close(self) -> None:
+        if self._bot is not None:
+            await self._bot.close()
+        if self._bot_task is not None:
+            await asyncio.gather(self._bot_task, return_exceptions=True)
+        await self.emulator.stop()
+        if self._db is not None:
+            await self._db.dispose()
+        if self._temp is not None:
+            self._temp.cleanup()
+
+    async def execute(self, line: str) -> tuple[list[Output], str | None]:
+        """Carry out one line: the bot's outputs, and the chat's own note (for `:` lines)."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return [], None
+        if line.startswith(":click "):
+            return await self._click(line.removeprefix(":click ").strip().strip('"')), None
+        if line.startswith(":"):
+            return [], self._control(line[1:])
+        member = self.acting
+        if line.startswith("@"):
+            name, _, line = line[1:].partition(" ")
+            member, line = name, line.strip()
+        if not line.startswith("/"):
+            raise ChatError("commands start with / (or : for the chat's own commands; :help lists them)")
+        try:
+            result = await self.emulator.run(line, as_member=member, channel=self.channel)
+        except EmulatorError as exc:
+            raise ChatError(str(exc)) from None
+        return result.outputs, None
+
+    async def _click(self, label: str) -> list[Output]:
+        """Press the button with this label on the newest bot message showing one."""
+        for output in reversed(self.emulator.outputs):
+            for row in output.components:
+                for component in row.get("components", []):
+                    if component.get("label") == label and output.message_id is not None:
+                        try:
+                            result = await self.emulator.click(
+                                output.message_id, component["custom_id"], as_member=self.acting
+                            )
+                        except EmulatorError as exc:
+                            raise ChatError(str(exc)) from None
+                        return result.outputs
+        raise ChatError(f"no message shows a button labelled {label!r}")
+
+    def _control(self, line: str) -> str:
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            raise ChatError(f"cannot read that line: {exc}") from None
+        if not words:
+            raise ChatError("type :help for the chat's commands")
+        command, args = words[0].lower(), words[1:]
+        handlers: dict[str, Callable[[list[str]], str]] = {
+            "as": self._act_as,
+            "in": self._type_in,
+            "members": lambda _: self._members(),
+            "channels": lambda _: ", ".join(f"#{c.name}" for c in self.emulator.guild.channels),
+            "member": self._member,
+            "role": lambda a: self._role(a, grant=True),
+            "unrole": lambda a: self._role(a, grant=False),
+            "clock": self._clock,
+            "help": lambda _: HELP,
+        }
+        if command not in handlers:
+            raise ChatError(f"unknown chat command :{command}; :help lists them")
+        try:
+            return handlers[command](args)
+        except EmulatorError as exc:
+            raise ChatError(str(exc)) from None
+
+    def _act_as(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise ChatError("usage: :as NAME")
+        self.acting = self.emulator.member(args[0]).name
+        return f"now acting as {self.acting}"
+
+    def _type_in(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise ChatError("usage: :in CHANNEL")
+        self.channel = self.emulator.channel(args[0].lstrip("#")).name
+        return f"now typing in #{self.channel}"
+
+    def _members(self) -> str:
+        lines = []
+        for member in self.emulator.guild.members:
+            roles = ", ".join(role.name for role in member.roles if role.name != "@everyone") or "no roles"
+            lines.append(f"  {member.name}: {roles}")
+        return "\n".join(lines)
+
+    def _member(self, args: list[str]) -> str:
+        if len(args) < 2 or args[0] != "add":
+            raise ChatError("usage: :member add NAME [ROLE …]")
+        member = self.emulator.add_member(args[1], roles=args[2:])
+        return f"{member.name} joined the server"
+
+    def _role(self, args: list[str], *, grant: bool) -> str:
+        if len(args) != 2:
+            raise ChatError(f"usage: :{'role' if grant else 'unrole'} NAME ROLE")
+        if grant:
+            self.emulator.grant_role(args[0], args[1])
+            return f"{args[0]} now has {args[1]}"
+        self.emulator.revoke_role(args[0], args[1])
+        return f"{args[0]} no longer has {args[1]}"
+
+    def _clock(self, args: list[str]) -> str:
+        if args and args[0].startswith("+"):
+            self.clock.advance(parse_duration(args[0]))
+        elif args:
+            self.clock.set(parse_moment(args, self.clock.now()))
+        return f"the time is {self.clock.now():%Y-%m-%d %H:%M} UTC"
+
+
+def parse_duration(text: str) -> timedelta:
+    match = _DURATION.match(text)
+    if not match or not any(match.groups()):
+        raise ChatError(f"{text!r} is not a duration like +2h30m, +3d or +45m")
+    days, hours, minutes = (int(part or 0) for part in match.groups())
+    return timedelta(days=days, hours=hours, minutes=minutes)
+
+
+def parse_moment(words: list[str], now: datetime) -> datetime:
+    zone = ZoneInfo(words[2]) if len(words) > 2 else ZoneInfo("UTC")
+    try:
+        moment = datetime.strptime(" ".join(words[:2]), "%Y-%m-%d %H:%M").replace(tzinfo=zone)
+    except ValueError:
+        raise ChatError("give the time as YYYY-MM-DD HH:MM, optionally followed by a zone") from None
+    if moment < now:
+        raise ChatError("the clock only moves forward")
+    return moment
+
+
+def render_output(output: Output) -> str:
+    """An output as a person would read it in a terminal."""
+    where = f"#{output.channel}" + (" (only you)" if output.ephemeral else "")
+    if output.kind == "autocomplete":
+        return f"bot ▸ suggestions: {', '.join(c['name'] for c in output.choices or [])}"
+    if output.kind == "modal":
+        return f"bot ▸ opens a form: {(output.modal or {}).get('title', '')}"
+    if output.kind == "deferred":
+        return f"bot ▸ {where}: is thinking…"
+    if output.kind == "message_delete":
+        return f"bot ▸ {where}: deleted a message"
+    lines = [f"bot ▸ {where}{' (edited)' if output.kind in ('edit', 'message_edit') else ''}:"]
+    if output.content:
+        lines.extend(f"  {line}" for line in output.content.splitlines())
+    for embed in output.embeds:
+        lines.extend(f"  ┃ {line}" for line in embed_text(embed).splitlines())
+    for row in output.components:
+        buttons = [c.get("label") or c.get("custom_id") for c in row.get("components", [])]
+        lines.append(f"  [{'] ['.join(str(b) for b in buttons)}]")
+    lines.extend(f"  📎 {attachment.filename}" for attachment in output.attachments)
+    return "\n".join(lines)
+
+
+async def _lines(script: list[str] | None) -> AsyncIterator[str]:
+    if script is not None:
+        for line in script:
+            yield line
+        return
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            line = await loop.run_in_executor(None, input, "> ")
+        except EOFError:
+            return
+        if line.strip() in (":quit", ":q", ":exit"):
+            return
+        yield line
+
+
+async def run_chat(settings: Settings, *, script: Path | None, as_json: bool, demo: bool, db_url: str | None) -> int:
+    try:
+        script_lines = script.read_text(encoding="utf-8").splitlines() if script else None  # noqa: ASYNC240
+    except OSError as exc:
+        print(f"cannot read the script: {exc}")
+        return 2
+    chat = LocalChat(settings, db_url=db_url)
+    failures = 0
+
+    def emit(payload: dict[str, Any], text: str) -> None:
+        print(json.dumps(payload, ensure_ascii=False) if as_json else text, flush=True)
+
+    try:
+        await chat.start()
+        if demo:
+            for line in DEMO_SETUP:
+                await chat.execute(f"@{DEMO_ACTOR} {line}")
+            if not as_json:
+                print("Demo league ready. Try /league show, or :as bob to act as a captain.")
+        if script is None and not as_json:
+            print(f"Connected to the emulated server {chat.emulator.guild.name!r} as {chat.acting}. :help for help.")
+        number = 0
+        async for line in _lines(script_lines):
+            number += 1
+            try:
+                outputs, note = await chat.execute(line)
+            except ChatError as exc:
+                failures += 1
+                emit({"kind": "error", "line": number, "message": str(exc)}, f"✖ {exc}")
+                continue
+            for output in outputs:
+                emit(output.as_dict(), render_output(output))
+            if note and not as_json:
+                print(note)
+    finally:
+        await chat.close()
+    return 1 if failures else 0

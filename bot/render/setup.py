@@ -1,0 +1,94 @@
+"""Messages and embeds for league setup. Pure: data in, text/Embed out."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services.leagues import LeagueSetup
+from storage.models import League, Machine, Player, Team, Venue
+
+LEAGUE_COLOUR = discord.Colour.dark_teal()
+EMBED_FIELD_MAX = 1024
+
+
+def league_created(league: League) -> str:
+    who = (
+        f"Commissioners: members with <@&{league.commissioner_role_id}> and server admins."
+        if league.commissioner_role_id
+        else "Commissioners: server admins (name a role with `/league config commissioner_role:`)."
+    )
+    return (
+        f"🏁 **{league.name}** is set up as a **{league.format.value}** league in {league.timezone}, "
+        f"starting with Season 1.\n{who}\nNext: `/venue add`, `/machine add`, `/team create`, `/player register`."
+    )
+
+
+def venue_added(venue: Venue) -> str:
+    where = f" — {venue.address}" if venue.address else ""
+    return f"📍 Venue **{venue.name}**{where} added. Add its machines with `/machine add venue:{venue.name}`."
+
+
+def machine_added(machine: Machine, venue: Venue) -> str:
+    return (
+        f"🎰 **{machine.title}** (#{machine.id}) added at {venue.name}: "
+        f"{machine.max_players}-player, {machine.balls_per_game}-ball, in service."
+    )
+
+
+def machine_status_changed(machine: Machine) -> str:
+    state = "in service" if machine.status.in_service else "out of service"
+    return f"🔧 **{machine.title}** (#{machine.id}) is now {machine.status.value.replace('_', ' ')} ({state})."
+
+
+def team_created(team: Team, home_venue: str | None) -> str:
+    home = f" with home venue {home_venue}" if home_venue else ""
+    return f"🛡️ Team **{team.name}** created{home}."
+
+
+def player_registered(player: Player, league_name: str) -> str:
+    ifpa = ""
+    if player.ifpa_number:
+        rank = f", rank {player.ifpa_rank:,}" if player.ifpa_rank else ""
+        ifpa = f" (IFPA #{player.ifpa_number}{rank})"
+    return f"🙋 **{player.display_name}**{ifpa} is registered in {league_name}."
+
+
+def setup_embed(setup: LeagueSetup) -> discord.Embed:
+    league = setup.league
+    embed = discord.Embed(
+        title=league.name,
+        description=f"{league.format.value.title()} league · {league.timezone} · {setup.season.name} "
+        f"({setup.season.status.value})",
+        colour=LEAGUE_COLOUR,
+    )
+    for venue_setup in setup.venues:
+        lines = [_machine_line(machine) for machine in venue_setup.machines] or ["no machines yet"]
+        embed.add_field(name=f"📍 {venue_setup.venue.name}", value=_fit(lines), inline=False)
+    if not setup.venues:
+        embed.add_field(name="Venues", value="none yet: `/venue add`", inline=False)
+    teams = [f"{team.name}" + (f" ({home})" if home else "") for team, home in setup.teams]
+    embed.add_field(name=f"Teams ({len(teams)})", value=_fit(teams) if teams else "none yet", inline=False)
+    players = [player.display_name for player in setup.players]
+    embed.add_field(
+        name=f"Players ({len(players)})", value=_fit([", ".join(players)]) if players else "none yet", inline=False
+    )
+    return embed
+
+
+def _machine_line(machine: Machine) -> str:
+    mark = "✅" if machine.status.in_service else "❌"
+    return f"{mark} {machine.title} · {machine.max_players}p · {machine.balls_per_game} balls · #{machine.id}"
+
+
+def _fit(lines: list[str]) -> str:
+    """Join lines into one embed field, cutting cleanly with a count of what was left out."""
+    out: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        more = f"\n… and {len(lines) - index} more"
+        if used + len(line) + 1 + len(more) > EMBED_FIELD_MAX:
+            out.append(more.strip())
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)

@@ -1,0 +1,98 @@
+"""/league: start a league, name its commissioners, show its setup."""
+
+from __future__ import annotations
+
+from functools import cache
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render import setup as render
+from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="team — Pinball NYC style: teams, doubles and singles", value="team"),
+    app_commands.Choice(name="ladder — Jersey PA style: groups that move up and down", value="ladder"),
+    app_commands.Choice(name="field — Lafayette style: every machine ranks the field", value="field"),
+]
+
+
+@cache
+def _zones() -> list[str]:
+    return sorted(available_timezones())
+
+
+async def timezone_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return matching(_zones(), current)
+
+
+@app_commands.guild_only()
+class LeagueCommands(commands.GroupCog, group_name="league", group_description="Set up and view a league"):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="create", description="Start a new league in this server (server admins)")
+    @app_commands.describe(
+        name="The league's name, e.g. Tuesday Night Pinball",
+        format="How the league plays",
+        timezone="IANA time zone for deadlines, e.g. America/New_York (team/ladder default to the bot's zone)",
+        commissioner_role="Members with this role may change the league's setup",
+    )
+    @app_commands.choices(format=FORMAT_CHOICES)
+    @app_commands.autocomplete(timezone=timezone_autocomplete)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        format: app_commands.Choice[str],
+        timezone: str | None = None,
+        commissioner_role: discord.Role | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            league = await self.bot.services.leagues.create(
+                actor_from(interaction),
+                name=name,
+                league_format=format.value,
+                timezone=timezone,
+                commissioner_role_id=commissioner_role.id if commissioner_role else None,
+            )
+            return Reply(render.league_created(league), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="config", description="Change who commissions the league (commissioners)")
+    @app_commands.describe(
+        commissioner_role="Members with this role may change the league's setup", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def config(
+        self, interaction: discord.Interaction, commissioner_role: discord.Role, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            changed = await self.bot.services.leagues.set_commissioner_role(
+                actor_from(interaction), league, role_id=commissioner_role.id
+            )
+            return Reply(
+                f"⚙️ Commissioners of **{changed.name}** are now members with {commissioner_role.mention} "
+                "and server admins."
+            )
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="show", description="Show a league's venues, machines, teams and players")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            setup = await bot_of(interaction).services.leagues.setup(actor_from(interaction), league)
+            return Reply(embeds=[render.setup_embed(setup)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(LeagueCommands(bot))

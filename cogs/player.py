@@ -1,0 +1,51 @@
+"""/player: registering members as players."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render import setup as render
+from bot.services.players import Member
+from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete
+
+
+@app_commands.guild_only()
+class PlayerCommands(commands.GroupCog, group_name="player", group_description="Players of the league"):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="register", description="Register a member as a player (commissioners)")
+    @app_commands.describe(
+        member="The Discord member",
+        ifpa_number="Their IFPA player number, if they have one",
+        ifpa_rank="Their current IFPA world rank (team leagues limit top-ranked players)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def register(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        ifpa_number: int | None = None,
+        ifpa_rank: int | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            player = await self.bot.services.players.register(
+                actor_from(interaction),
+                league,
+                member=Member(user_id=member.id, display_name=member.display_name, is_bot=member.bot),
+                ifpa_number=ifpa_number,
+                ifpa_rank=ifpa_rank,
+            )
+            return Reply(render.player_registered(player, league or "the league"))
+
+        await answer(interaction, work(), ephemeral=True)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(PlayerCommands(bot))

@@ -1,0 +1,117 @@
+"""/venue and /machine: where the league plays and on what."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render import setup as render
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, venue_autocomplete
+from storage.models import MachineStatus
+
+STATUS_CHOICES = [
+    app_commands.Choice(name=status.value.replace("_", " "), value=status.value) for status in MachineStatus
+]
+
+
+async def machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    league = getattr(interaction.namespace, "league", None)
+    choices = await bot_of(interaction).services.venues.machine_choices(interaction.guild_id or 0, league)
+    typed = current.casefold().strip()
+    return [
+        app_commands.Choice(name=label[:100], value=machine_id)
+        for machine_id, label in choices
+        if typed in label.casefold()
+    ][:MAX_CHOICES]
+
+
+@app_commands.guild_only()
+class VenueCommands(commands.GroupCog, group_name="venue", group_description="Venues where the league plays"):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="add", description="Add a venue (commissioners)")
+    @app_commands.describe(name="The venue's name", address="Street address, shown to players", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        address: app_commands.Range[str, 1, 200] | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            venue = await self.bot.services.venues.add_venue(
+                actor_from(interaction), league, name=name, address=address
+            )
+            return Reply(render.venue_added(venue))
+
+        await answer(interaction, work(), ephemeral=True)
+
+
+@app_commands.guild_only()
+class MachineCommands(commands.GroupCog, group_name="machine", group_description="Machines at the venues"):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="add", description="Add a machine at a venue (commissioners)")
+    @app_commands.describe(
+        venue="The venue it stands in",
+        model="The game's title, e.g. Godzilla",
+        variant="Pro, Premium, LE… (kept apart from the title; same family)",
+        players="How many players it takes at once",
+        balls="Balls per game",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        venue: str,
+        model: app_commands.Range[str, 1, 100],
+        variant: app_commands.Range[str, 1, 40] | None = None,
+        players: int = 4,
+        balls: int = 3,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            machine, where = await self.bot.services.venues.add_machine(
+                actor_from(interaction),
+                league,
+                venue_name=venue,
+                model=model,
+                variant=variant,
+                max_players=players,
+                balls=balls,
+            )
+            return Reply(render.machine_added(machine, where))
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="status", description="Take a machine out of service or put it back (commissioners)")
+    @app_commands.describe(machine="The machine (type to search)", status="Its new status", league=LEAGUE_OPTION)
+    @app_commands.choices(status=STATUS_CHOICES)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def status(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        status: app_commands.Choice[str],
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            changed = await self.bot.services.venues.set_machine_status(
+                actor_from(interaction), league, machine_id=machine, status=status.value
+            )
+            return Reply(render.machine_status_changed(changed))
+
+        await answer(interaction, work(), ephemeral=True)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(VenueCommands(bot))
+    await bot.add_cog(MachineCommands(bot))
