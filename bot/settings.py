@@ -22,7 +22,7 @@ class SettingsError(Exception):
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="PINLEAGUE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+        env_prefix="PINLEAGUE_", env_file=".env", env_file_encoding="utf-8", env_ignore_empty=True, extra="ignore"
     )
 
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")

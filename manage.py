@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The two commands of the README, for a machine with nothing but Python 3.11+.
+
+    python3 manage.py run    [pinleague arguments…]   install what the bot needs, then start it
+    python3 manage.py test   [pytest arguments…]      install the bot and its test tools, then run every test
+
+Both create `.venv` on first use and install the pinned versions from `constraints.txt`; later runs
+reinstall only when pyproject.toml or constraints.txt changed. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+USAGE = __doc__ or ""
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):
+        print(f"pinleague needs Python 3.11 or newer; this is {sys.version.split()[0]}.", file=sys.stderr)
+        return 2
+    if not argv or argv[0] not in ("run", "test"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    command, rest = argv[0], argv[1:]
+    extras = "[dev]" if command == "test" else ""
+    ensure_installed(extras)
+    if command == "run":
+        args = [str(BIN / "pinleague"), *(rest or ["run"])]
+    else:
+        args = [str(PYTHON), "-m", "pytest", *rest]
+    return subprocess.call(args, cwd=ROOT)
+
+
+def ensure_installed(extras: str) -> None:
+    if not PYTHON.exists():
+        print("Creating .venv …", flush=True)
+        subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
+    stamp = VENV / f".installed{extras or '[run]'}"
+    wanted = _fingerprint(extras)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print(f"Installing pinleague{extras} with pinned versions (first run only) …", flush=True)
+    subprocess.check_call(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}{extras}"],
+        cwd=ROOT,
+    )  # fmt: skip
+    stamp.write_text(wanted)
+
+
+def _fingerprint(extras: str) -> str:
+    digest = hashlib.sha256(extras.encode())
+    for name in ("pyproject.toml", "constraints.txt"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
