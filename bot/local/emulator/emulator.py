@@ -1,0 +1,397 @@
+"""The Emulator: one loopback server (REST + gateway), the emulated guild, and a person's actions."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from .commands import CommandRegistry, build_invocation, parse_line
+from .components import click_data, find_component, modal_submit_data
+from .errors import ApiError, EmulatorError
+from .gateway import Gateway, Intent
+from .guild import APPLICATION_ID, Channel, Member, Role, build_guild
+from .ids import SnowflakeFactory
+from .interactions import ACK_DEADLINE, TOKEN_LIFETIME, InteractionRecord, InteractionType, interaction_payload
+from .messages import MessageStore, StoredMessage, attachment_payload, message_payload
+from .payloads import JSON, member_payload, role_payload
+from .records import Attachment, InteractionResult, Output
+from .resolve import Resolver
+from .server import build_app
+
+
+class Emulator:
+    """A local stand-in for Discord that the real discord.py client connects to.
+
+    Start it, point discord.py at `api_url` / `gateway_url`, start the bot with `token`, then act
+    as members: `run('/cmd opt:value', as_member='alice')`, `click(...)`, `submit_modal(...)`.
+    Everything the bot sends is recorded in `outputs`.
+    """
+
+    def __init__(self, guild_name: str = "Pinball Club", *, token: str | None = None) -> None:
+        self.guild = build_guild(guild_name)
+        self.token = token or _bot_token()
+        self.outputs: list[Output] = []
+        self.ack_deadline = ACK_DEADLINE
+        self.token_lifetime = TOKEN_LIFETIME
+        self.quiet_window = 0.03  # seconds without output after the answer before a result is complete
+        self.respect_default_permissions = True
+        self._new_id = SnowflakeFactory(worker=1)
+        self.messages = MessageStore(self._new_id)
+        self.registry = CommandRegistry(self._new_id)
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self._awaited: list[InteractionRecord] = []
+        self._announced: set[int] = set()  # message ids sent over the gateway as MESSAGE_CREATE
+        self._changed = asyncio.Event()
+        self.gateway = Gateway(self.guild, self.token, self.notify_change)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle ---
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._runner = web.AppRunner(build_app(self), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Emulator:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def files_url(self) -> str:
+        return f"{self.base_url}/attachments"
+
+    async def wait_until_ready(
+        self,
+        timeout: float = 15.0,  # noqa: ASYNC109 - part of the public API
+        *,
+        sessions: int = 1,
+        commands: bool = True,
+    ) -> None:
+        """Until `sessions` bots have identified (READY and GUILD_CREATE sent) and, unless
+        `commands=False`, commands have been synced at least once (they survive bot restarts)."""
+
+        def ready() -> bool:
+            return len(self.gateway.live_sessions) >= sessions and (self.registry.synced or not commands)
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not ready():
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), deadline - loop.time())
+            except TimeoutError:
+                state = f"{len(self.gateway.live_sessions)} of {sessions} bots connected"
+                synced = "synced" if self.registry.synced else "not synced"
+                raise EmulatorError(f"bot not ready after {timeout}s ({state}, commands {synced})") from None
+
+    def notify_change(self) -> None:
+        self._changed.set()
+
+    def request_reconnect(self) -> None:
+        """Ask connected bots to reconnect and RESUME, as Discord does before a gateway restart."""
+        self.gateway.request_reconnect()
+
+    # --- the guild ---
+
+    def member(self, name: str) -> Member:
+        return self.guild.member(name)
+
+    def channel(self, name: str) -> Channel:
+        return self.guild.channel(name)
+
+    def role(self, name: str) -> Role:
+        return self.guild.role(name)
+
+    def add_member(self, username: str, roles: Iterable[str] = (), admin: bool = False) -> Member:
+        member = self.guild.add_member(username, [*roles, *(["Admin"] if admin else [])])
+        payload = member_payload(self.guild, member) | {"guild_id": str(self.guild.id)}
+        self._dispatch_guild_event("GUILD_MEMBER_ADD", payload, Intent.GUILD_MEMBERS)
+        return member
+
+    def add_role(self, name: str, permissions: int = 0) -> Role:
+        role = self.guild.add_role(name, permissions)
+        self._dispatch_guild_event("GUILD_ROLE_CREATE", {"guild_id": str(self.guild.id), "role": role_payload(role)})
+        return role
+
+    def grant_role(self, member_name: str, role_name: str) -> None:
+        member, role = self.member(member_name), self.role(role_name)
+        if role.id not in member.role_ids:
+            member.role_ids.append(role.id)
+            self._member_updated(member)
+
+    def revoke_role(self, member_name: str, role_name: str) -> None:
+        member, role = self.member(member_name), self.role(role_name)
+        if role.id in member.role_ids:
+            member.role_ids.remove(role.id)
+            self._member_updated(member)
+
+    def _member_updated(self, member: Member) -> None:
+        payload = member_payload(self.guild, member) | {"guild_id": str(self.guild.id)}
+        self._dispatch_guild_event("GUILD_MEMBER_UPDATE", payload, Intent.GUILD_MEMBERS)
+
+    def _dispatch_guild_event(self, event: str, data: JSON, intent: int = Intent.GUILDS) -> None:
+        self.gateway.dispatch(event, data, guild_id=self.guild.id, intent=intent)
+
+    # --- what the bot sent ---
+
+    @property
+    def commands(self) -> dict[str, Any]:
+        """Synced commands as stored (with ids): {"global": [...], "guilds": {guild_id: [...]}}."""
+        return self.registry.as_dict()
+
+    def messages_in(self, channel: str) -> list[Output]:
+        """The channel's messages as everyone sees them now (after edits and deletes)."""
+        where = self.channel(channel)
+        bot = self.guild.bot_member.user
+        return [m.to_output("message", where.name, bot, m.interaction_id) for m in self.messages.in_channel(where.id)]
+
+    # --- acting as a member ---
+
+    async def run(
+        self,
+        line: str,
+        *,
+        as_member: str | Member = "owner",
+        channel: str = "general",
+        timeout: float = 5.0,  # noqa: ASYNC109 - seconds until "no response"; part of the public API
+    ) -> InteractionResult:
+        """Type a slash command, e.g. '/league create name:"Tuesday Night" format:team'."""
+        member = self._member(as_member)
+        invocation = parse_line(
+            line,
+            self.registry,
+            self._resolver(member),
+            respect_default_permissions=self.respect_default_permissions,
+        )
+        record = self._dispatch(
+            InteractionType.APPLICATION_COMMAND, invocation.label, member, self.channel(channel), invocation.data()
+        )
+        return await self._settle(record, timeout)
+
+    async def invoke(
+        self,
+        name_path: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        as_member: str | Member = "owner",
+        channel: str = "general",
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InteractionResult:
+        """`run` with structure: option values may be text or Member / Role / Channel / Attachment."""
+        member = self._member(as_member)
+        command, scope = self.registry.find(name_path[0], self.guild.id)
+        invocation = build_invocation(
+            command,
+            scope,
+            list(name_path),
+            options or {},
+            self._resolver(member),
+            respect_default_permissions=self.respect_default_permissions,
+        )
+        record = self._dispatch(
+            InteractionType.APPLICATION_COMMAND, invocation.label, member, self.channel(channel), invocation.data()
+        )
+        return await self._settle(record, timeout)
+
+    async def autocomplete(
+        self,
+        line: str,
+        *,
+        focused: str | None = None,
+        as_member: str | Member = "owner",
+        channel: str = "general",
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while `focused` (default: the last option typed) is being typed."""
+        member = self._member(as_member)
+        invocation = parse_line(
+            line,
+            self.registry,
+            self._resolver(member),
+            focused=focused,
+            autocomplete=True,
+            respect_default_permissions=self.respect_default_permissions,
+        )
+        label = f"autocomplete of {invocation.label}"
+        record = self._dispatch(InteractionType.AUTOCOMPLETE, label, member, self.channel(channel), invocation.data())
+        return (await self._settle(record, timeout)).choices or []
+
+    async def click(
+        self,
+        message: int | Output | InteractionResult,
+        custom_id: str,
+        *,
+        as_member: str | Member | None = None,
+        values: Sequence[Any] | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InteractionResult:
+        """Press a button or pick select-menu `values` (option labels/values, or member/role/channel names).
+
+        `as_member` defaults to whoever triggered the interaction that posted the message."""
+        stored = self._stored_message(message)
+        member = self._member(as_member) if as_member is not None else self._message_owner(stored)
+        if stored.ephemeral and member is not self._message_owner(stored):
+            raise EmulatorError(f"{member.name} cannot see that ephemeral message")
+        resolver = self._resolver(member)
+        data = click_data(find_component(stored.components, custom_id), values, resolver)
+        channel = self.guild.channel_by_id(stored.channel_id)
+        assert channel is not None
+        record = self._dispatch(
+            InteractionType.MESSAGE_COMPONENT, f"click {custom_id!r}", member, channel, data, stored
+        )
+        return await self._settle(record, timeout)
+
+    async def submit_modal(
+        self,
+        opened: InteractionResult | Output,
+        values: Mapping[str, Any],
+        *,
+        as_member: str | Member | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InteractionResult:
+        """Fill the modal the bot opened (field custom_id → text, or values for selects) and submit it."""
+        modal = opened.modal
+        if modal is None or opened.interaction_id is None:
+            raise EmulatorError("the bot did not answer with a modal")
+        origin = self.interactions[opened.interaction_id]
+        member = self._member(as_member) if as_member is not None else origin.member
+        data = modal_submit_data(modal, values, self._resolver(member))
+        source = self.messages.get(origin.message_id) if origin.message_id is not None else None
+        label = f"modal {modal['custom_id']!r}"
+        record = self._dispatch(InteractionType.MODAL_SUBMIT, label, member, origin.channel, data, source)
+        return await self._settle(record, timeout)
+
+    def _dispatch(
+        self,
+        kind: InteractionType,
+        label: str,
+        member: Member,
+        channel: Channel,
+        data: JSON,
+        message: StoredMessage | None = None,
+    ) -> InteractionRecord:
+        record = InteractionRecord(
+            id=self._new_id(),
+            type=kind,
+            label=label,
+            guild_id=self.guild.id,
+            member=member,
+            channel=channel,
+            dispatched_at=asyncio.get_running_loop().time(),
+            message_id=message.id if message else None,
+        )
+        message_json = self.message_payload(message) if message else None
+        payload = interaction_payload(record, self.guild, data, message_json)
+        self.interactions[record.id] = record
+        self.interactions_by_token[record.token] = record
+        if not self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=self.guild.id):
+            raise EmulatorError("no bot is connected to the emulator's gateway")
+        return record
+
+    async def _settle(self, record: InteractionRecord, answer_within: float) -> InteractionResult:
+        self._awaited.append(record)
+        try:
+            return await record.settle(
+                answer_within=answer_within, ack_deadline=self.ack_deadline, quiet_window=self.quiet_window
+            )
+        finally:
+            self._awaited.remove(record)
+
+    def _member(self, who: str | Member) -> Member:
+        return who if isinstance(who, Member) else self.member(who)
+
+    def _resolver(self, member: Member) -> Resolver:
+        return Resolver(self.guild, member, self.messages.add_file, self.attachment_payload)
+
+    def _stored_message(self, message: int | Output | InteractionResult) -> StoredMessage:
+        message_id = message if isinstance(message, int) else message.message_id
+        try:
+            return self.messages.get(message_id or 0)
+        except ApiError:
+            raise EmulatorError(f"no message {message_id} (deleted, or never sent)") from None
+
+    def _message_owner(self, message: StoredMessage) -> Member:
+        """Who triggered the interaction that posted the message (the guild owner for plain posts)."""
+        record = self.interactions.get(message.interaction_id or 0)
+        owner = self.guild.member_by_id(self.guild.owner_id)
+        assert owner is not None
+        return record.member if record else owner
+
+    # --- used by the REST handlers ---
+
+    def emit(self, output: Output, record: InteractionRecord | None) -> None:
+        self.outputs.append(output)
+        if record is not None:
+            record.add_output(output)
+
+    def awaited_interaction(self, channel_id: int) -> InteractionRecord | None:
+        """The interaction a bot-token channel message most likely belongs to.
+
+        Such requests carry no interaction token, so the emulator guesses: the newest interaction
+        someone is still awaiting in the same channel, else the newest awaited anywhere."""
+        same_channel = [r for r in self._awaited if r.channel.id == channel_id]
+        candidates = same_channel or self._awaited
+        return candidates[-1] if candidates else None
+
+    def message_payload(self, message: StoredMessage) -> JSON:
+        return message_payload(
+            message, guild_id=self.guild.id, author=self.guild.bot_member.user, files_url=self.files_url
+        )
+
+    def attachment_payload(self, attachment: Attachment) -> JSON:
+        return attachment_payload(attachment, self.files_url, ephemeral=True)
+
+    def announce_message(self, message: StoredMessage) -> None:
+        """MESSAGE_CREATE, or MESSAGE_UPDATE once announced, for messages everyone can see."""
+        if message.ephemeral or message.loading:
+            return  # a "thinking…" placeholder is announced when it gets its content
+        event = "MESSAGE_UPDATE" if message.id in self._announced else "MESSAGE_CREATE"
+        self._announced.add(message.id)
+        bot = self.guild.bot_member
+        payload = self.message_payload(message) | {"member": member_payload(self.guild, bot, with_user=False)}
+        self.gateway.dispatch(event, payload, guild_id=self.guild.id, intent=Intent.GUILD_MESSAGES)
+
+    def announce_deletion(self, message: StoredMessage) -> None:
+        if message.ephemeral:
+            return
+        payload = {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(self.guild.id)}
+        self.gateway.dispatch("MESSAGE_DELETE", payload, guild_id=self.guild.id, intent=Intent.GUILD_MESSAGES)
+
+
+def _bot_token() -> str:
+    """Shaped like Discord's: base64 of the bot's id, a timestamp part and an HMAC-like part."""
+    user_id = base64.urlsafe_b64encode(str(APPLICATION_ID).encode()).decode().rstrip("=")
+    return f"{user_id}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"

@@ -1,0 +1,267 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME, and dispatches.
+
+Frames are plain JSON text even when the client asks for zlib-stream: discord.py only inflates
+binary frames. Every client that identifies gets its own session and all events its intents
+and shard cover, so two bot processes both see every interaction, as on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .guild import APPLICATION_ID, Guild
+from .payloads import (
+    APPLICATION_FLAGS,
+    JSON,
+    current_user_payload,
+    guild_create_payload,
+    member_payload,
+)
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL_MS = 41_250
+RESUMABLE_EVENTS = 1_000  # events kept per session for RESUME
+
+
+class Op:
+    DISPATCH = 0
+    HEARTBEAT = 1
+    IDENTIFY = 2
+    PRESENCE_UPDATE = 3
+    VOICE_STATE_UPDATE = 4
+    RESUME = 6
+    RECONNECT = 7
+    REQUEST_GUILD_MEMBERS = 8
+    INVALID_SESSION = 9
+    HELLO = 10
+    HEARTBEAT_ACK = 11
+
+
+class Intent:
+    GUILDS = 1 << 0
+    GUILD_MEMBERS = 1 << 1
+    GUILD_MESSAGES = 1 << 9
+
+
+class Close:
+    UNKNOWN_OPCODE = 4001
+    DECODE_ERROR = 4002
+    NOT_AUTHENTICATED = 4003
+    AUTHENTICATION_FAILED = 4004
+    ALREADY_AUTHENTICATED = 4005
+
+
+class Connection:
+    """One websocket; a single writer task keeps frames in the order they were queued."""
+
+    def __init__(self, socket: web.WebSocketResponse) -> None:
+        self.socket = socket
+        self._outbox: asyncio.Queue[str | int] = asyncio.Queue()  # frames, or a close code to end with
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, op: int, data: Any) -> None:
+        self.send_frame(json.dumps({"op": op, "d": data, "s": None, "t": None}))
+
+    def send_frame(self, frame: str) -> None:
+        self._outbox.put_nowait(frame)
+
+    async def close(self, code: int) -> None:
+        """Close after the frames already queued have been sent."""
+        self._outbox.put_nowait(code)
+        await asyncio.wait([self._writer], timeout=5)
+
+    def abandon(self) -> None:
+        self._writer.cancel()
+
+    async def _write(self) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            while True:
+                item = await self._outbox.get()
+                if isinstance(item, int):
+                    await self.socket.close(code=item)
+                    return
+                await self.socket.send_str(item)
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    shard: tuple[int, int] | None
+    connection: Connection | None
+    sequence: int = 0
+    history: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RESUMABLE_EVENTS))
+
+    def covers(self, guild_id: int | None, intent: int | None) -> bool:
+        if intent is not None and not self.intents & intent:
+            return False
+        if guild_id is None or self.shard is None:
+            return True
+        shard_id, shard_count = self.shard
+        return (guild_id >> 22) % shard_count == shard_id
+
+    def dispatch(self, event: str, data: JSON) -> None:
+        self.sequence += 1
+        frame = json.dumps({"op": Op.DISPATCH, "t": event, "s": self.sequence, "d": data})
+        self.history.append((self.sequence, frame))
+        if self.connection is not None:
+            self.connection.send_frame(frame)
+
+
+class Gateway:
+    def __init__(self, guild: Guild, token: str, on_change: Callable[[], None]) -> None:
+        self.guild = guild
+        self.token = token
+        self._on_change = on_change
+        self.sessions: dict[str, Session] = {}
+        self.connections: set[Connection] = set()
+
+    @property
+    def live_sessions(self) -> list[Session]:
+        return [s for s in self.sessions.values() if s.connection is not None]
+
+    def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None, intent: int | None = None) -> int:
+        """Send an event to every session that would get it; returns how many connected ones did."""
+        delivered = 0
+        for session in self.sessions.values():
+            if session.covers(guild_id, intent):
+                session.dispatch(event, data)
+                delivered += session.connection is not None
+        return delivered
+
+    def request_reconnect(self) -> None:
+        """Op 7: Discord asks clients to reconnect and RESUME (as before a gateway restart)."""
+        for connection in self.connections:
+            connection.send(Op.RECONNECT, None)
+
+    async def close(self) -> None:
+        for connection in list(self.connections):
+            await connection.close(code=1001)
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=0)
+        await socket.prepare(request)
+        connection = Connection(socket)
+        self.connections.add(connection)
+        connection.send(Op.HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS})
+        session: Session | None = None
+        try:
+            async for message in socket:
+                if message.type is not WSMsgType.TEXT:
+                    await connection.close(Close.DECODE_ERROR)
+                    break
+                payload = json.loads(message.data)
+                session = await self._receive(connection, session, payload, request)
+        finally:
+            connection.abandon()
+            self.connections.discard(connection)
+            if session is not None and session.connection is connection:
+                session.connection = None
+                self._on_change()
+        return socket
+
+    async def _receive(
+        self, connection: Connection, session: Session | None, payload: JSON, request: web.Request
+    ) -> Session | None:
+        op = payload.get("op")
+        data: Any = payload.get("d")
+        if op == Op.HEARTBEAT:
+            connection.send(Op.HEARTBEAT_ACK, None)
+        elif op == Op.IDENTIFY:
+            if session is not None:
+                await connection.close(Close.ALREADY_AUTHENTICATED)
+            elif self._token_ok(data.get("token")):
+                return self._identify(connection, data, request)
+            else:
+                await connection.close(Close.AUTHENTICATION_FAILED)
+        elif op == Op.RESUME:
+            return self._resume(connection, data)
+        elif op == Op.REQUEST_GUILD_MEMBERS:
+            self._send_member_chunk(session, data)
+        elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE):
+            pass  # accepted and ignored: nobody watches the bot's presence here
+        else:
+            log.warning("gateway: unknown opcode %s", op)
+            await connection.close(Close.UNKNOWN_OPCODE)
+        return session
+
+    def _token_ok(self, token: str | None) -> bool:
+        return token is not None and token.removeprefix("Bot ") == self.token
+
+    def _identify(self, connection: Connection, data: JSON, request: web.Request) -> Session:
+        shard = (int(data["shard"][0]), int(data["shard"][1])) if data.get("shard") else None
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), shard, connection)
+        self.sessions[session.id] = session
+        ready: JSON = {
+            "v": 10,
+            "user": current_user_payload(self.guild.bot_member.user),
+            "guilds": [{"id": str(self.guild.id), "unavailable": True}],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": f"ws://{request.host}{request.path}",
+            "application": {"id": str(APPLICATION_ID), "flags": APPLICATION_FLAGS},
+            "private_channels": [],
+            "presences": [],
+            "relationships": [],
+            "guild_join_requests": [],
+            "user_settings": {},
+            "geo_ordered_rtc_regions": [],
+            "_trace": ['["pinleague-emulator",{}]'],
+        }
+        if shard is not None:
+            ready["shard"] = list(shard)
+        session.dispatch("READY", ready)
+        if session.covers(self.guild.id, None):
+            all_members = bool(session.intents & Intent.GUILD_MEMBERS)
+            session.dispatch("GUILD_CREATE", guild_create_payload(self.guild, all_members=all_members))
+        self._on_change()
+        return session
+
+    def _resume(self, connection: Connection, data: JSON) -> Session | None:
+        session = self.sessions.get(data.get("session_id", ""))
+        if session is None or not self._token_ok(data.get("token")):
+            connection.send(Op.INVALID_SESSION, False)
+            return None
+        seq = data.get("seq") or 0
+        if session.history and session.history[0][0] > seq + 1:
+            # The events since `seq` are no longer kept: the client must IDENTIFY again.
+            connection.send(Op.INVALID_SESSION, False)
+            return None
+        if session.connection is not None:
+            self.connections.discard(session.connection)
+        session.connection = connection
+        for number, frame in session.history:
+            if number > seq:
+                connection.send_frame(frame)
+        session.dispatch("RESUMED", {"_trace": ['["pinleague-emulator",{}]']})
+        self._on_change()
+        return session
+
+    def _send_member_chunk(self, session: Session | None, data: JSON) -> None:
+        if session is None:
+            return
+        query = (data.get("query") or "").casefold()
+        user_ids = {int(u) for u in data.get("user_ids") or []}
+        members = [
+            m for m in self.guild.members if (m.id in user_ids if user_ids else m.name.casefold().startswith(query))
+        ][: data.get("limit") or None]
+        chunk: JSON = {
+            "guild_id": str(self.guild.id),
+            "members": [member_payload(self.guild, m) for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
