@@ -16,6 +16,7 @@ from sqlmodel import SQLModel, col, select
 from storage.db import Database
 from storage.models import (
     AuditEntry,
+    BotState,
     League,
     LeagueFormat,
     Machine,
@@ -267,6 +268,26 @@ async def test_audit_entry_without_league_or_snapshots_stores_nulls(db: Database
     loaded = await fetch_one(db, AuditEntry, stored.id)
 
     assert (loaded.league_id, loaded.before, loaded.after, loaded.reason) == (None, None, None, None)
+
+
+async def test_bot_state_round_trips_and_merge_replaces_the_value(db: Database) -> None:
+    await insert(db, BotState(key="commands_hash", value="a" * 64))
+
+    async with db.writing() as session:
+        await session.merge(BotState(key="commands_hash", value="b" * 64))
+
+    async with db.reading() as session:
+        stored = (await session.exec(select(BotState))).all()
+    assert [(s.key, s.value) for s in stored] == [("commands_hash", "b" * 64)]
+
+
+async def test_bot_state_key_is_unique(db: Database) -> None:
+    await insert(db, BotState(key="commands_hash", value="a"))
+
+    with pytest.raises(IntegrityError):
+        await insert(db, BotState(key="commands_hash", value="b"))
+
+    assert await count(db, BotState) == 1
 
 
 # --- 64-bit Discord ids --------------------------------------------------------------------------------
