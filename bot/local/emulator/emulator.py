@@ -41,6 +41,7 @@ class Emulator:
         self.token_lifetime = TOKEN_LIFETIME
         self.quiet_window = 0.03  # seconds without output after the answer before a result is complete
         self.respect_default_permissions = True
+        self.command_syncs = 0  # PUTs of commands: a bot that hashes its schema skips unchanged ones
         self._new_id = SnowflakeFactory(worker=1)
         self.messages = MessageStore(self._new_id)
         self.registry = CommandRegistry(self._new_id)
@@ -76,6 +77,10 @@ class Emulator:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.stop()
+
+    @property
+    def started(self) -> bool:
+        return self._runner is not None
 
     @property
     def base_url(self) -> str:

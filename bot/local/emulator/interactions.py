@@ -91,8 +91,11 @@ class InteractionRecord:
     def add_output(self, output: Output) -> None:
         self.outputs.append(output)
         self._activity.set()
-        # A deferral only promises an answer; anything the bot sends after it is the answer.
-        if self.callback_type is not None and not (self.callback_type in DEFERRALS and output.kind == "deferred"):
+        # A deferral only promises an answer: the answer is whatever else the bot sends (a channel
+        # message edited just before deferring counts too).
+        if self.callback_type is not None and (
+            self.callback_type not in DEFERRALS or any(o.kind != "deferred" for o in self.outputs)
+        ):
             self._answered.set()
 
     async def settle(self, *, answer_within: float, ack_deadline: float, quiet_window: float) -> InteractionResult:

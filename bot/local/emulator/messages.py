@@ -127,6 +127,9 @@ class MessageStore:
         self._messages[message.id] = edited
         return edited
 
+    def find(self, message_id: int) -> StoredMessage | None:
+        return self._messages.get(message_id)
+
     def get(self, message_id: int, channel_id: int | None = None) -> StoredMessage:
         message = self._messages.get(message_id)
         if message is None or (channel_id is not None and message.channel_id != channel_id):

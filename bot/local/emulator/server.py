@@ -93,10 +93,14 @@ class RestApi:
         except ApiError as error:
             log.info("%s %s → %s", request.method, request.path, error)
             return json_response(error.body(), status=error.status)
-        except (ValueError, KeyError) as error:
-            # Not a 500: discord.py retries those with back-off, hiding the bug behind slowness.
+        except web.HTTPException:
+            raise
+        except Exception as error:
+            # Never a 500: discord.py retries those for ~25 s, hiding the problem behind slowness.
             log.exception("emulator could not handle %s %s", request.method, request.path)
-            return json_response({"message": f"emulator: bad request ({error!r})", "code": 50035}, status=400)
+            return json_response(
+                {"message": f"emulator: cannot handle this request ({error!r})", "code": 0}, status=400
+            )
 
     # --- identity and gateway discovery ---
 
@@ -122,6 +126,7 @@ class RestApi:
 
     async def put_commands(self, request: web.Request) -> web.Response:
         stored = self.emu.registry.replace(self._command_scope(request), await request.json())
+        self.emu.command_syncs += 1
         self.emu.notify_change()
         return json_response(stored)
 
@@ -177,13 +182,18 @@ class RestApi:
             message = self._create(record, channel, RequestBody(), forced_flags=MessageFlag.LOADING | ephemeral)
             record.original_message_id = message.id
             return message, message.to_output("deferred", channel.name, bot, record.id)
+        if (
+            callback in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE)
+            and record.message_id is None
+        ):
+            # A modal submitted from a slash command has no message to update.
+            raise ApiError.invalid_form("type", "This interaction has no message to update")
         if callback is CallbackType.DEFERRED_UPDATE_MESSAGE:
             # @original now names the message whose component was used.
             record.original_message_id = record.message_id
             return None, Output("deferred", record.id, channel.name, channel.id, record.message_id, False, bot)
         if callback is CallbackType.UPDATE_MESSAGE:
-            assert record.message_id is not None  # only component and modal interactions get here
-            message = self.emu.messages.edit(self.emu.messages.get(record.message_id), body)
+            message = self.emu.messages.edit(self.emu.messages.get(record.message_id or 0), body)
             record.original_message_id = message.id
             return message, message.to_output("edit", channel.name, bot, record.id)
         if callback is CallbackType.AUTOCOMPLETE_RESULT:
@@ -201,7 +211,7 @@ class RestApi:
     async def post_followup(self, request: web.Request) -> web.Response:
         record = self._webhook_record(request)
         body = await RequestBody.read(request)
-        original = self._original(record, required=False)
+        original = self._original(record)
         if original is not None and original.loading:
             # The first followup after a "thinking…" deferral resolves it, keeping its ephemerality.
             message = self.emu.messages.edit(original, body)
@@ -243,8 +253,9 @@ class RestApi:
     def _webhook_message(self, request: web.Request, record: InteractionRecord) -> StoredMessage:
         wanted = request.match_info["message"]
         if wanted == "@original":
-            original = self._original(record, required=True)
-            assert original is not None
+            original = self._original(record)
+            if original is None:
+                raise ApiError.unknown_message()
             return original
         message = self.emu.messages.get(int(wanted))
         # A webhook token reaches the messages of its own interaction (and the one it was used on).
@@ -252,12 +263,9 @@ class RestApi:
             raise ApiError.unknown_message()
         return message
 
-    def _original(self, record: InteractionRecord, *, required: bool) -> StoredMessage | None:
-        if record.original_message_id is None:
-            if required:
-                raise ApiError.unknown_message()
-            return None
-        return self.emu.messages.get(record.original_message_id)
+    def _original(self, record: InteractionRecord) -> StoredMessage | None:
+        """The interaction's first message, unless it was never sent or has been deleted."""
+        return None if record.original_message_id is None else self.emu.messages.find(record.original_message_id)
 
     # --- channels, messages and the guild (bot token) ---
 
