@@ -113,6 +113,20 @@ def add_probe_commands(bot: ProbeBot) -> None:
         await interaction.response.send_message("too late")
 
     @tree.command(guild=guild)
+    async def essay(interaction: discord.Interaction) -> None:
+        """Tries a reply over Discord's 2000-character limit."""
+        try:
+            await interaction.response.send_message("x" * 2001)
+        except discord.HTTPException as error:
+            await interaction.response.send_message(f"refused with {error.code}: {error.text}")
+
+    @tree.command(guild=guild)
+    @app_commands.default_permissions(manage_guild=True)
+    async def purge(interaction: discord.Interaction) -> None:
+        """Admins only, by default."""
+        await interaction.response.send_message("purged")
+
+    @tree.command(guild=guild)
     async def vote(interaction: discord.Interaction) -> None:
         """A message with a button and a select."""
         await interaction.response.send_message("vote?", view=VoteView())
@@ -339,6 +353,23 @@ async def test_rest_errors_look_like_discord(emu_server: Emulator, emu_bot: Prob
             assert response.status == 404 and "unsupported GET /voice/regions" in (await response.json())["message"]
     async with aiohttp.ClientSession() as anonymous, anonymous.get(f"{emu_server.api_url}/users/@me") as response:
         assert response.status == 401
+
+
+async def test_discord_limits_are_enforced(emu_server: Emulator, emu_bot: ProbeBot) -> None:
+    result = await emu_server.run("/essay")
+    assert result.content.startswith("refused with 50035: Invalid Form Body")
+    assert "content: Must be 2000 or fewer in length." in result.content
+
+
+async def test_default_member_permissions_hide_commands(emu_server: Emulator, emu_bot: ProbeBot) -> None:
+    assert (await emu_server.run("/purge", as_member="owner")).content == "purged"
+    with pytest.raises(EmulatorError, match="carol cannot use /purge"):
+        await emu_server.run("/purge", as_member="carol")
+    emu_server.respect_default_permissions = False  # a server admin overrode the default
+    try:
+        assert (await emu_server.run("/purge", as_member="carol")).content == "purged"
+    finally:
+        emu_server.respect_default_permissions = True
 
 
 async def test_double_acknowledgement_between_two_clients(emu_server: Emulator, emu_bot: ProbeBot) -> None:

@@ -165,8 +165,10 @@ def parse_line(
             if last in values:
                 raise EmulatorError(f"option {last!r} given twice")
             values[last] = match.group(2)
+        elif last is not None and values[last] == "":
+            values[last] = token  # 'name: value' typed with a space
         elif last is not None and _option(leaf, last, path)["type"] == OptionType.STRING:
-            values[last] += " " + token  # an unquoted value with spaces: keep reading it
+            values[last] += " " + token  # an unquoted text value with spaces: keep reading it
         else:
             raise EmulatorError(f"expected name:value, got {token!r} (quote values with spaces or ':')")
     if autocomplete and focused is None:
@@ -198,8 +200,8 @@ def build_invocation(
     if respect_default_permissions:
         _check_can_see(command, resolver.guild, resolver.member)
     leaf = command
-    for name in path[1:]:
-        leaf = _child(leaf, name, path[:1])
+    for depth, name in enumerate(path[1:], start=1):
+        leaf = _child(leaf, name, path[:depth])
     if _subcommands(leaf):
         names = ", ".join(o["name"] for o in leaf["options"])
         raise EmulatorError(f"/{' '.join(path)} needs a subcommand: {names}")

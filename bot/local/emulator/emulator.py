@@ -52,16 +52,17 @@ class Emulator:
         self._changed = asyncio.Event()
         self.gateway = Gateway(self.guild, self.token, self.notify_change)
         self._runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
         self.port = 0
 
     # --- lifecycle ---
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        """Listen on `host` (loopback by default) and `port` (0: any free port)."""
         self._runner = web.AppRunner(build_app(self), access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
+        await web.TCPSite(self._runner, host, port).start()
+        self.host, self.port = host, self._runner.addresses[0][1]
 
     async def stop(self) -> None:
         await self.gateway.close()
@@ -84,7 +85,7 @@ class Emulator:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     @property
     def api_url(self) -> str:
@@ -92,7 +93,7 @@ class Emulator:
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
+        return f"ws://{self.host}:{self.port}/gateway"
 
     @property
     def files_url(self) -> str:
@@ -351,9 +352,7 @@ class Emulator:
     def _message_owner(self, message: StoredMessage) -> Member:
         """Who triggered the interaction that posted the message (the guild owner for plain posts)."""
         record = self.interactions.get(message.interaction_id or 0)
-        owner = self.guild.member_by_id(self.guild.owner_id)
-        assert owner is not None
-        return record.member if record else owner
+        return record.member if record else self.guild.owner
 
     # --- used by the REST handlers ---
 

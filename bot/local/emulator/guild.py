@@ -143,6 +143,10 @@ class Guild:
         return self.role_by_id(self.id)
 
     @property
+    def owner(self) -> Member:
+        return next(m for m in self.members if m.id == self.owner_id)
+
+    @property
     def bot_member(self) -> Member:
         return next(m for m in self.members if m.user.bot)
 

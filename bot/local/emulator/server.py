@@ -108,9 +108,7 @@ class RestApi:
         return json_response(current_user_payload(self.emu.guild.bot_member.user))
 
     async def get_application(self, request: web.Request) -> web.Response:
-        owner = self.emu.guild.member_by_id(self.emu.guild.owner_id)
-        assert owner is not None
-        return json_response(application_payload(owner.user))
+        return json_response(application_payload(self.emu.guild.owner.user))
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         return json_response({"url": self.emu.gateway_url})
@@ -191,7 +189,8 @@ class RestApi:
         if callback is CallbackType.DEFERRED_UPDATE_MESSAGE:
             # @original now names the message whose component was used.
             record.original_message_id = record.message_id
-            return None, Output("deferred", record.id, channel.name, channel.id, record.message_id, False, bot)
+            used = self.emu.messages.get(record.message_id or 0)
+            return None, Output("deferred", record.id, channel.name, channel.id, used.id, used.ephemeral, bot)
         if callback is CallbackType.UPDATE_MESSAGE:
             message = self.emu.messages.edit(self.emu.messages.get(record.message_id or 0), body)
             record.original_message_id = message.id
