@@ -1,4 +1,13 @@
-"""A local emulator of the Discord API (REST + gateway on loopback) for the real discord.py client."""
+"""A local emulator of the Discord API (REST + gateway on loopback) for the real discord.py client.
+
+emu = Emulator()                      # guild "Pinball Club": owner, alice, bob, carol, dan, erin
+await emu.start()
+point_discord_at(emu.api_url, emu.gateway_url)
+task = asyncio.create_task(bot.start(emu.token))
+await emu.wait_until_ready()
+result = await emu.run('/league create name:"Tuesday Night"', as_member="alice")
+result.content, result.ephemeral, result.outputs
+"""
 
 from .emulator import Emulator
 from .errors import EmulatorError

@@ -133,10 +133,10 @@ class Guild:
     id: int
     name: str
     owner_id: int
+    new_id: SnowflakeFactory = field(repr=False)  # the factory that made `id`, so new ids never collide
     roles: list[Role] = field(default_factory=list)
     members: list[Member] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
-    new_id: SnowflakeFactory = field(default_factory=lambda: SnowflakeFactory(2, GUILD_CREATED_AT), repr=False)
 
     @property
     def everyone(self) -> Role:
@@ -190,6 +190,7 @@ class Guild:
         if any(m.name.casefold() == username.casefold() for m in self.members):
             raise EmulatorError(f"member {username!r} already exists")
         user_id = APPLICATION_ID if bot else self.new_id()
+        # Like most accounts, members have a display name besides their username: "alice" shows as "Alice".
         user = User(user_id, username, None if bot else username.capitalize(), bot=bot)
         joined_at = GUILD_CREATED_AT + timedelta(hours=len(self.members))
         member = Member(user, [self.role(name).id for name in roles], joined_at)
@@ -207,7 +208,7 @@ def build_guild(name: str) -> Guild:
     ids = SnowflakeFactory(2, GUILD_CREATED_AT)
     guild_id = ids()
     owner = User(ids(), "owner", "Owner")
-    guild = Guild(guild_id, name, owner.id, new_id=ids)
+    guild = Guild(guild_id, name, owner.id, ids)
     guild.roles.append(Role(guild_id, "@everyone", EVERYONE_PERMISSIONS, position=0))
     guild.add_role("Captain")
     guild.add_role("Commissioner")

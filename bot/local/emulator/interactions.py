@@ -6,7 +6,7 @@ import asyncio
 import secrets
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import ApiError, EmulatorError
 from .guild import APPLICATION_ID, Channel, Guild, Member
@@ -115,7 +115,7 @@ class InteractionRecord:
             deferred=self.callback_type in DEFERRALS,
         )
 
-    def _raise_no_response(self, waited: float) -> None:
+    def _raise_no_response(self, waited: float) -> NoReturn:
         if self.callback_type is None:
             what = "no callback"
         else:
