@@ -56,9 +56,15 @@ class VoteView(discord.ui.View):
 class DisputeModal(discord.ui.Modal, title="Dispute a score"):
     reason: discord.ui.TextInput[DisputeModal] = discord.ui.TextInput(label="Reason", custom_id="reason")
     note: discord.ui.TextInput[DisputeModal] = discord.ui.TextInput(label="Note", custom_id="note", required=False)
+    machine: discord.ui.Label[DisputeModal] = discord.ui.Label(
+        text="Machine",
+        component=discord.ui.Select(custom_id="machine", options=[discord.SelectOption(label="Medieval Madness")]),
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"dispute: {self.reason.value} / {self.note.value!r}", ephemeral=True)
+        picked = self.machine.component.values  # type: ignore[attr-defined]
+        text = f"dispute: {self.reason.value} / {self.note.value!r} on {picked}"
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 def add_probe_commands(bot: ProbeBot) -> None:
@@ -332,9 +338,9 @@ async def test_modal(emu_server: Emulator, emu_bot: ProbeBot) -> None:
     opened = await emu_server.run("/dispute", as_member="bob")
     assert opened.modal is not None and opened.modal["title"] == "Dispute a score"
     with pytest.raises(EmulatorError, match="'reason' is required"):
-        await emu_server.submit_modal(opened, {"note": "x"})
-    submitted = await emu_server.submit_modal(opened, {"reason": "wrong machine"})
-    assert submitted.content == "dispute: wrong machine / ''" and submitted.ephemeral
+        await emu_server.submit_modal(opened, {"note": "x", "machine": "Medieval Madness"})
+    submitted = await emu_server.submit_modal(opened, {"reason": "wrong machine", "machine": "Medieval Madness"})
+    assert submitted.content == "dispute: wrong machine / '' on ['Medieval Madness']" and submitted.ephemeral
 
 
 async def test_three_second_rule(emu_server: Emulator, emu_bot: ProbeBot) -> None:

@@ -140,8 +140,8 @@ class MessageStore:
         del self._messages[message.id]
 
     def in_channel(self, channel_id: int) -> list[StoredMessage]:
-        """What everyone sees in the channel: no ephemeral messages."""
-        return [m for m in self._messages.values() if m.channel_id == channel_id and not m.ephemeral]
+        """What everyone sees in the channel: no ephemeral messages, no "thinking…" placeholders."""
+        return [m for m in self._messages.values() if m.channel_id == channel_id and not (m.ephemeral or m.loading)]
 
     def add_file(self, attachment: Attachment) -> Attachment:
         attachment.id = self._new_id()
