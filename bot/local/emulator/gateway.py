@@ -178,6 +178,8 @@ class Gateway:
         data: Any = payload.get("d")
         if op == Op.HEARTBEAT:
             connection.send(Op.HEARTBEAT_ACK, None)
+        elif session is None and op not in (Op.IDENTIFY, Op.RESUME):
+            await connection.close(Close.NOT_AUTHENTICATED)
         elif op == Op.IDENTIFY:
             if session is not None:
                 await connection.close(Close.ALREADY_AUTHENTICATED)
@@ -187,7 +189,7 @@ class Gateway:
                 await connection.close(Close.AUTHENTICATION_FAILED)
         elif op == Op.RESUME:
             return self._resume(connection, data)
-        elif op == Op.REQUEST_GUILD_MEMBERS:
+        elif op == Op.REQUEST_GUILD_MEMBERS and session is not None:
             self._send_member_chunk(session, data)
         elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE):
             pass  # accepted and ignored: nobody watches the bot's presence here
@@ -248,9 +250,7 @@ class Gateway:
         self._on_change()
         return session
 
-    def _send_member_chunk(self, session: Session | None, data: JSON) -> None:
-        if session is None:
-            return
+    def _send_member_chunk(self, session: Session, data: JSON) -> None:
         query = (data.get("query") or "").casefold()
         user_ids = {int(u) for u in data.get("user_ids") or []}
         members = [
