@@ -24,7 +24,7 @@ USAGE = __doc__ or ""
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this script may be started by an older python3)
         print(f"pinleague needs Python 3.11 or newer; this is {sys.version.split()[0]}.", file=sys.stderr)
         return 2
     if not argv or argv[0] not in ("run", "test"):
@@ -33,11 +33,8 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     extras = "[dev]" if command == "test" else ""
     ensure_installed(extras)
-    if command == "run":
-        args = [str(BIN / "pinleague"), *(rest or ["run"])]
-    else:
-        args = [str(PYTHON), "-m", "pytest", *rest]
-    return subprocess.call(args, cwd=ROOT)
+    runner = [str(BIN / "pinleague"), *(rest or ["run"])] if command == "run" else [str(PYTHON), "-m", "pytest", *rest]
+    return subprocess.call(runner, cwd=ROOT)
 
 
 def ensure_installed(extras: str) -> None:

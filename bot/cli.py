@@ -111,6 +111,7 @@ async def _database_command(args: argparse.Namespace, settings: Settings) -> int
 
 
 def _setup_logging(settings: Settings, *, quiet: bool) -> None:
-    # The local chat owns the terminal: only warnings from the bot interrupt it.
-    level = logging.WARNING if quiet and settings.log_level in ("DEBUG", "INFO") else settings.log_level
-    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    level = logging.getLevelNamesMapping()[settings.log_level]
+    if quiet:  # the local chat owns the terminal: only warnings from the bot interrupt it
+        level = max(level, logging.WARNING)
+    discord.utils.setup_logging(level=level, root=True)

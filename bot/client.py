@@ -29,9 +29,25 @@ def point_discord_at(api_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+# The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class LeagueBot(commands.Bot):
-    def __init__(self, settings: Settings, db: Database, clock: Clock, *, force_sync: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        clock: Clock,
+        *,
+        force_sync: bool = False,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        """`guild_ready_timeout`: how long discord.py waits after the last guild arrives before on_ready;
+        the local emulator sends every guild at once, so local runs and tests pass a short one."""
         super().__init__(
+            guild_ready_timeout=guild_ready_timeout,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # no privileged intents: members arrive with each interaction
             allowed_mentions=discord.AllowedMentions.none(),

@@ -35,14 +35,14 @@ class PlayerCommands(commands.GroupCog, group_name="player", group_description="
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            player = await self.bot.services.players.register(
+            player, joined = await self.bot.services.players.register(
                 actor_from(interaction),
                 league,
                 member=Member(user_id=member.id, display_name=member.display_name, is_bot=member.bot),
                 ifpa_number=ifpa_number,
                 ifpa_rank=ifpa_rank,
             )
-            return Reply(render.player_registered(player, league or "the league"))
+            return Reply(render.player_registered(player, joined.name))
 
         await answer(interaction, work(), ephemeral=True)
 

@@ -27,17 +27,28 @@ def _config(connection: Connection) -> Config:
 async def upgrade(db: Database, revision: str = "head") -> None:
     async with db.connect() as connection:
         if db.is_sqlite:
-            # Batch migrations rebuild tables; foreign keys must be off while they do (and cannot be
-            # switched inside a transaction).
-            await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-        await connection.run_sync(lambda sync: command.upgrade(_config(sync), revision))
-        await connection.commit()
-        if db.is_sqlite:
-            await connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            # Batch migrations rebuild tables, and with foreign keys on, dropping the old parent table
+            # would cascade-delete its children. The pragma is ignored inside a transaction, so it goes
+            # straight to the driver before SQLAlchemy begins one.
+            await connection.run_sync(_sqlite_foreign_keys, False)
+        try:
+            await connection.run_sync(lambda sync: command.upgrade(_config(sync), revision))
+            await connection.commit()
+        finally:
+            if db.is_sqlite:
+                await connection.rollback()
+                await connection.run_sync(_sqlite_foreign_keys, True)
+
+
+def _sqlite_foreign_keys(sync: Connection, enabled: bool) -> None:
+    cursor = sync.connection.cursor()
+    cursor.execute(f"PRAGMA foreign_keys={'ON' if enabled else 'OFF'}")
+    cursor.close()
 
 
 async def current_revision(db: Database) -> str | None:
     async with db.connect() as connection:
+
         def read(sync: Connection) -> Any:
             if not sync.dialect.has_table(sync, "alembic_version"):
                 return None
@@ -49,6 +60,4 @@ async def current_revision(db: Database) -> str | None:
 async def write_revision(db: Database, message: str) -> None:
     """Autogenerate a new migration from the models (developers: `pinleague db revision -m …`)."""
     async with db.connect() as connection:
-        await connection.run_sync(
-            lambda sync: command.revision(_config(sync), message=message, autogenerate=True)
-        )
+        await connection.run_sync(lambda sync: command.revision(_config(sync), message=message, autogenerate=True))

@@ -44,6 +44,28 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+class StrEnumType(TypeDecorator[StrEnum]):
+    """Stores an enum's value as plain text and gives the enum member back."""
+
+    impl = sa.String
+    cache_ok = True
+
+    def __init__(self, enum: type[StrEnum], length: int) -> None:
+        super().__init__(length)
+        self.enum = enum
+        self.length = length
+
+    def process_bind_param(self, value: StrEnum | str | None, dialect: sa.Dialect) -> str | None:
+        return None if value is None else self.enum(value).value
+
+    def process_result_value(self, value: str | None, dialect: sa.Dialect) -> StrEnum | None:
+        return None if value is None else self.enum(value)
+
+
+def enum_column(enum: type[StrEnum], length: int, **kwargs: Any) -> Any:
+    return Field(sa_type=StrEnumType(enum, length), **kwargs)
+
+
 def snowflake(**kwargs: Any) -> Any:
     """A Discord id column: 64-bit."""
     return Field(sa_type=sa.BigInteger, **kwargs)
@@ -107,7 +129,7 @@ class League(SQLModel, table=True):
     guild_id: int = snowflake(index=True)
     name: str = Field(max_length=100)
     name_key: str = Field(max_length=100)
-    format: LeagueFormat = Field(sa_type=sa.String(16))
+    format: LeagueFormat = enum_column(LeagueFormat, 16)
     timezone: str = Field(max_length=64)
     options: dict[str, Any] = json_column(default_factory=dict)
     commissioner_role_id: int | None = snowflake(default=None)
@@ -126,7 +148,7 @@ class Season(SQLModel, table=True):
     league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
     number: int
     name: str = Field(max_length=100)
-    status: SeasonStatus = Field(sa_type=sa.String(16), default=SeasonStatus.PLANNED)
+    status: SeasonStatus = enum_column(SeasonStatus, 16, default=SeasonStatus.PLANNED)
     starts_on: date | None = None
     ends_on: date | None = None
 
@@ -159,7 +181,7 @@ class Machine(SQLModel, table=True):
     family: str = Field(max_length=100, index=True)
     max_players: int = 4
     balls_per_game: int = 3
-    status: MachineStatus = Field(sa_type=sa.String(32), default=MachineStatus.WORKING)
+    status: MachineStatus = enum_column(MachineStatus, 32, default=MachineStatus.WORKING)
     status_changed_at: datetime = utc_column()
     installed_at: datetime = utc_column()
     removed_at: datetime | None = utc_column(default=None)
@@ -196,7 +218,7 @@ class Player(SQLModel, table=True):
     display_name: str = Field(max_length=100)
     ifpa_number: int | None = None
     ifpa_rank: int | None = None
-    status: PlayerStatus = Field(sa_type=sa.String(16), default=PlayerStatus.ACTIVE)
+    status: PlayerStatus = enum_column(PlayerStatus, 16, default=PlayerStatus.ACTIVE)
     registered_at: datetime = utc_column()
 
 
@@ -210,7 +232,7 @@ class RosterEntry(SQLModel, table=True):
     season_id: int = Field(foreign_key="season.id", index=True, ondelete="CASCADE")
     team_id: int = Field(foreign_key="team.id", index=True, ondelete="CASCADE")
     player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
-    role: RosterRole = Field(sa_type=sa.String(16))
+    role: RosterRole = enum_column(RosterRole, 16)
     joined_on: date
     dropped_on: date | None = None
 

@@ -67,7 +67,7 @@ class LocalChat:
         await upgrade(self._db)
         settings = self.settings.model_copy(update={"dev_guild_id": self.emulator.guild.id})
         # The emulator starts with no commands, so this bot always syncs.
-        self._bot = LeagueBot(settings, self._db, self.clock, force_sync=True)
+        self._bot = LeagueBot(settings, self._db, self.clock, force_sync=True, guild_ready_timeout=0.05)
         self._bot_task = asyncio.create_task(self._bot.start(self.emulator.token))
         ready = asyncio.create_task(self.emulator.wait_until_ready(timeout=30))
         done, _ = await asyncio.wait({ready, self._bot_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -165,7 +165,8 @@ class LocalChat:
     def _members(self) -> str:
         lines = []
         for member in self.emulator.guild.members:
-            roles = ", ".join(role.name for role in member.roles if role.name != "@everyone") or "no roles"
+            guild = self.emulator.guild
+            roles = ", ".join(guild.role_by_id(role_id).name for role_id in member.role_ids) or "no roles"
             lines.append(f"  {member.name}: {roles}")
         return "\n".join(lines)
 

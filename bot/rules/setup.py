@@ -41,9 +41,7 @@ def clean_name(value: str | None, *, option: str, max_length: int) -> CleanName:
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in text):
         raise InvalidInput(f"`{option}` contains invisible control characters. Type the name plainly.")
     if len(text) > max_length:
-        raise InvalidInput(
-            f"`{option}` is {len(text)} characters long; the limit is {max_length}. Use a shorter name."
-        )
+        raise InvalidInput(f"`{option}` is {len(text)} characters long; the limit is {max_length}. Use a shorter name.")
     return CleanName(display=text, key=text.casefold())
 
 

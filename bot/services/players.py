@@ -14,7 +14,7 @@ from bot.services.actor import Actor
 from bot.services.lookup import find_league, insert_unique
 from bot.services.permissions import require_commissioner
 from storage.db import Database
-from storage.models import Player, PlayerStatus
+from storage.models import League, Player, PlayerStatus
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class PlayerService:
         member: Member,
         ifpa_number: int | None,
         ifpa_rank: int | None,
-    ) -> Player:
+    ) -> tuple[Player, League]:
         if member.is_bot:
             raise Conflict(f"{member.display_name} is a bot; only people can play. Pick a member.")
         display = rules.clean_name(member.display_name, option="member", max_length=rules.PLAYER_NAME_MAX).display
@@ -83,4 +83,4 @@ class PlayerService:
                 league_id=league.id,
                 after=player.model_dump(mode="json"),
             )
-        return player
+        return player, league

@@ -10,7 +10,7 @@ from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
 import storage.models  # noqa: F401  (registers every table on the metadata)
-from storage.models import UTCDateTime
+from storage.models import StrEnumType, UTCDateTime
 
 
 def render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
@@ -18,6 +18,8 @@ def render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | 
     imports code that keeps changing after the migration is written."""
     if type_ == "type" and isinstance(obj, UTCDateTime):
         return "sa.DateTime(timezone=True)"
+    if type_ == "type" and isinstance(obj, StrEnumType):
+        return f"sa.String(length={obj.length})"
     if type_ == "type" and isinstance(obj, AutoString):
         return f"sa.String(length={obj.length})" if obj.length else "sa.String()"
     return False

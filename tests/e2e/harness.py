@@ -1,0 +1,63 @@
+"""Start the real LeagueBot against the local emulator, and look at what reached the database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import SQLModel, select
+
+from bot.client import LeagueBot, point_discord_at
+from bot.clock import ManualClock
+from bot.local.emulator import Emulator, InteractionResult
+from bot.settings import load_settings
+from storage.db import Database
+from storage.models import AuditEntry
+
+
+@dataclass
+class RunningBot:
+    emulator: Emulator
+    bot: LeagueBot
+    db: Database
+
+    async def run(self, line: str, *, as_member: str, channel: str = "general") -> InteractionResult:
+        return await self.emulator.run(line, as_member=as_member, channel=channel)
+
+    async def row_counts(self) -> dict[str, int]:
+        counts = {}
+        async with self.db.reading() as session:
+            for table in SQLModel.metadata.sorted_tables:
+                counts[table.name] = (await session.exec(select(func.count()).select_from(table))).one()
+        return counts
+
+    async def audit(self) -> list[AuditEntry]:
+        async with self.db.reading() as session:
+            return list((await session.exec(select(AuditEntry).order_by(AuditEntry.id))).all())
+
+
+@asynccontextmanager
+async def running_bot(
+    db: Database, emulator: Emulator | None = None, *, sync: bool = True
+) -> AsyncIterator[RunningBot]:
+    """The bot connected to an emulator (a new one unless given) and ready for commands."""
+    emulator = emulator or Emulator(guild_name="Pinball Club")
+    owns_emulator = not emulator.started
+    if owns_emulator:
+        await emulator.start()
+    point_discord_at(emulator.api_url, emulator.gateway_url)
+    settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused")
+    bot = LeagueBot(settings, db, ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(emulator.token))
+    try:
+        await emulator.wait_until_ready(timeout=15)
+        await asyncio.wait_for(bot.wait_until_ready(), timeout=15)
+        yield RunningBot(emulator, bot, db)
+    finally:
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+        if owns_emulator:
+            await emulator.stop()
