@@ -72,8 +72,9 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _run_bot(settings: Settings) -> int:
-    from bot.client import LeagueBot, point_discord_at
+    from bot.client import LeagueBot
     from bot.clock import SystemClock
+    from bot.discord_endpoints import point_discord_at
     from storage.db import Database
     from storage.migrate import upgrade
 

@@ -7,7 +7,6 @@ import json
 import logging
 
 import discord
-import yarl
 from discord.ext import commands
 from sqlmodel import select
 
@@ -21,12 +20,6 @@ from storage.models import BotState
 log = logging.getLogger(__name__)
 
 COGS = ("cogs.league", "cogs.venue", "cogs.team", "cogs.player")
-
-
-def point_discord_at(api_url: str, gateway_url: str) -> None:
-    """Send discord.py's REST and gateway traffic to these URLs (the local emulator, or a proxy)."""
-    discord.http.Route.BASE = api_url.rstrip("/")
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
 # The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.client import LeagueBot, point_discord_at
+from bot.client import LeagueBot
 from bot.clock import ManualClock
+from bot.discord_endpoints import point_discord_at
 from bot.local.demo import DEMO_ACTOR, DEMO_SETUP
 from bot.local.emulator import Emulator, EmulatorError, Output
 from bot.local.emulator.records import embed_text

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import SQLModel, select
 
-from bot.client import LeagueBot, point_discord_at
+from bot.client import LeagueBot
 from bot.clock import ManualClock
+from bot.discord_endpoints import point_discord_at
 from bot.local.emulator import Emulator, InteractionResult
 from bot.settings import load_settings
 from storage.db import Database

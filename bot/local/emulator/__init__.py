@@ -9,11 +9,12 @@ result = await emu.run('/league create name:"Tuesday Night"', as_member="alice")
 result.content, result.ephemeral, result.outputs
 """
 
+from bot.discord_endpoints import point_discord_at
+
 from .emulator import Emulator
 from .errors import EmulatorError
 from .guild import Channel, Guild, Member, Role, User
 from .records import Attachment, InteractionResult, Output
-from .redirect import point_discord_at
 
 __all__ = [
     "Attachment",

@@ -1,4 +1,4 @@
-"""Pointing discord.py at the emulator (or any Discord-compatible endpoint)."""
+"""Where discord.py sends its traffic: Discord itself, a rate-limit proxy, or the local emulator."""
 
 from __future__ import annotations
 
