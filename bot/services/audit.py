@@ -1,29 +1,47 @@
-"""Every accepted change leaves an audit entry in the same transaction as the change itself."""
+"""Every accepted change leaves an audit entry in the same transaction as the change itself.
+
+The entry names the table and row it is about; `before`/`after` are JSON snapshots of the row.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.actor import Actor
 from storage.models import AuditEntry
 
 
-def record(
+def snapshot(row: SQLModel) -> dict[str, Any]:
+    return row.model_dump(mode="json")
+
+
+def created(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime) -> None:
+    """Record a new row (flushed, so it has its id)."""
+    _record(session, actor, row, at=at, action="create", before=None, after=snapshot(row))
+
+
+def updated(session: AsyncSession, actor: Actor, row: SQLModel, *, before: dict[str, Any], at: datetime) -> None:
+    """Record a changed row, given its snapshot from before the change."""
+    _record(session, actor, row, at=at, action="update", before=before, after=snapshot(row))
+
+
+def _record(
     session: AsyncSession,
     actor: Actor,
+    row: SQLModel,
     *,
     at: datetime,
     action: str,
-    entity: str,
-    entity_id: int | None,
-    league_id: int | None,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
-    reason: str | None = None,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
 ) -> None:
+    row_id = getattr(row, "id", None)
+    table = str(getattr(row, "__tablename__", type(row).__name__.lower()))
+    league_id = row_id if table == "league" else getattr(row, "league_id", None)
     session.add(
         AuditEntry(
             guild_id=actor.guild_id,
@@ -31,11 +49,10 @@ def record(
             actor_id=actor.user_id,
             command=actor.command,
             action=action,
-            entity=entity,
-            entity_id=entity_id,
+            entity=table,
+            entity_id=row_id,
             before=before,
             after=after,
-            reason=reason,
             at=at,
         )
     )

@@ -67,18 +67,11 @@ class LeagueService:
                 f"This server already has a league named {clean.display!r}. Pick another name.",
             )
             assert league.id is not None
+            audit.created(session, actor, league, at=now)
             season = Season(league_id=league.id, number=1, name="Season 1")
             session.add(season)
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="create",
-                entity="league",
-                entity_id=league.id,
-                league_id=league.id,
-                after=league.model_dump(mode="json"),
-            )
+            await session.flush()
+            audit.created(session, actor, season, at=now)
         return league
 
     async def names(self, guild_id: int) -> list[str]:
@@ -116,18 +109,8 @@ class LeagueService:
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "change who the commissioners are")
-            before = {"commissioner_role_id": league.commissioner_role_id}
+            before = audit.snapshot(league)
             league.commissioner_role_id = role_id
             session.add(league)
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="update",
-                entity="league",
-                entity_id=league.id,
-                league_id=league.id,
-                before=before,
-                after={"commissioner_role_id": role_id},
-            )
+            audit.updated(session, actor, league, before=before, at=now)
         return league

@@ -73,14 +73,5 @@ class PlayerService:
                 ),
                 f"{display} was registered in {league.name} a moment ago by someone else.",
             )
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="create",
-                entity="player",
-                entity_id=player.id,
-                league_id=league.id,
-                after=player.model_dump(mode="json"),
-            )
+            audit.created(session, actor, player, at=now)
         return player, league

@@ -31,14 +31,5 @@ class TeamService:
                 f"{league.name} already has a team named {clean.display!r}. Team names must differ "
                 "(ignoring capitals).",
             )
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="create",
-                entity="team",
-                entity_id=team.id,
-                league_id=league.id,
-                after=team.model_dump(mode="json"),
-            )
+            audit.created(session, actor, team, at=now)
         return team

@@ -33,16 +33,7 @@ class VenueService:
                 Venue(league_id=league.id, name=clean.display, name_key=clean.key, address=cleaned_address),
                 f"{league.name} already has a venue named {clean.display!r}.",
             )
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="create",
-                entity="venue",
-                entity_id=venue.id,
-                league_id=league.id,
-                after=venue.model_dump(mode="json"),
-            )
+            audit.created(session, actor, venue, at=now)
         return venue
 
     async def add_machine(
@@ -80,16 +71,7 @@ class VenueService:
             )
             session.add(machine)
             await session.flush()
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="create",
-                entity="machine",
-                entity_id=machine.id,
-                league_id=league.id,
-                after=machine.model_dump(mode="json"),
-            )
+            audit.created(session, actor, machine, at=now)
         return machine, venue
 
     async def set_machine_status(
@@ -111,21 +93,11 @@ class VenueService:
             ).first()
             if machine is None:
                 raise NotFound(f"{league.name} has no machine #{machine_id}. Pick one from the list as you type.")
-            before = machine.model_dump(mode="json")
+            before = audit.snapshot(machine)
             machine.status = new_status
             machine.status_changed_at = now
             session.add(machine)
-            audit.record(
-                session,
-                actor,
-                at=now,
-                action="update",
-                entity="machine",
-                entity_id=machine.id,
-                league_id=league.id,
-                before=before,
-                after=machine.model_dump(mode="json"),
-            )
+            audit.updated(session, actor, machine, before=before, at=now)
         return machine
 
     async def venue_names(self, guild_id: int, league_name: str | None) -> list[str]:

@@ -80,6 +80,7 @@ async def test_commissioner_sets_up_a_whole_league(league: RunningBot) -> None:
     audit = await league.audit()
     assert [(entry.command, entry.entity) for entry in audit] == [
         ("/league create", "league"),
+        ("/league create", "season"),
         ("/venue add", "venue"),
         ("/machine add", "machine"),
         ("/machine add", "machine"),
@@ -88,7 +89,7 @@ async def test_commissioner_sets_up_a_whole_league(league: RunningBot) -> None:
         ("/player register", "player"),
         ("/player register", "player"),
     ]
-    assert {entry.actor_id for entry in audit[1:]} == {league.emulator.member("alice").id}
+    assert {entry.actor_id for entry in audit[2:]} == {league.emulator.member("alice").id}
 
 
 async def test_machine_can_go_out_of_service_and_back(league: RunningBot) -> None:
