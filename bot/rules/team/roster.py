@@ -106,7 +106,10 @@ def validate_roster_change(
 ) -> RosterState:
     """Return the roster in force from `change.effective_on`, or raise for the first rule the change breaks.
 
-    `state` is the roster that would be in force on that date without this change.
+    `state` is the roster that would be in force on that date without this change. Checks, in order:
+    TEAM-ROSTER-6 (captain), -10 (freeze), -7 (deadline), the request's shape, -2 (role steps), -11, -8,
+    TEAM-MULTI-1 (each added player), TEAM-ROSTER-1, -3, -2 (the resulting roster), -5 (IFPA). The returned
+    entries carry the ranks the IFPA check used; their rank date is the submission's local date (TEAM-AMB-13).
     """
     if not context.requested_by_captain:
         names = " or ".join(e.name for e in state.captains)
