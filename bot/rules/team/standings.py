@@ -1,0 +1,297 @@
+"""Team standings (TEAM-STAND-1..3, TEAM-AMB-10/11/19) and when a tie-breaker match is due (TEAM-STAND-2).
+
+Facts in, standings out: the finalized match results of the season are ranked per conference (TEAM-CFG-1) by
+  1 record (win %), 2 cumulative match points, 3 head-to-head results, 4 head-to-head match points,
+  5 away winning %, 6 the tie-breaker match.
+Forfeits count with their awarded points (0/9/12); tie-breaker games inside a match add nothing, so the
+results carry the match points as awarded. A tie of 3+ teams is broken on a mini-table of the tied teams, and
+as soon as one team separates the rest start again from step 2 (TEAM-AMB-10); a step without data for every
+tied team is skipped (TEAM-AMB-10/11).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from enum import StrEnum
+from fractions import Fraction
+from itertools import groupby
+
+from bot.rules.team.model import MatchId, Side, TeamId
+
+
+class MatchKind(StrEnum):
+    REGULAR = "regular"
+    TIEBREAKER_MATCH = "tiebreaker_match"  # decides step 6 only, never the record (TEAM-AMB-19)
+    PLAYOFF = "playoff"
+
+
+class TieStep(StrEnum):
+    """The TEAM-STAND-1 step that placed a team below or above the teams it was level with."""
+
+    RECORD = "record"
+    MATCH_POINTS = "match_points"
+    HEAD_TO_HEAD = "head_to_head"
+    HEAD_TO_HEAD_POINTS = "head_to_head_points"
+    AWAY_PCT = "away_pct"
+    TIEBREAKER_MATCH = "tiebreaker_match"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finalized match. `winner` None is a double loss (TEAM-AMB-8/9)."""
+
+    match_id: MatchId
+    date: date
+    home: TeamId
+    away: TeamId
+    home_points: int
+    away_points: int
+    winner: Side | None
+    kind: MatchKind = MatchKind.REGULAR
+
+    def team(self, side: Side) -> TeamId:
+        return self.home if side is Side.HOME else self.away
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """One team's results against one opponent (TEAM-STAND-3)."""
+
+    played: int = 0
+    wins: int = 0
+    match_points: int = 0
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    team: TeamId
+    rank: int  # teams still level after every step share a rank
+    played: int
+    wins: int
+    losses: int
+    win_pct: Fraction
+    match_points: int
+    away_played: int
+    away_wins: int
+    last_regular_match: date | None
+    tied_with: frozenset[TeamId]  # still level after every step: a tie-breaker match may be due
+    decided_by: TieStep | None  # None while tied
+
+
+@dataclass
+class _Totals:
+    played: int = 0
+    wins: int = 0
+    match_points: int = 0
+    away_played: int = 0
+    away_wins: int = 0
+    last_played: date | None = None
+
+
+@dataclass(frozen=True)
+class _Season:
+    totals: Mapping[TeamId, _Totals]
+    head_to_head: Mapping[tuple[TeamId, TeamId], HeadToHead]
+    tiebreakers: Mapping[tuple[TeamId, TeamId], HeadToHead]
+
+
+def head_to_head(results: Iterable[MatchResult]) -> dict[tuple[TeamId, TeamId], HeadToHead]:
+    """TEAM-STAND-3: W/L and match points of every team against every opponent, regular-season matches only.
+
+    Key (a, b) holds a's results against b.
+    """
+    return _pairwise(r for r in results if r.kind is MatchKind.REGULAR)
+
+
+def standings(teams: Collection[TeamId], results: Iterable[MatchResult]) -> list[StandingRow]:
+    """TEAM-STAND-1: one conference's table (TEAM-CFG-1), best first.
+
+    Every regular-season result involving one of `teams` counts for that team; tie-breaker matches only
+    decide step 6 and playoff matches are ignored. Teams level after step 6 share a rank and are listed by id.
+    """
+    season = _season(set(teams), results)
+    steps = _steps(season)
+    ordered = sorted(season.totals, key=lambda t: (_win_pct(season.totals[t]), -t), reverse=True)
+    rows: list[StandingRow] = []
+    for _, same_record in groupby(ordered, key=lambda t: _win_pct(season.totals[t])):
+        group = list(same_record)
+        placed = _break_tie(group, steps) if len(group) > 1 else [(group, TieStep.RECORD)]
+        rows.extend(_row(team, season.totals[team], block, step) for block, step in placed for team in sorted(block))
+    return _with_ranks(rows)
+
+
+def conference_standings(
+    conferences: Mapping[str, Collection[TeamId]], results: Iterable[MatchResult]
+) -> dict[str, list[StandingRow]]:
+    """TEAM-CFG-1: standings are kept per conference."""
+    results = list(results)
+    return {conference: standings(teams, results) for conference, teams in conferences.items()}
+
+
+def ties_needing_tiebreaker_match(rows: Sequence[StandingRow], *, playoff_teams: int) -> list[frozenset[TeamId]]:
+    """TEAM-STAND-2: the ties still level after step 5 that touch the playoffs, so a tie-breaker match is due.
+
+    A tie matters when it reaches into the top `playoff_teams` places: it then decides qualification, seeding
+    or who is HOME (the higher seed, TEAM-PO-1). A tie wholly below the cut is left as it is.
+    """
+    due: list[frozenset[TeamId]] = []
+    for row in rows:
+        group = row.tied_with | {row.team}
+        if row.tied_with and row.rank <= playoff_teams and group not in due:
+            due.append(group)
+    return due
+
+
+def tiebreaker_match_date(
+    tied: Iterable[StandingRow], *, regular_season_end: date, match_night: int, bye_week_before_playoffs: bool
+) -> date:
+    """TEAM-STAND-2: when the tie-breaker match is played.
+
+    With a bye week before the playoffs: on the regular match night (`match_night`, Monday = 0) of the week
+    after the regular season ends. Without one: two nights after the later of the tied teams' last regular
+    match.
+    """
+    if bye_week_before_playoffs:
+        return regular_season_end + timedelta(days=(match_night - regular_season_end.weekday() - 1) % 7 + 1)
+    last_matches = [row.last_regular_match for row in tied if row.last_regular_match is not None]
+    if not last_matches:
+        raise ValueError("the tied teams have played no regular-season match")
+    return max(last_matches) + timedelta(days=2)
+
+
+_Step = Callable[[Sequence[TeamId]], dict[TeamId, Fraction] | None]
+
+
+def _steps(season: _Season) -> list[tuple[TieStep, _Step]]:
+    """Steps 2-6 of TEAM-STAND-1. Each maps a tied group to a key per team (higher is better), or None when
+    the step has no data for some team in the group and is skipped."""
+    totals = season.totals
+    return [
+        (TieStep.MATCH_POINTS, lambda group: {t: Fraction(totals[t].match_points) for t in group}),
+        (TieStep.HEAD_TO_HEAD, lambda group: _mini_table(season.head_to_head, group, _h2h_win_pct)),
+        (TieStep.HEAD_TO_HEAD_POINTS, lambda group: _mini_table(season.head_to_head, group, _h2h_points)),
+        (TieStep.AWAY_PCT, lambda group: _away_pct(totals, group)),
+        (TieStep.TIEBREAKER_MATCH, lambda group: _mini_table(season.tiebreakers, group, _h2h_win_pct)),
+    ]
+
+
+def _break_tie(
+    group: Sequence[TeamId], steps: list[tuple[TieStep, _Step]]
+) -> list[tuple[list[TeamId], TieStep | None]]:
+    """TEAM-AMB-10: apply steps 2-6 in order; once a step splits the group, each part still level starts
+    again from step 2. Returns the group's teams best first, in blocks of (still level, deciding step)."""
+    for step, key_of in steps:
+        keys = key_of(group)
+        if keys is None:
+            continue
+        ordered = sorted(group, key=lambda t: keys[t], reverse=True)
+        parts = [list(part) for _, part in groupby(ordered, key=lambda t: keys[t])]
+        if len(parts) == 1:
+            continue
+        return [block for part in parts for block in (_break_tie(part, steps) if len(part) > 1 else [(part, step)])]
+    return [(list(group), None)]
+
+
+def _mini_table(
+    pairs: Mapping[tuple[TeamId, TeamId], HeadToHead],
+    group: Sequence[TeamId],
+    key: Callable[[HeadToHead], Fraction],
+) -> dict[TeamId, Fraction] | None:
+    """Each team's combined results against the other tied teams; None if one of them never met any."""
+    tables = {}
+    for team in group:
+        played = wins = points = 0
+        for other in group:
+            record = pairs.get((team, other))
+            if record is not None:
+                played, wins, points = played + record.played, wins + record.wins, points + record.match_points
+        if played == 0:
+            return None
+        tables[team] = key(HeadToHead(played, wins, points))
+    return tables
+
+
+def _h2h_win_pct(record: HeadToHead) -> Fraction:
+    return Fraction(record.wins, record.played)
+
+
+def _h2h_points(record: HeadToHead) -> Fraction:
+    return Fraction(record.match_points)
+
+
+def _away_pct(totals: Mapping[TeamId, _Totals], group: Sequence[TeamId]) -> dict[TeamId, Fraction] | None:
+    """Step 5 (TEAM-STAND-3): away wins / away matches, forfeits included; skipped if a team has no away
+    match (TEAM-AMB-11)."""
+    if any(totals[t].away_played == 0 for t in group):
+        return None
+    return {t: Fraction(totals[t].away_wins, totals[t].away_played) for t in group}
+
+
+def _season(teams: set[TeamId], results: Iterable[MatchResult]) -> _Season:
+    totals = {team: _Totals() for team in teams}
+    regular: list[MatchResult] = []
+    tiebreakers: list[MatchResult] = []
+    for result in results:
+        if result.kind is MatchKind.TIEBREAKER_MATCH:
+            tiebreakers.append(result)
+        elif result.kind is MatchKind.REGULAR:
+            regular.append(result)
+            for side in Side:
+                if (team := result.team(side)) in totals:
+                    _count(totals[team], result, side)
+    return _Season(totals, _pairwise(regular), _pairwise(tiebreakers))
+
+
+def _count(totals: _Totals, result: MatchResult, side: Side) -> None:
+    won = result.winner is side
+    totals.played += 1
+    totals.wins += won
+    totals.match_points += result.home_points if side is Side.HOME else result.away_points
+    if side is Side.AWAY:
+        totals.away_played += 1
+        totals.away_wins += won
+    if totals.last_played is None or result.date > totals.last_played:
+        totals.last_played = result.date
+
+
+def _pairwise(results: Iterable[MatchResult]) -> dict[tuple[TeamId, TeamId], HeadToHead]:
+    counts: dict[tuple[TeamId, TeamId], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for result in results:
+        for side in Side:
+            cell = counts[result.team(side), result.team(side.other)]
+            cell[0] += 1
+            cell[1] += result.winner is side
+            cell[2] += result.home_points if side is Side.HOME else result.away_points
+    return {pair: HeadToHead(*cell) for pair, cell in counts.items()}
+
+
+def _win_pct(totals: _Totals) -> Fraction:
+    return Fraction(totals.wins, totals.played) if totals.played else Fraction(0)
+
+
+def _row(team: TeamId, totals: _Totals, block: list[TeamId], step: TieStep | None) -> StandingRow:
+    return StandingRow(
+        team=team,
+        rank=0,
+        played=totals.played,
+        wins=totals.wins,
+        losses=totals.played - totals.wins,
+        win_pct=_win_pct(totals),
+        match_points=totals.match_points,
+        away_played=totals.away_played,
+        away_wins=totals.away_wins,
+        last_regular_match=totals.last_played,
+        tied_with=frozenset(block) - {team} if step is None else frozenset(),
+        decided_by=step,
+    )
+
+
+def _with_ranks(rows: list[StandingRow]) -> list[StandingRow]:
+    ranked: list[StandingRow] = []
+    for position, row in enumerate(rows, start=1):
+        shares_rank = ranked and row.team in ranked[-1].tied_with
+        ranked.append(replace(row, rank=ranked[-1].rank if shares_rank else position))
+    return ranked
