@@ -1,0 +1,96 @@
+"""High scores of the team format (TEAM-HS-1..4, TEAM-AMB-16, TEAM-CFG-1, COMMON-HS-1).
+
+One record per (conference, model), carried over from season to season: the table is computed from every
+qualifying score of every season, so a correction anywhere recomputes it. Models are variant-specific by
+default; `hs_merge_variants` keys records by model family instead (TEAM-AMB-16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+from bot.rules.refusals import RuleViolation
+from bot.rules.team.model import MatchId, PlayerId, ScoreStatus
+from bot.rules.team.options import TeamOptions
+
+ModelId = int
+
+
+class GameSource(StrEnum):
+    MATCH_GAME = "match_game"  # any league match: regular, tie-breaker match or playoff
+    FORFEIT_EVENING = "forfeit_evening"  # games played on a forfeit evening count (TEAM-HS-3)
+    TIEBREAKER_GAME = "tiebreaker_game"  # one score per team, never an individual high score (TEAM-HS-4)
+    WARM_UP = "warm_up"
+    PRACTICE = "practice"
+    OFF_NIGHT = "off_night"
+
+
+COUNTING_SOURCES = frozenset({GameSource.MATCH_GAME, GameSource.FORFEIT_EVENING})
+COUNTING_STATUSES = frozenset({ScoreStatus.NORMAL, ScoreStatus.REPLAY_REPLACES})
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """One player's score on one game, taken from a match or claimed by a captain with the result."""
+
+    player: PlayerId
+    conference: str
+    model: ModelId
+    model_family: str
+    score: int
+    date: date
+    source: GameSource
+    match: MatchId | None = None
+    status: ScoreStatus = ScoreStatus.NORMAL
+    verified: bool = False
+
+
+@dataclass(frozen=True)
+class HighScoreKey:
+    conference: str
+    model_family: str
+    model: ModelId | None  # None when variants are merged
+
+
+@dataclass(frozen=True)
+class HighScore:
+    key: HighScoreKey
+    entry: ScoreEntry
+
+
+def check_high_score_claim(entry: ScoreEntry) -> None:
+    """TEAM-HS-2..4: refuse a claim that cannot be a high score."""
+    if entry.source is GameSource.TIEBREAKER_GAME:
+        raise RuleViolation("TEAM-HS-4", "Tie-breaker game scores are team scores, not high scores")
+    if entry.source not in COUNTING_SOURCES:
+        raise RuleViolation("TEAM-HS-2", "Only league match games qualify")
+    if entry.status not in COUNTING_STATUSES:
+        raise RuleViolation("TEAM-HS-4", "DQ, forfeited and void scores are not high scores")
+
+
+def high_score_table(entries: Iterable[ScoreEntry], options: TeamOptions) -> list[HighScore]:
+    """TEAM-HS-1: the best qualifying score per (conference, model), sorted by conference and model.
+
+    Only match games and forfeit-evening games count, and DQ, forfeited and void scores never do
+    (TEAM-HS-2..4). On equal scores the earlier one holds the record.
+    """
+    best: dict[HighScoreKey, ScoreEntry] = {}
+    for entry in entries:
+        if entry.source not in COUNTING_SOURCES or entry.status not in COUNTING_STATUSES:
+            continue
+        key = HighScoreKey(entry.conference, entry.model_family, None if options.hs_merge_variants else entry.model)
+        holder = best.get(key)
+        if holder is None or _standing(entry) > _standing(holder):
+            best[key] = entry
+    return [
+        HighScore(key, best[key])
+        for key in sorted(best, key=lambda k: (k.conference, k.model_family, k.model if k.model is not None else -1))
+    ]
+
+
+def _standing(entry: ScoreEntry) -> tuple[int, int, int, int]:
+    """Higher score first, then the earlier date; player and match only make the choice independent of order."""
+    return entry.score, -entry.date.toordinal(), -entry.player, -(entry.match or 0)
