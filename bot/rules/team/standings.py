@@ -52,9 +52,6 @@ class MatchResult:
     winner: Side | None
     kind: MatchKind = MatchKind.REGULAR
 
-    def team(self, side: Side) -> TeamId:
-        return self.home if side is Side.HOME else self.away
-
 
 @dataclass(frozen=True)
 class HeadToHead:
@@ -232,39 +229,46 @@ def _away_pct(totals: Mapping[TeamId, _Totals], group: Sequence[TeamId]) -> dict
 
 def _season(teams: set[TeamId], results: Iterable[MatchResult]) -> _Season:
     totals = {team: _Totals() for team in teams}
-    regular: list[MatchResult] = []
-    tiebreakers: list[MatchResult] = []
+    among: dict[MatchKind, list[MatchResult]] = {MatchKind.REGULAR: [], MatchKind.TIEBREAKER_MATCH: []}
     for result in results:
-        if result.kind is MatchKind.TIEBREAKER_MATCH:
-            tiebreakers.append(result)
-        elif result.kind is MatchKind.REGULAR:
-            regular.append(result)
-            for side in Side:
-                if (team := result.team(side)) in totals:
-                    _count(totals[team], result, side)
-    return _Season(totals, _pairwise(regular), _pairwise(tiebreakers))
+        if result.kind is MatchKind.PLAYOFF:
+            continue
+        if result.kind is MatchKind.REGULAR:
+            for team, _, points, won, away in _perspectives(result):
+                if team in totals:
+                    _count(totals[team], points, won, away, result.date)
+        if result.home in totals and result.away in totals:
+            among[result.kind].append(result)
+    return _Season(totals, _pairwise(among[MatchKind.REGULAR]), _pairwise(among[MatchKind.TIEBREAKER_MATCH]))
 
 
-def _count(totals: _Totals, result: MatchResult, side: Side) -> None:
-    won = result.winner is side
+def _perspectives(result: MatchResult) -> tuple[tuple[TeamId, TeamId, int, bool, bool], ...]:
+    """(team, opponent, its match points, won, away) for each side of a match."""
+    return (
+        (result.home, result.away, result.home_points, result.winner is Side.HOME, False),
+        (result.away, result.home, result.away_points, result.winner is Side.AWAY, True),
+    )
+
+
+def _count(totals: _Totals, points: int, won: bool, away: bool, played_on: date) -> None:
     totals.played += 1
     totals.wins += won
-    totals.match_points += result.home_points if side is Side.HOME else result.away_points
-    if side is Side.AWAY:
+    totals.match_points += points
+    if away:
         totals.away_played += 1
         totals.away_wins += won
-    if totals.last_played is None or result.date > totals.last_played:
-        totals.last_played = result.date
+    if totals.last_played is None or played_on > totals.last_played:
+        totals.last_played = played_on
 
 
 def _pairwise(results: Iterable[MatchResult]) -> dict[tuple[TeamId, TeamId], HeadToHead]:
     counts: dict[tuple[TeamId, TeamId], list[int]] = defaultdict(lambda: [0, 0, 0])
     for result in results:
-        for side in Side:
-            cell = counts[result.team(side), result.team(side.other)]
+        for team, opponent, points, won, _ in _perspectives(result):
+            cell = counts[team, opponent]
             cell[0] += 1
-            cell[1] += result.winner is side
-            cell[2] += result.home_points if side is Side.HOME else result.away_points
+            cell[1] += won
+            cell[2] += points
     return {pair: HeadToHead(*cell) for pair, cell in counts.items()}
 
 

@@ -1,0 +1,369 @@
+"""Team standings (bot/rules/team/standings.py): TEAM-STAND-1..3, TEAM-AMB-10/11/19, TEAM-CFG-1, TEAM-TV-11."""
+
+import random
+import time
+from datetime import date, timedelta
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.rules.team.model import Side
+from bot.rules.team.standings import (
+    HeadToHead,
+    MatchKind,
+    MatchResult,
+    StandingRow,
+    TieStep,
+    conference_standings,
+    head_to_head,
+    standings,
+    tiebreaker_match_date,
+    ties_needing_tiebreaker_match,
+)
+
+SEASON_END = date(2023, 5, 2)  # a Tuesday, as in TEAM-TV-11
+TUESDAY, THURSDAY = 1, 3
+OUTSIDER = 99  # an opponent outside the conference under test
+
+
+def result(
+    home: int,
+    away: int,
+    home_points: int,
+    away_points: int,
+    *,
+    winner: Side | None = None,
+    kind: MatchKind = MatchKind.REGULAR,
+    on: date = SEASON_END,
+) -> MatchResult:
+    """A finalized match; the winner is the side with more points unless given (a tie-breaker game decided it)."""
+    if winner is None and home_points != away_points:
+        winner = Side.HOME if home_points > away_points else Side.AWAY
+    return MatchResult(0, on, home, away, home_points, away_points, winner, kind)
+
+
+def at_home_against_outsider(team: int, wins: int, losses: int) -> list[MatchResult]:
+    """`wins` 10-6 wins and `losses` 6-10 losses at home, weekly, the last on SEASON_END."""
+    outcomes = [(10, 6)] * wins + [(6, 10)] * losses
+    count = len(outcomes)
+    return [
+        result(team, OUTSIDER, hp, ap, on=SEASON_END - timedelta(weeks=count - 1 - i))
+        for i, (hp, ap) in enumerate(outcomes)
+    ]
+
+
+def order(rows: list[StandingRow]) -> list[int]:
+    return [row.team for row in rows]
+
+
+def row_of(rows: list[StandingRow], team: int) -> StandingRow:
+    return next(row for row in rows if row.team == team)
+
+
+class TestRankingSteps:
+    def test_record_is_win_percentage_not_wins(self) -> None:
+        """TEAM-STAND-1 step 1: 6-1 (86%) ranks above 7-3 (70%) although it has fewer wins."""
+        results = at_home_against_outsider(1, 7, 3) + at_home_against_outsider(2, 6, 1)
+        rows = standings([1, 2], results)
+        assert order(rows) == [2, 1]
+        assert (rows[0].win_pct, rows[0].decided_by, rows[0].rank) == (Fraction(6, 7), TieStep.RECORD, 1)
+        assert (rows[1].wins, rows[1].losses, rows[1].played, rows[1].rank) == (7, 3, 10, 2)
+
+    def test_cumulative_match_points_break_a_level_record(self) -> None:
+        """TEAM-STAND-1 step 2: same record, more match points ahead."""
+        results = [result(1, OUTSIDER, 10, 6), result(2, OUTSIDER, 12, 4)]
+        rows = standings([1, 2], results)
+        assert order(rows) == [2, 1]
+        assert [r.match_points for r in rows] == [12, 10]
+        assert {r.decided_by for r in rows} == {TieStep.MATCH_POINTS}
+
+    def test_head_to_head_result_breaks_level_match_points(self) -> None:
+        """TEAM-STAND-1 step 3: 2 beat 1 head to head; both 1-1 with 16 match points."""
+        results = [result(1, 2, 7, 9), result(1, OUTSIDER, 9, 7), result(2, OUTSIDER, 7, 9)]
+        rows = standings([1, 2], results)
+        assert order(rows) == [2, 1]
+        assert {r.decided_by for r in rows} == {TieStep.HEAD_TO_HEAD}
+
+    def test_head_to_head_match_points_break_a_split_series(self) -> None:
+        """TEAM-STAND-1 step 4: 1-1 head to head, but team 1 took 20 points in those matches and team 2 12."""
+        results = [
+            result(1, 2, 12, 4),
+            result(2, 1, 8, 8, winner=Side.HOME),  # 8-8, team 2 wins the tie-breaker game (adds 0 points)
+            result(1, OUTSIDER, 9, 7),
+            result(1, OUTSIDER, 4, 12),
+            result(2, OUTSIDER, 14, 2),
+            result(2, OUTSIDER, 7, 9),
+        ]
+        rows = standings([1, 2], results)
+        assert [(r.team, r.wins, r.losses, r.match_points) for r in rows] == [(1, 2, 2, 33), (2, 2, 2, 33)]
+        assert {r.decided_by for r in rows} == {TieStep.HEAD_TO_HEAD_POINTS}
+
+    def test_away_winning_percentage_is_step_five(self) -> None:
+        """TEAM-STAND-1 step 5 / TEAM-STAND-3: away wins ÷ away matches, forfeits included."""
+        results = [
+            result(OUTSIDER, 1, 6, 10),  # team 1 wins away
+            result(1, OUTSIDER, 6, 10),
+            result(OUTSIDER, 2, 0, 9),  # team 2 wins away by forfeit (9 MP)
+            result(OUTSIDER, 2, 9, 7),  # team 2 loses away
+        ]
+        rows = standings([1, 2], results)
+        # Team 1: 1-1, 16 MP, away 1/1. Team 2: 1-1, 16 MP, away 1/2.
+        assert [(r.team, r.wins, r.match_points, r.away_wins, r.away_played) for r in rows] == [
+            (1, 1, 16, 1, 1),
+            (2, 1, 16, 1, 2),
+        ]
+        assert {r.decided_by for r in rows} == {TieStep.AWAY_PCT}
+
+    def test_no_away_match_skips_step_five(self) -> None:
+        """TEAM-AMB-11: a team without away matches has no away %, so the step is skipped: the tie stands."""
+        results = [result(1, OUTSIDER, 10, 6), result(OUTSIDER, 2, 6, 10)]
+        rows = standings([1, 2], results)
+        assert [r.rank for r in rows] == [1, 1]
+        assert row_of(rows, 1).tied_with == {2} and row_of(rows, 2).tied_with == {1}
+        assert {r.decided_by for r in rows} == {None}
+
+    def test_tiebreaker_match_decides_step_six(self) -> None:
+        """TEAM-AMB-19: the tie-breaker match is a normal match whose result decides step 6 only."""
+        results = [*at_home_against_outsider(5, 6, 4), *at_home_against_outsider(6, 6, 4)]
+        tiebreaker = result(6, 5, 7, 9, kind=MatchKind.TIEBREAKER_MATCH, on=date(2023, 5, 4))
+        rows = standings([5, 6], [*results, tiebreaker])
+        assert order(rows) == [5, 6]
+        assert {r.decided_by for r in rows} == {TieStep.TIEBREAKER_MATCH}
+        assert [(r.played, r.wins, r.match_points) for r in rows] == [(10, 6, 84), (10, 6, 84)]
+        assert row_of(rows, 5).last_regular_match == SEASON_END
+
+    def test_playoff_matches_do_not_count(self) -> None:
+        rows = standings([1, 2], [result(1, 2, 4, 12, kind=MatchKind.PLAYOFF)])
+        assert [(r.played, r.match_points) for r in rows] == [(0, 0), (0, 0)]
+
+
+class TestAwardedPoints:
+    def test_forfeits_count_with_their_awarded_points(self) -> None:
+        """TEAM-STAND-1 / TEAM-TV-7: (a) 12-0 forfeit win, (b) 9-0, (d) double forfeit: both L, 0 MP."""
+        results = [
+            result(1, 2, 12, 0),  # (a) HOME stayed and played with 4+
+            result(3, 4, 9, 0),  # (b) HOME left
+            result(5, 6, 0, 0, winner=None),  # (d) double forfeit [AMB-8]
+        ]
+        rows = {r.team: r for r in standings(range(1, 7), results)}
+        assert (rows[1].wins, rows[1].match_points) == (1, 12)
+        assert (rows[2].losses, rows[2].match_points) == (1, 0)
+        assert (rows[3].wins, rows[3].match_points) == (1, 9)
+        assert [(rows[t].played, rows[t].losses, rows[t].match_points) for t in (5, 6)] == [(1, 1, 0), (1, 1, 0)]
+        assert (rows[6].away_played, rows[6].away_wins) == (1, 0)
+
+    def test_tiebreaker_game_adds_no_match_points(self) -> None:
+        """TEAM-TV-6: 7-7, AWAY wins the tie-breaker game → AWAY W, HOME L, MP 7 each."""
+        rows = {r.team: r for r in standings([1, 2], [result(1, 2, 7, 7, winner=Side.AWAY)])}
+        assert (rows[2].wins, rows[2].match_points) == (1, 7)
+        assert (rows[1].losses, rows[1].match_points) == (1, 7)
+
+    def test_normal_match_result(self) -> None:
+        """TEAM-TV-1: HOME 10-6 → HOME W (MP 10), AWAY L (MP 6)."""
+        rows = standings([1, 2], [result(1, 2, 10, 6)])
+        assert [(r.team, r.wins, r.losses, r.match_points) for r in rows] == [(1, 1, 0, 10), (2, 0, 1, 6)]
+
+
+class TestTiesOfThreeOrMore:
+    def build(self) -> list[MatchResult]:
+        """Teams 1, 2, 3 all 4-3 with 57 MP. Among themselves: 2 beat 1; 1 beat 3 twice; 2 and 3 split.
+        Mini-table: 1 is 2-1 (26 MP), 2 is 2-1 (24 MP), 3 is 1-3 (30 MP)."""
+        among = [
+            result(1, 2, 7, 9),
+            result(1, 3, 10, 6),
+            result(3, 1, 7, 9),
+            result(2, 3, 9, 7),
+            result(3, 2, 10, 6),
+        ]
+        fillers = [
+            *(result(3, OUTSIDER, 9, 7) for _ in range(3)),
+            *(result(1, OUTSIDER, hp, 16 - hp) for hp in (9, 9, 7, 6)),
+            *(result(2, OUTSIDER, hp, 16 - hp) for hp in (10, 9, 7, 7)),
+        ]
+        return among + fillers
+
+    def test_mini_table_then_restart_from_step_two(self) -> None:
+        """TEAM-AMB-10: the mini-table (H2H win %) drops team 3; 1 and 2 restart from step 2, and their own
+        head-to-head puts 2 first, although the three-team mini-table's H2H points (step 4) favour 1."""
+        rows = standings([1, 2, 3], self.build())
+        assert {(r.wins, r.losses, r.match_points) for r in rows} == {(4, 3, 57)}
+        assert order(rows) == [2, 1, 3]
+        assert [r.decided_by for r in rows] == [TieStep.HEAD_TO_HEAD] * 3
+        assert [r.rank for r in rows] == [1, 2, 3]
+
+    def test_no_head_to_head_data_skips_the_step(self) -> None:
+        """TEAM-AMB-10: team 3 never met 1 or 2, so head-to-head steps are skipped for all three; the tie
+        goes on to away % (skipped: no away matches, TEAM-AMB-11) and stays unresolved."""
+        results = [
+            result(1, 2, 8, 8, winner=Side.HOME),
+            result(2, 1, 8, 8, winner=Side.HOME),
+            result(3, OUTSIDER, 8, 8, winner=Side.HOME),
+            result(3, OUTSIDER, 8, 8, winner=Side.AWAY),
+        ]
+        rows = standings([1, 2, 3], results)
+        assert [r.rank for r in rows] == [1, 1, 1]
+        assert order(rows) == [1, 2, 3]
+        assert row_of(rows, 2).tied_with == {1, 3}
+
+    def test_tiebreaker_match_separates_one_and_the_rest_restart(self) -> None:
+        """TEAM-AMB-10 with step 6: a part still level after a split starts again from step 2."""
+        level = [*at_home_against_outsider(1, 2, 1), *at_home_against_outsider(2, 2, 1)]
+        level += at_home_against_outsider(3, 2, 1)
+        tiebreakers = [
+            result(1, 3, 10, 6, kind=MatchKind.TIEBREAKER_MATCH),
+            result(2, 3, 10, 6, kind=MatchKind.TIEBREAKER_MATCH),
+        ]
+        rows = standings([1, 2, 3], level + tiebreakers)
+        assert order(rows) == [1, 2, 3]
+        assert [r.rank for r in rows] == [1, 1, 3]
+        assert row_of(rows, 3).decided_by is TieStep.TIEBREAKER_MATCH
+        assert row_of(rows, 1).tied_with == {2}
+
+
+class TestHeadToHeadMatrix:
+    def test_matrix_keeps_wins_and_match_points_per_pair(self) -> None:
+        """TEAM-STAND-3: a head-to-head matrix of W/L and match points for every pair of teams."""
+        matrix = head_to_head(
+            [
+                result(1, 2, 10, 6),
+                result(2, 1, 9, 7),
+                result(1, 3, 12, 0),
+                result(1, 2, 0, 16, kind=MatchKind.PLAYOFF),
+            ]
+        )
+        assert matrix[1, 2] == HeadToHead(played=2, wins=1, match_points=17)
+        assert matrix[2, 1] == HeadToHead(played=2, wins=1, match_points=15)
+        assert matrix[3, 1] == HeadToHead(played=1, wins=0, match_points=0)
+        assert (2, 3) not in matrix
+
+
+class TestConferences:
+    def test_each_conference_has_its_own_table(self) -> None:
+        """TEAM-CFG-1: standings are kept per conference; an inter-conference match counts for both teams."""
+        results = [result(1, 2, 10, 6), result(3, 4, 6, 10), result(1, 3, 9, 7)]
+        tables = conference_standings({"East": [1, 2], "West": [3, 4]}, results)
+        assert order(tables["East"]) == [1, 2]
+        assert order(tables["West"]) == [4, 3]
+        assert row_of(tables["West"], 3).played == 2
+
+
+class TestTiebreakerMatch:
+    """TEAM-STAND-2 / TEAM-TV-11: G and H level through step 5; both last played Tue 2023-05-02."""
+
+    G, H = 15, 16
+
+    def table(self, teams_above: int) -> list[StandingRow]:
+        results = [
+            *(r for rank in range(teams_above) for r in at_home_against_outsider(rank + 1, 9 - rank, 1 + rank)),
+            *at_home_against_outsider(self.G, 4, 6),
+            *at_home_against_outsider(self.H, 4, 6),
+            *at_home_against_outsider(20, 1, 9),
+        ]
+        return standings([*range(1, teams_above + 1), self.G, self.H, 20], results)
+
+    def test_tie_at_the_playoff_cut_needs_a_tiebreaker_match(self) -> None:
+        """TEAM-TV-11: a tie at the playoff cut (4th/5th) has playoff implications → tie-breaker match."""
+        rows = self.table(teams_above=3)
+        assert [(row_of(rows, t).rank, row_of(rows, t).tied_with) for t in (self.G, self.H)] == [
+            (4, {self.H}),
+            (4, {self.G}),
+        ]
+        assert ties_needing_tiebreaker_match(rows, playoff_teams=4) == [frozenset({self.G, self.H})]
+
+    def test_with_a_bye_week_it_is_the_next_regular_match_night(self) -> None:
+        """TEAM-TV-11 (a): bye week → Tue 2023-05-09, the next regular match night."""
+        rows = self.table(teams_above=3)
+        tied = [row_of(rows, self.G), row_of(rows, self.H)]
+        played = tiebreaker_match_date(
+            tied, regular_season_end=SEASON_END, match_night=TUESDAY, bye_week_before_playoffs=True
+        )
+        assert played == date(2023, 5, 9)
+
+    def test_without_a_bye_week_it_is_two_nights_later(self) -> None:
+        """TEAM-TV-11 (b): no bye → Thu 2023-05-04, two nights after the later last match."""
+        rows = self.table(teams_above=3)
+        tied = [row_of(rows, self.G), row_of(rows, self.H)]
+        played = tiebreaker_match_date(
+            tied, regular_season_end=SEASON_END, match_night=TUESDAY, bye_week_before_playoffs=False
+        )
+        assert played == date(2023, 5, 4)
+
+    def test_tie_below_the_playoffs_needs_no_tiebreaker_match(self) -> None:
+        """TEAM-TV-11 (c): a tie for 6th/7th with 4 playoff spots and no seeding effect → none scheduled."""
+        rows = self.table(teams_above=5)
+        assert row_of(rows, self.G).rank == 6
+        assert ties_needing_tiebreaker_match(rows, playoff_teams=4) == []
+
+    def test_tie_for_a_seed_inside_the_playoffs_needs_one(self) -> None:
+        """TEAM-STAND-2: a tie decides seeding and HOME status even when both teams qualify (2nd/3rd)."""
+        rows = self.table(teams_above=1)
+        assert row_of(rows, self.G).rank == 2
+        assert ties_needing_tiebreaker_match(rows, playoff_teams=4) == [frozenset({self.G, self.H})]
+
+    def test_bye_week_uses_the_teams_match_night_after_the_season_end(self) -> None:
+        """TEAM-STAND-2: the league's last regular night is a Thursday; a Tuesday pair plays the Tuesday after."""
+        rows = self.table(teams_above=3)
+        played = tiebreaker_match_date(
+            [row_of(rows, self.G)],
+            regular_season_end=date(2023, 5, 4),
+            match_night=TUESDAY,
+            bye_week_before_playoffs=True,
+        )
+        assert played == date(2023, 5, 9)
+        assert tiebreaker_match_date(
+            [row_of(rows, self.G)],
+            regular_season_end=date(2023, 5, 4),
+            match_night=THURSDAY,
+            bye_week_before_playoffs=True,
+        ) == date(2023, 5, 11)
+
+    def test_once_played_the_tie_is_decided(self) -> None:
+        """TEAM-AMB-19: the tie-breaker match result decides step 6 and the tie no longer needs a match."""
+        results = [
+            *(r for rank in range(3) for r in at_home_against_outsider(rank + 1, 9 - rank, 1 + rank)),
+            *at_home_against_outsider(self.G, 4, 6),
+            *at_home_against_outsider(self.H, 4, 6),
+            result(self.G, self.H, 8, 8, winner=Side.AWAY, kind=MatchKind.TIEBREAKER_MATCH, on=date(2023, 5, 4)),
+        ]
+        rows = standings([1, 2, 3, self.G, self.H], results)
+        assert [(r.team, r.rank) for r in rows][3:] == [(self.H, 4), (self.G, 5)]
+        assert ties_needing_tiebreaker_match(rows, playoff_teams=4) == []
+
+
+def random_season(rng: random.Random, teams: int, matches: int) -> list[MatchResult]:
+    results = []
+    for _ in range(matches):
+        home, away = rng.sample(range(1, teams + 1), 2)
+        home_points = rng.randint(0, 16)
+        winner = rng.choice([Side.HOME, Side.AWAY]) if home_points == 8 else None
+        kind = rng.choice([MatchKind.REGULAR] * 8 + [MatchKind.TIEBREAKER_MATCH, MatchKind.PLAYOFF])
+        results.append(result(home, away, home_points, 16 - home_points, winner=winner, kind=kind))
+    return results
+
+
+class TestProperties:
+    @given(st.integers(min_value=2, max_value=8), st.integers(min_value=0, max_value=30), st.randoms())
+    def test_order_is_a_total_order_independent_of_input_order(
+        self, teams: int, matches: int, rng: random.Random
+    ) -> None:
+        """TEAM-STAND-1: the same facts in any order give the same table; every team once; ranks agree."""
+        results = random_season(rng, teams, matches)
+        team_ids = list(range(1, teams + 1))
+        rows = standings(team_ids, results)
+        rng.shuffle(results)
+        rng.shuffle(team_ids)
+        assert standings(team_ids, results) == rows
+        assert sorted(order(rows)) == list(range(1, teams + 1))
+        for position, row in enumerate(rows, start=1):
+            assert row.rank <= position
+            assert (row.rank == position) == (position == 1 or rows[position - 2].team not in row.tied_with)
+            assert all(row.team in row_of(rows, other).tied_with for other in row.tied_with)
+        assert [r.win_pct for r in rows] == sorted((r.win_pct for r in rows), reverse=True)
+
+    def test_ten_thousand_matches_take_milliseconds(self) -> None:
+        results = random_season(random.Random(7), 40, 10_000)
+        started = time.perf_counter()
+        rows = standings(range(1, 41), results)
+        assert time.perf_counter() - started < 0.5
+        assert len(rows) == 40
