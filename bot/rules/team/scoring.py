@@ -351,11 +351,34 @@ def _attendance_forfeit(attending: Side, facts: MatchFacts, options: TeamOptions
 
 @dataclass
 class _Tally:
+    """Running totals over a match's games."""
+
     points: dict[Side, int] = field(default_factory=_nil)
     available: int = 0
-    unplayed: int = 0
+    unplayed: int = 0  # at stake but not yet decided: what a walkout hands over (TEAM-FORF-4)
     open_games: list[str] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
+
+    def add_open(self, stake: int, what: str) -> None:
+        self.available += stake
+        self.unplayed += stake
+        self.open_games.append(what)
+
+    def add_game(self, game: GameScores, where: str, options: TeamOptions) -> None:
+        if game.forfeited_by == BOTH_SIDES:
+            return  # TEAM-SHORT-6: this game's point is not at stake
+        worth = game_points(game.kind, options)
+        if not game.is_entered:
+            self.add_open(worth, f"{where} scores")
+            return
+        result = game_result(game, options)
+        if result.needs_replay:
+            self.add_open(worth, f"{where} replay: same machine, same players (the game was tied)")
+            return
+        self.available += worth
+        for side in Side:
+            self.points[side] += result.points[side]
+        self.flags += result.flags
 
 
 def _played_match(facts: MatchFacts, options: TeamOptions) -> MatchResult:
@@ -383,7 +406,7 @@ def _played_match(facts: MatchFacts, options: TeamOptions) -> MatchResult:
         points=tally.points,
         outcome=outcome,
         available_points=tally.available,
-        final=outcome is not None and not missing,
+        final=not missing,
         missing=tuple(missing),
         needs_tiebreaker=needs_tiebreaker,
         flags=tuple(tally.flags),
@@ -393,37 +416,23 @@ def _played_match(facts: MatchFacts, options: TeamOptions) -> MatchResult:
 def _tally_games(facts: MatchFacts, options: TeamOptions) -> _Tally:
     if len(facts.rounds) > len(options.round_order):
         raise InvalidInput(f"A match has {len(options.round_order)} rounds, not {len(facts.rounds)}.")
-    both_short = all(facts.attendance[side] is Attendance.SHORT for side in Side)
     tally = _Tally()
     for number, kind in enumerate(options.round_order, start=1):
-        worth = game_points(kind, options)
         if number > len(facts.rounds):
-            game_count = GAMES_PER_ROUND[kind]
-            if both_short and kind is RoundKind.SINGLES:
-                game_count -= 1  # TEAM-SHORT-6: both teams will forfeit the same game, worth nothing to anyone
-            stake = worth * game_count
-            tally.available += stake
-            tally.unplayed += stake
-            tally.open_games.append(f"Round {number} lineups and scores")
+            tally.add_open(
+                _undeclared_round_stake(kind, facts.attendance, options), f"Round {number} lineups and scores"
+            )
             continue
         for game_number, game in enumerate(_round_games(facts.rounds[number - 1], kind, number), start=1):
-            if game.forfeited_by == BOTH_SIDES:
-                continue  # TEAM-SHORT-6: not at stake
-            tally.available += worth
-            where = f"Round {number} game {game_number}"
-            if not game.is_entered:
-                tally.unplayed += worth
-                tally.open_games.append(f"{where} scores")
-                continue
-            result = game_result(game, options)
-            if result.needs_replay:
-                tally.unplayed += worth
-                tally.open_games.append(f"{where} replay: same machine, same players (the game was tied)")
-                continue
-            for side in Side:
-                tally.points[side] += result.points[side]
-            tally.flags += result.flags
+            tally.add_game(game, f"Round {number} game {game_number}", options)
     return tally
+
+
+def _undeclared_round_stake(kind: RoundKind, attendance: Mapping[Side, Attendance], options: TeamOptions) -> int:
+    game_count = GAMES_PER_ROUND[kind]
+    if kind is RoundKind.SINGLES and all(attendance[side] is Attendance.SHORT for side in Side):
+        game_count -= 1  # TEAM-SHORT-6: both teams will forfeit the same game, worth nothing to anyone
+    return game_count * game_points(kind, options)
 
 
 def _round_games(games: tuple[GameScores, ...], kind: RoundKind, number: int) -> tuple[GameScores, ...]:
@@ -448,16 +457,16 @@ def _decide(points: Mapping[Side, int], facts: MatchFacts) -> _Decision:
 def _level_outcome(points: Mapping[Side, int], facts: MatchFacts) -> _Decision:
     """Any level score goes to a tie-breaker game (TEAM-MATCH-3, TEAM-AMB-9), which adds no points (TEAM-TB-4).
 
-    Both teams gone → double Loss, flagged (TEAM-AMB-9). One team walked out with nothing left unplayed
-    but the tie-breaker → the sheet is silent; by TEAM-FORF-4 ("forfeits ALL unplayed") it forfeits the
-    tie-breaker too, and the commissioner is told.
+    Both teams gone → double Loss, flagged (TEAM-AMB-9). Level although only one team left (or only one
+    stopped, and its unplayed points did not separate the teams) → the sheet is silent; by TEAM-FORF-4
+    ("forfeits ALL unplayed") that team forfeits the tie-breaker too, and the commissioner is told.
     """
     left = frozenset(side for side, how in facts.walkouts.items() if how is Walkout.LEFT)
     if left == BOTH_SIDES:
         return _Decision(_both(MatchOutcome.LOSS), [], [Flag.DOUBLE_LOSS])
-    stopped = frozenset(facts.walkouts)
-    if len(stopped) == 1:
-        return _Decision(_won(_other(stopped)), [], [Flag.TIEBREAKER_FORFEITED])
+    unwilling = left or frozenset(facts.walkouts)  # whoever will not play the tie-breaker
+    if len(unwilling) == 1:
+        return _Decision(_won(_other(unwilling)), [], [Flag.TIEBREAKER_FORFEITED])
     if facts.tiebreaker is None:
         level = f"{points[Side.HOME]}–{points[Side.AWAY]}"
         return _Decision(None, [f"Tie-breaker game (the match is level at {level})"], [])

@@ -122,6 +122,11 @@ class TestGameTally:
         assert game_result(
             doubles([40 * M, 30 * M], [25 * M, 10 * M], machine_players=2, penalties=assist), WINS_TALLY
         ).needs_replay
+        away_assisted = (Penalty(Offence.PHYSICAL_ASSIST, A1),)
+        assert result_points(doubles([10 * M, 20 * M], [25 * M, 30 * M], machine_players=2), WINS_TALLY) == (0, 2)
+        assert game_result(
+            doubles([10 * M, 20 * M], [25 * M, 30 * M], machine_players=2, penalties=away_assisted), WINS_TALLY
+        ).needs_replay
 
     def test_equal_totals_are_replayed(self) -> None:
         """TEAM-AMB-4 / TEAM-GAME-6: exactly equal totals → tie_replay on the same machine, no points yet."""
@@ -236,9 +241,9 @@ class TestPenalties:
         assert result_points(game) == (0, 2)
 
     def test_all_scores_on_one_side_dq(self) -> None:
-        """TEAM-AMB-22: every HOME score DQ → AWAY wins even with a lower total."""
+        """TEAM-AMB-22: every HOME score DQ → AWAY wins even with a lower total, or a total of 0."""
         penalties = (Penalty(Offence.OUT_OF_TURN, H1), Penalty(Offence.DEATH_SAVE, H2))
-        assert result_points(doubles([90 * M, 90 * M], [1, 0], penalties=penalties)) == (0, 2)
+        assert result_points(doubles([90 * M, 90 * M], [0, 0], penalties=penalties)) == (0, 2)
 
     def test_no_valid_score_on_either_side_is_void(self) -> None:
         """TEAM-AMB-22: no valid score on either side → VOID, no points, flagged."""
@@ -444,6 +449,12 @@ class TestShortMatches:
         result = match_result(MatchFacts(attendance=short, rounds=TV1_ROUNDS[:2]), OPTIONS)
         assert result.available_points == 14
 
+    def test_one_short_points_at_stake_before_singles(self) -> None:
+        """TEAM-SHORT-5: with one team short, undeclared Singles rounds keep 4 points each at stake (16)."""
+        attendance = {H: Attendance.NORMAL, A: Attendance.SHORT}
+        result = match_result(MatchFacts(attendance=attendance, rounds=TV1_ROUNDS[:2]), OPTIONS)
+        assert result.available_points == 16
+
 
 class TestForfeits:
     def test_tv7a_attending_team_plays_out_the_evening(self) -> None:
@@ -548,6 +559,14 @@ class TestWalkouts:
         rounds = (round_won(D, "HA"), round_won(D, "AH"), round_won(S, "HHAA"), round_won(S, "AHAH"))
         result = match_result(MatchFacts(rounds=rounds, walkouts={H: Walkout.REFUSED}, confirmed_by=BOTH), OPTIONS)
         assert (result.points[H], result.points[A], result.outcome) == (8, 8, {A: W, H: L})
+        assert (result.final, result.flags) == (True, (Flag.TIEBREAKER_FORFEITED,))
+
+    def test_level_after_one_team_left_and_the_other_refused(self) -> None:
+        """TEAM-AMB-9 / TEAM-FORF-4: level at 6–6, HOME left and AWAY refused but stayed → AWAY W (flagged)."""
+        rounds = (round_won(D, "HA"), round_won(D, "HA"), round_won(S, "HHAA"))
+        walkouts = {H: Walkout.LEFT, A: Walkout.REFUSED}
+        result = match_result(MatchFacts(rounds=rounds, walkouts=walkouts, confirmed_by=frozenset({A})), OPTIONS)
+        assert (result.points[H], result.points[A], result.outcome) == (6, 6, {A: W, H: L})
         assert (result.final, result.flags) == (True, (Flag.TIEBREAKER_FORFEITED,))
 
     def test_a_team_that_left_need_not_confirm(self) -> None:
