@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.team.attendance import AttendanceStatus
 from bot.rules.team.model import MatchOutcome, PlayerId, RoundKind, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 
@@ -43,14 +44,6 @@ class Flag(StrEnum):
     DOUBLE_FORFEIT = "double_forfeit"  # TEAM-AMB-8
     DOUBLE_LOSS = "double_loss"  # TEAM-AMB-9: level after both teams left
     TIEBREAKER_FORFEITED = "tiebreaker_forfeited"  # level when one team walked out; see _level_outcome
-
-
-class Attendance(StrEnum):
-    """A team's classification when the start window closes (TEAM-SCHED-3)."""
-
-    NORMAL = "normal"  # 4 or more players
-    SHORT = "short"  # exactly 3 (TEAM-SHORT-*); re-checked at each round's declaration (TEAM-AMB-7)
-    FORFEIT = "forfeit"  # fewer than 3 (TEAM-FORF-1)
 
 
 class Walkout(StrEnum):
@@ -274,15 +267,19 @@ class TiebreakerScores:
 class MatchFacts:
     """Everything recorded about one match that bears on its result.
 
-    `rounds` holds the declared rounds in play order, each with all its games (2 Doubles, 4 Singles); a
-    forfeited Singles slot is entered at declaration as a GameScores with `forfeited_by`.
-    `played_out_evening`: against a forfeiting team, the attending team stayed and played the evening
-    with at least 4 players (TEAM-FORF-1). `venue_forfeit` is the team an official found in breach of
-    TEAM-VENUE-1 (HOME, for moving without cause) or TEAM-VENUE-4 (the team that refused to move).
-    `confirmed_by` holds the sides whose captain signed the result (TEAM-MATCH-4), or an official's ruling.
+    `attendance` is each team's class at window close (TEAM-SCHED-3), with SHORT re-checked at each
+    round's declaration (TEAM-AMB-7). `rounds` holds the declared rounds in play order, each with all its
+    games (2 Doubles, 4 Singles); a forfeited Singles slot is entered at declaration as a GameScores with
+    `forfeited_by`. `played_out_evening`: against a forfeiting team, the attending team stayed and played
+    the evening with at least 4 players (TEAM-FORF-1). `venue_forfeit` is the team an official found in
+    breach of TEAM-VENUE-1 (HOME, for moving without cause) or TEAM-VENUE-4 (the team that refused to
+    move). `confirmed_by` holds the sides whose captain signed the result (TEAM-MATCH-4), or an official's
+    ruling.
     """
 
-    attendance: Mapping[Side, Attendance] = field(default_factory=lambda: dict.fromkeys(Side, Attendance.NORMAL))
+    attendance: Mapping[Side, AttendanceStatus] = field(
+        default_factory=lambda: dict.fromkeys(Side, AttendanceStatus.NORMAL)
+    )
     rounds: tuple[tuple[GameScores, ...], ...] = ()
     tiebreaker: TiebreakerScores | None = None
     confirmed_by: frozenset[Side] = frozenset()
@@ -312,7 +309,7 @@ def match_result(facts: MatchFacts, options: TeamOptions) -> MatchResult:
     """The match's result from its facts: a venue forfeit, an attendance forfeit, or the games played."""
     if facts.venue_forfeit is not None:
         return _venue_forfeit(facts.venue_forfeit, options)
-    forfeiting = frozenset(side for side in Side if facts.attendance[side] is Attendance.FORFEIT)
+    forfeiting = frozenset(side for side in Side if facts.attendance[side] is AttendanceStatus.FORFEIT)
     if forfeiting == BOTH_SIDES:
         # TEAM-FORF-3, TEAM-AMB-8: double forfeit, both Loss with 0 points.
         return MatchResult(_nil(), _both(MatchOutcome.LOSS), None, final=True, flags=(Flag.DOUBLE_FORFEIT,))
@@ -337,7 +334,7 @@ def _attendance_forfeit(attending: Side, facts: MatchFacts, options: TeamOptions
     A team that attended with only 3 gets no +3 (TEAM-AMB-25). Games played that evening still count for
     high scores (TEAM-FORF-2) but not for points. Its captain's confirmation settles the +3.
     """
-    bonus = facts.attendance[attending] is Attendance.NORMAL and facts.played_out_evening
+    bonus = facts.attendance[attending] is AttendanceStatus.NORMAL and facts.played_out_evening
     points = options.forfeit_win_pts + (options.forfeit_played_bonus if bonus else 0)
     missing = _missing_confirmations(frozenset({attending}), facts.confirmed_by)
     return MatchResult(
@@ -428,9 +425,9 @@ def _tally_games(facts: MatchFacts, options: TeamOptions) -> _Tally:
     return tally
 
 
-def _undeclared_round_stake(kind: RoundKind, attendance: Mapping[Side, Attendance], options: TeamOptions) -> int:
+def _undeclared_round_stake(kind: RoundKind, attendance: Mapping[Side, AttendanceStatus], options: TeamOptions) -> int:
     game_count = GAMES_PER_ROUND[kind]
-    if kind is RoundKind.SINGLES and all(attendance[side] is Attendance.SHORT for side in Side):
+    if kind is RoundKind.SINGLES and all(attendance[side] is AttendanceStatus.SHORT for side in Side):
         game_count -= 1  # TEAM-SHORT-6: both teams will forfeit the same game, worth nothing to anyone
     return game_count * game_points(kind, options)
 

@@ -7,10 +7,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.team.attendance import AttendanceStatus
 from bot.rules.team.model import MatchOutcome, RoundKind, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from bot.rules.team.scoring import (
-    Attendance,
     Flag,
     GameScores,
     MatchFacts,
@@ -417,7 +417,9 @@ class TestShortMatches:
         solo_game = doubles([10 * M, 10 * M], [25 * M])  # AWAY's solo player wins
         singles_round = (forfeited(frozenset({A})), *round_won(S, "AAA"))
         rounds = ((solo_game, won(D, H)), (won(D, A), doubles([1, 1], [5])), singles_round, singles_round)
-        facts = MatchFacts(attendance={H: Attendance.NORMAL, A: Attendance.SHORT}, rounds=rounds, confirmed_by=BOTH)
+        facts = MatchFacts(
+            attendance={H: AttendanceStatus.NORMAL, A: AttendanceStatus.SHORT}, rounds=rounds, confirmed_by=BOTH
+        )
         result = match_result(facts, OPTIONS)
         assert (result.points[H], result.points[A], result.available_points) == (4, 12, 16)
         assert result.outcome == {A: W, H: L}
@@ -427,7 +429,7 @@ class TestShortMatches:
         pair_vs_solo = (doubles([20 * M, 20 * M], [30 * M]), doubles([30 * M], [20 * M, 20 * M]))  # H, A
         r3 = (won(S, H), forfeited(BOTH), won(S, A), won(S, H))
         r4 = (won(S, A), won(S, H), won(S, A), forfeited(BOTH))
-        short = {H: Attendance.SHORT, A: Attendance.SHORT}
+        short = {H: AttendanceStatus.SHORT, A: AttendanceStatus.SHORT}
         facts = MatchFacts(attendance=short, rounds=(pair_vs_solo, pair_vs_solo, r3, r4), confirmed_by=BOTH)
         level = match_result(facts, OPTIONS)
         assert (level.points[H], level.points[A], level.available_points, level.needs_tiebreaker) == (7, 7, 14, True)
@@ -445,13 +447,13 @@ class TestShortMatches:
 
     def test_both_short_points_at_stake_before_singles(self) -> None:
         """TEAM-SHORT-6: with both teams short, undeclared Singles rounds put 3 points each at stake (14)."""
-        short = {H: Attendance.SHORT, A: Attendance.SHORT}
+        short = {H: AttendanceStatus.SHORT, A: AttendanceStatus.SHORT}
         result = match_result(MatchFacts(attendance=short, rounds=TV1_ROUNDS[:2]), OPTIONS)
         assert result.available_points == 14
 
     def test_one_short_points_at_stake_before_singles(self) -> None:
         """TEAM-SHORT-5: with one team short, undeclared Singles rounds keep 4 points each at stake (16)."""
-        attendance = {H: Attendance.NORMAL, A: Attendance.SHORT}
+        attendance = {H: AttendanceStatus.NORMAL, A: AttendanceStatus.SHORT}
         result = match_result(MatchFacts(attendance=attendance, rounds=TV1_ROUNDS[:2]), OPTIONS)
         assert result.available_points == 16
 
@@ -459,45 +461,47 @@ class TestShortMatches:
 class TestForfeits:
     def test_tv7a_attending_team_plays_out_the_evening(self) -> None:
         """TEAM-TV-7 (a) / TEAM-FORF-1: AWAY has 2, HOME 5 and plays the evening with ≥4 → HOME W 12, AWAY L 0."""
-        attendance = {H: Attendance.NORMAL, A: Attendance.FORFEIT}
+        attendance = {H: AttendanceStatus.NORMAL, A: AttendanceStatus.FORFEIT}
         facts = MatchFacts(attendance=attendance, played_out_evening=True, confirmed_by=frozenset({H}))
         result = match_result(facts, OPTIONS)
         assert (result.points[H], result.points[A], result.outcome, result.final) == (12, 0, {H: W, A: L}, True)
 
     def test_tv7b_attending_team_leaves(self) -> None:
         """TEAM-TV-7 (b) / TEAM-FORF-1: HOME leaves → HOME W, MP 9."""
-        attendance = {H: Attendance.NORMAL, A: Attendance.FORFEIT}
+        attendance = {H: AttendanceStatus.NORMAL, A: AttendanceStatus.FORFEIT}
         result = match_result(MatchFacts(attendance=attendance, confirmed_by=frozenset({H})), OPTIONS)
         assert (result.points[H], result.points[A], result.outcome) == (9, 0, {H: W, A: L})
 
     def test_tv7c_three_players_get_no_bonus(self) -> None:
         """TEAM-TV-7 (c) / TEAM-AMB-25: HOME has only 3, AWAY 2 → HOME W, MP 9, no +3 even if it stays."""
-        attendance = {H: Attendance.SHORT, A: Attendance.FORFEIT}
+        attendance = {H: AttendanceStatus.SHORT, A: AttendanceStatus.FORFEIT}
         facts = MatchFacts(attendance=attendance, played_out_evening=True, confirmed_by=frozenset({H}))
         result = match_result(facts, OPTIONS)
         assert (result.points[H], result.points[A], result.outcome) == (9, 0, {H: W, A: L})
 
     def test_tv7d_double_forfeit(self) -> None:
         """TEAM-TV-7 (d) / TEAM-AMB-8 / TEAM-FORF-3: both teams have 2 → both L, MP 0, flagged."""
-        result = match_result(MatchFacts(attendance=dict.fromkeys(Side, Attendance.FORFEIT)), OPTIONS)
+        result = match_result(MatchFacts(attendance=dict.fromkeys(Side, AttendanceStatus.FORFEIT)), OPTIONS)
         assert (dict(result.points), result.outcome, result.final) == ({H: 0, A: 0}, {H: L, A: L}, True)
         assert result.flags == (Flag.DOUBLE_FORFEIT,)
 
     def test_forfeit_waits_for_the_attending_captain(self) -> None:
         """TEAM-FORF-1: the attending team's captain confirms whether it played out the evening."""
-        result = match_result(MatchFacts(attendance={H: Attendance.FORFEIT, A: Attendance.NORMAL}), OPTIONS)
+        result = match_result(MatchFacts(attendance={H: AttendanceStatus.FORFEIT, A: AttendanceStatus.NORMAL}), OPTIONS)
         assert (result.points[A], result.final, result.missing) == (9, False, ("AWAY captain's confirmation",))
 
     def test_forfeit_points_follow_the_options(self) -> None:
         """TEAM-FORF-1: forfeit_win_pts and forfeit_played_bonus are league options."""
         options = TeamOptions(forfeit_win_pts=6, forfeit_played_bonus=2)
-        facts = MatchFacts(attendance={H: Attendance.FORFEIT, A: Attendance.NORMAL}, played_out_evening=True)
+        facts = MatchFacts(
+            attendance={H: AttendanceStatus.FORFEIT, A: AttendanceStatus.NORMAL}, played_out_evening=True
+        )
         assert match_result(facts, options).points[A] == 8
 
     def test_games_on_a_forfeit_evening_do_not_change_the_points(self) -> None:
         """TEAM-FORF-2: games played on a forfeit evening keep their scores (for high scores) but not points."""
         facts = MatchFacts(
-            attendance={H: Attendance.NORMAL, A: Attendance.FORFEIT},
+            attendance={H: AttendanceStatus.NORMAL, A: AttendanceStatus.FORFEIT},
             rounds=(round_won(D, "AA"),),
             played_out_evening=True,
         )
@@ -607,7 +611,7 @@ def played_match(draw: st.DrawFn, short: frozenset[Side] = frozenset()) -> Match
                 slot = draw(st.integers(0, 3))
                 games = (*games[:slot], forfeited(short), *games[slot + 1 :])
         rounds.append(games)
-    attendance = {side: Attendance.SHORT if side in short else Attendance.NORMAL for side in Side}
+    attendance = {side: AttendanceStatus.SHORT if side in short else AttendanceStatus.NORMAL for side in Side}
     return MatchFacts(attendance=attendance, rounds=tuple(rounds), confirmed_by=BOTH)
 
 
