@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel
 
 import storage.migrate
@@ -237,11 +240,6 @@ def downgrade() -> None:
 '''
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="storage bug: storage/migrate.py runs PRAGMA foreign_keys=OFF inside the transaction "
-    "SQLAlchemy has already begun, so it is ignored and rebuilding a parent table cascades deletes",
-)
 async def test_sqlite_table_rebuild_migration_keeps_child_rows(scratch_migrations: Path, tmp_path: Path) -> None:
     (scratch_migrations / "versions" / "9001_rebuild_league.py").write_text(REBUILD_LEAGUE.format(down=head_revision()))
     db = Database(f"sqlite+aiosqlite:///{tmp_path / 'rebuild.db'}")
@@ -263,3 +261,118 @@ async def test_sqlite_table_rebuild_migration_keeps_child_rows(scratch_migration
 def head_revision_of(location: Path, *, exclude: str) -> str:
     script = ScriptDirectory.from_config(_config_for(location))
     return next(rev.revision for rev in script.walk_revisions() if rev.revision != exclude)
+
+
+FAILING_MIGRATION = '''
+"""create a table, then fail half-way"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "9002"
+down_revision = "{down}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table("half_done", sa.Column("id", sa.Integer(), primary_key=True))
+    raise RuntimeError("migration 9002 failed half-way")
+
+
+def downgrade() -> None:
+    pass
+'''
+
+
+async def test_failing_migration_rolls_back_and_leaves_the_database_usable(
+    empty_db: Database, scratch_migrations: Path
+) -> None:
+    previous_head = head_revision()
+    (scratch_migrations / "versions" / "9002_fails.py").write_text(FAILING_MIGRATION.format(down=previous_head))
+    await upgrade(empty_db, previous_head)
+
+    with pytest.raises(RuntimeError, match="failed half-way"):
+        await upgrade(empty_db)
+
+    assert await current_revision(empty_db) == previous_head
+    assert "half_done" not in await table_names(empty_db)
+    # Foreign keys are back on for the connection the failed migration used (SQLite switches them off).
+    lg = await insert(empty_db, make.league())
+    with pytest.raises(IntegrityError):
+        await insert(empty_db, make.machine(lg.id, venue_id=999_999))
+
+
+# --- several processes ---------------------------------------------------------------------------------
+
+REPO_ROOT = Path(storage.migrate.__file__).resolve().parent.parent
+
+MIGRATING_PROCESS = """
+import asyncio, sys
+from storage.db import Database
+from storage.migrate import current_revision, upgrade
+
+async def main() -> None:
+    db = Database(sys.argv[1])
+    print("ready", flush=True)
+    sys.stdin.readline()
+    try:
+        await upgrade(db)
+        print("migrated", await current_revision(db), flush=True)
+    finally:
+        await db.dispose()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.xfail(
+    strict=False,  # a race: on a very slow machine the two processes may not overlap at all
+    reason="storage bug: storage/migrate.upgrade takes no lock before Alembic reads alembic_version, so a "
+    "second process migrating at the same time fails (SQLite: 'database is locked'; PostgreSQL: duplicate "
+    "pg_type entry); see the storage test report",
+)
+async def test_two_processes_migrating_at_once_both_succeed(empty_db: Database) -> None:
+    """The bot and a CLI command (or two bot processes after a deploy) start together on an old schema."""
+    async with empty_db.connect() as connection:  # the SQLite file exists (WAL) before they start
+        await connection.exec_driver_sql("SELECT 1")
+    url = empty_db.url.render_as_string(hide_password=False)
+
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            MIGRATING_PROCESS,
+            url,
+            cwd=REPO_ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
+    try:
+        async with asyncio.timeout(30):
+            for process in processes:
+                assert process.stdout is not None
+                assert (await process.stdout.readline()).strip() == b"ready"
+            for process in processes:  # both start migrating within a millisecond or so
+                assert process.stdin is not None
+                process.stdin.write(b"go\n")
+                await process.stdin.drain()
+            outcomes = [await process.communicate() for process in processes]
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+    errors = [_last_error_line(stderr.decode()) for _, stderr in outcomes if stderr.strip()]
+    assert errors == []
+    assert [stdout.strip() for stdout, _ in outcomes] == [f"migrated {head_revision()}".encode()] * 2
+    assert await current_revision(empty_db) == head_revision()
+
+
+def _last_error_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    return next((line for line in reversed(lines) if "Error" in line), lines[-1])

@@ -144,21 +144,56 @@ async def test_machine_status_defaults_to_working_and_removed_at_to_null(db: Dat
     assert loaded.variant is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="storage bug: enum columns are plain sa.String, so rows load with str values and "
-    "MachineStatus.in_service is unreachable (AttributeError); see the storage test report",
-)
-async def test_status_columns_load_as_their_enums(db: Database) -> None:
+async def test_enum_columns_load_as_their_enum_members(db: Database) -> None:
+    lg = await insert(db, make.league(format=LeagueFormat.LADDER))
+    ven = await insert(db, make.venue(lg.id))
+    sea = await insert(db, make.season(lg.id, status=SeasonStatus.FINISHED))
+    tm = await insert(db, make.team(lg.id))
+    pl = await insert(db, make.player(lg.id, status=PlayerStatus.DROPPED))
+    ma = await insert(db, make.machine(lg.id, ven.id, status=MachineStatus.UNPLAYABLE))
+    ro = await insert(db, make.roster_entry(lg.id, sea.id, tm.id, pl.id, role=RosterRole.RESERVE))
+
+    loaded = [
+        (await fetch_one(db, League, lg.id)).format,
+        (await fetch_one(db, Season, sea.id)).status,
+        (await fetch_one(db, Player, pl.id)).status,
+        (await fetch_one(db, Machine, ma.id)).status,
+        (await fetch_one(db, RosterEntry, ro.id)).role,
+    ]
+
+    assert [type(value) for value in loaded] == [LeagueFormat, SeasonStatus, PlayerStatus, MachineStatus, RosterRole]
+    assert loaded == [
+        LeagueFormat.LADDER,
+        SeasonStatus.FINISHED,
+        PlayerStatus.DROPPED,
+        MachineStatus.UNPLAYABLE,
+        RosterRole.RESERVE,
+    ]
+    assert loaded[3].in_service is False
+
+
+async def test_enum_columns_are_stored_as_their_plain_values(db: Database) -> None:
     lg = await insert(db, make.league())
     ven = await insert(db, make.venue(lg.id))
-    stored = await insert(db, make.machine(lg.id, ven.id, status=MachineStatus.UNPLAYABLE))
+    await insert(db, make.machine(lg.id, ven.id, status=MachineStatus.KNOWN_ISSUE_ANNOUNCED))
 
-    loaded = await fetch_one(db, Machine, stored.id)
+    async with db.connect() as connection:
+        raw = (await connection.exec_driver_sql("SELECT status FROM machine")).scalar_one()
 
-    assert isinstance(loaded.status, MachineStatus)
-    assert loaded.status.in_service is False
-    assert isinstance((await fetch_one(db, League, lg.id)).format, LeagueFormat)
+    assert raw == "known_issue_announced"
+
+
+async def test_enum_columns_accept_the_plain_value_and_refuse_unknown_ones(db: Database) -> None:
+    lg = await insert(db, make.league())
+    ven = await insert(db, make.venue(lg.id))
+    stored = await insert(db, make.machine(lg.id, ven.id, status="out_of_service"))
+    assert (await fetch_one(db, Machine, stored.id)).status is MachineStatus.OUT_OF_SERVICE
+
+    with pytest.raises(StatementError) as exc:
+        await insert(db, make.machine(lg.id, ven.id, status="on_fire"))
+
+    assert isinstance(exc.value.orig, ValueError)
+    assert await count(db, Machine) == 1
 
 
 async def test_team_round_trips_with_home_venue(db: Database) -> None:
