@@ -43,7 +43,7 @@ class Flag(StrEnum):
     GAME_LOSS_BOTH_SIDES = "game_loss_both_sides"  # both teams incurred a game loss; the sheet is silent
     DOUBLE_FORFEIT = "double_forfeit"  # TEAM-AMB-8
     DOUBLE_LOSS = "double_loss"  # TEAM-AMB-9: level after both teams left
-    TIEBREAKER_FORFEITED = "tiebreaker_forfeited"  # level when one team walked out; see _level_outcome
+    TIEBREAKER_FORFEITED = "tiebreaker_forfeited"  # level, but only one team left or stopped: see _level_outcome
 
 
 class Walkout(StrEnum):
