@@ -22,11 +22,13 @@ from bot.rules.refusals import InvalidInput
 
 
 def first_round(bracket: Bracket) -> list[tuple[int, int | str]]:
-    return [
-        (m.top.number, m.bottom.number if isinstance(m.bottom, Seed) else "bye")  # type: ignore[union-attr]
-        for m in bracket.matches
-        if m.part is Part.WINNERS and m.round == 1
-    ]
+    """(top seed, bottom seed or "bye") of each first-round match, top to bottom."""
+    lines = []
+    for match in bracket.matches:
+        if match.part is Part.WINNERS and match.round == 1:
+            assert isinstance(match.top, Seed)
+            lines.append((match.top.number, match.bottom.number if isinstance(match.bottom, Seed) else "bye"))
+    return lines
 
 
 def play_out(bracket: Bracket, pick: st.DataObject | None = None) -> tuple[BracketState, dict[str, int]]:
@@ -34,8 +36,9 @@ def play_out(bracket: Bracket, pick: st.DataObject | None = None) -> tuple[Brack
     winners: dict[str, int] = {}
     while ready := resolve(bracket, winners).ready():
         for match in ready:
+            assert isinstance(match.top, int) and isinstance(match.bottom, int)
             entrants = [match.top, match.bottom]
-            winners[match.match.id] = pick.draw(st.sampled_from(entrants)) if pick else min(entrants)  # type: ignore
+            winners[match.match.id] = pick.draw(st.sampled_from(entrants)) if pick else min(entrants)
     return resolve(bracket, winners), winners
 
 
