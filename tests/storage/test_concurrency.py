@@ -263,7 +263,7 @@ async def test_concurrent_insert_on_conflict_do_nothing_has_exactly_one_winner(d
             dialect_insert(Player)
             .values(
                 league_id=lg.id,
-                discord_user_id=make.WHEN.year * 10**15 + 7,
+                discord_user_id=1234567890123456789,
                 display_name=f"attempt {i}",
                 status="active",
                 registered_at=make.WHEN,
