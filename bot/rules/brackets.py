@@ -135,12 +135,11 @@ def seed_lines(size: int) -> list[int]:
 
 def resolve(bracket: Bracket, winners: Mapping[str, int]) -> BracketState:
     """Who plays in each match, given the winners (seed numbers) entered so far."""
-    by_id = {match.id: match for match in bracket.matches}
-    if unknown := sorted(set(winners) - set(by_id)):
+    if unknown := sorted(set(winners) - {match.id for match in bracket.matches}):
         raise InvalidInput(f"No match {unknown[0]} in this bracket.")
     states: dict[str, MatchState] = {}
     for match in bracket.matches:
-        states[match.id] = _match_state(match, states, bracket.entrants, winners.get(match.id))
+        states[match.id] = _match_state(match, states, winners.get(match.id))
     return BracketState(tuple(states.values()))
 
 
@@ -181,12 +180,12 @@ def _pair_up(lines: list[Source], part: Part, round_number: int) -> list[Bracket
     ]
 
 
-def _match_state(match: BracketMatch, done: Mapping[str, MatchState], entrants: int, result: int | None) -> MatchState:
+def _match_state(match: BracketMatch, done: Mapping[str, MatchState], result: int | None) -> MatchState:
     if match.reset_of is not None and _reset_not_needed(done[match.reset_of]):
         if result is not None:
             raise InvalidInput(f"Match {match.id} is not needed: the first final was won by the top entrant.")
         return MatchState(match, None, None, None, None, skipped=True)
-    top, bottom = _entrant(match.top, done, entrants), _entrant(match.bottom, done, entrants)
+    top, bottom = _entrant(match.top, done), _entrant(match.bottom, done)
     if isinstance(top, Bye) or isinstance(bottom, Bye):
         if result is not None:
             raise InvalidInput(f"Match {match.id} is a bye and takes no result.")
@@ -205,10 +204,10 @@ def _reset_not_needed(first_final: MatchState) -> bool:
     return first_final.winner is not None and first_final.winner == first_final.top
 
 
-def _entrant(source: Source, done: Mapping[str, MatchState], entrants: int) -> Entrant:
+def _entrant(source: Source, done: Mapping[str, MatchState]) -> Entrant:
     match source:
         case Seed(number):
-            return number if number <= entrants else BYE
+            return number
         case Bye():
             return BYE
         case WinnerOf(match_id):

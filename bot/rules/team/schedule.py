@@ -74,7 +74,10 @@ def generate_season(
         _scheduled(week_index, week_starts[week_index], by_team[home], away)
         for week_index, home, away in _orient(weekly_pairs)
     ]
-    return Season(tuple(sorted(matches, key=lambda m: (m.week, m.date, m.home))), tuple(byes))
+    return Season(
+        tuple(sorted(matches, key=lambda m: (m.week, m.date, m.home))),
+        tuple(sorted(byes, key=lambda b: (b.week, b.team))),
+    )
 
 
 def check_schedule(matches: Iterable[ScheduledMatch], team_names: Mapping[TeamId, str]) -> None:
