@@ -71,6 +71,11 @@ def playoff_progress(playoff: PlayoffBracket, winners: Mapping[str, TeamId]) -> 
     return PlayoffProgress(state, ready, playoff.seeds[champion - 1] if champion is not None else None)
 
 
+def round_finished(progress: PlayoffProgress, round_number: int) -> bool:
+    """TEAM-PO-4: neutral venues for the next round are chosen once the last match of this round is final."""
+    return all(s.winner is not None for s in progress.state.matches if s.match.round == round_number)
+
+
 def _fixture(match: MatchState, seeds: tuple[TeamId, ...]) -> PlayoffFixture:
     assert isinstance(match.top, int) and isinstance(match.bottom, int)  # a ready match has two seeds
     higher, lower = sorted((match.top, match.bottom))

@@ -26,6 +26,7 @@ from bot.rules.team.playoffs import (
     playoff_progress,
     playoff_roster,
     rank_neutral_venues,
+    round_finished,
     seed_bracket,
 )
 from bot.rules.team.standings import MatchKind, MatchResult, StandingRow, standings
@@ -248,6 +249,15 @@ class TestNeutralVenues:
         ]
         families = home_families(history, 1, season_start=SEASON_START, season_end=SEASON_END)
         assert families == {"jaws", "deadpool"}
+
+
+class TestVenueTrigger:
+    def test_next_venues_are_chosen_when_the_round_is_over(self) -> None:
+        """TEAM-PO-4: venues are chosen after the last match of the current round (byes count as done)."""
+        playoff = seed_bracket(ranked(6), TeamOptions(playoff_teams=6), NAMES)
+        assert not round_finished(playoff_progress(playoff, {"W1-2": 4}), 1)
+        assert round_finished(playoff_progress(playoff, {"W1-2": 4, "W1-3": 3}), 1)
+        assert not round_finished(playoff_progress(playoff, {"W1-2": 4, "W1-3": 3}), 2)
 
 
 class TestExcludedMachines:
