@@ -215,18 +215,18 @@ def rank_neutral_venues(
     at either home this season (`c3_strict`), or that was at only one of them (`c3_allow_common`,
     TEAM-AMB-24); c4 no model family either team played in earlier playoff rounds (TEAM-AMB-17).
     """
-    home = first.home_families | second.home_families
+    fails_c3 = first.home_families | second.home_families
     if options.neutral_venue_c3 == "c3_allow_common":
-        home = first.home_families ^ second.home_families
-    played = first.playoff_families | second.playoff_families
+        fails_c3 = first.home_families ^ second.home_families
+    fails_c4 = first.playoff_families | second.playoff_families
     rankings = []
     for venue in candidates:
         families = {m.model_family for m in venue.machines}
         criteria = (
             venue.venue not in (first.home_venue, second.home_venue),
             venue.venue not in first.playoff_venues | second.playoff_venues,
-            not families & home,
-            not families & played,
+            not families & fails_c3,
+            not families & fails_c4,
         )
         rankings.append((criteria, venue))
     rankings.sort(key=lambda ranked: ([not met for met in ranked[0]], ranked[1].name, ranked[1].venue))
