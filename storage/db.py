@@ -73,6 +73,12 @@ class Database:
             yield session
 
     @asynccontextmanager
+    async def writer_connection(self) -> AsyncIterator[AsyncConnection]:
+        """A raw connection whose transactions take the write lock up front (BEGIN IMMEDIATE on SQLite)."""
+        async with self.engine.execution_options(**{_WRITER_OPTION: True}).connect() as connection:
+            yield connection
+
+    @asynccontextmanager
     async def connect(self) -> AsyncIterator[AsyncConnection]:
         async with self.engine.connect() as connection:
             yield connection

@@ -15,6 +15,7 @@ from sqlalchemy import Connection, text
 from storage.db import Database
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK_KEY = 0x70696E6C  # "pinl": one advisory lock id for migrations on PostgreSQL
 
 
 def _config(connection: Connection) -> Config:
@@ -25,13 +26,17 @@ def _config(connection: Connection) -> Config:
 
 
 async def upgrade(db: Database, revision: str = "head") -> None:
-    async with db.connect() as connection:
+    """Migrate to `revision`. Safe when several processes start at once: they migrate one at a time
+    (a writer transaction on SQLite, an advisory lock on PostgreSQL) and the later ones find nothing to do."""
+    async with db.writer_connection() as connection:
         if db.is_sqlite:
             # Batch migrations rebuild tables, and with foreign keys on, dropping the old parent table
             # would cascade-delete its children. The pragma is ignored inside a transaction, so it goes
             # straight to the driver before SQLAlchemy begins one.
             await connection.run_sync(_sqlite_foreign_keys, False)
         try:
+            if not db.is_sqlite:
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
             await connection.run_sync(lambda sync: command.upgrade(_config(sync), revision))
             await connection.commit()
         finally:

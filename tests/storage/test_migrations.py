@@ -324,12 +324,6 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.xfail(
-    strict=False,  # a race: on a very slow machine the two processes may not overlap at all
-    reason="storage bug: storage/migrate.upgrade takes no lock before Alembic reads alembic_version, so a "
-    "second process migrating at the same time fails (SQLite: 'database is locked'; PostgreSQL: duplicate "
-    "pg_type entry); see the storage test report",
-)
 async def test_two_processes_migrating_at_once_both_succeed(empty_db: Database) -> None:
     """The bot and a CLI command (or two bot processes after a deploy) start together on an old schema."""
     async with empty_db.connect() as connection:  # the SQLite file exists (WAL) before they start
