@@ -118,6 +118,13 @@ class RosterRole(StrEnum):
     RESERVE = "reserve"
 
 
+class RosterEnd(StrEnum):
+    """Why a roster entry stopped applying: a drop bars return this season (TEAM-ROSTER-8); a role change does not."""
+
+    DROPPED = "dropped"
+    ROLE_CHANGED = "role_changed"
+
+
 class League(SQLModel, table=True):
     """COMMON-LEAGUE-1. `options` holds the format's validated configuration (defaults = the rule sheet)."""
 
@@ -191,6 +198,18 @@ class Machine(SQLModel, table=True):
         return f"{self.model_name} ({self.variant})" if self.variant else self.model_name
 
 
+class Conference(SQLModel, table=True):
+    """TEAM-CFG-1: standings, playoffs and high scores are kept per conference."""
+
+    __tablename__ = "conference"
+    __table_args__ = (sa.UniqueConstraint("league_id", "name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=40)
+    name_key: str = Field(max_length=40)
+
+
 class Team(SQLModel, table=True):
     __tablename__ = "team"
     __table_args__ = (sa.UniqueConstraint("league_id", "name_key"),)
@@ -200,6 +219,8 @@ class Team(SQLModel, table=True):
     name: str = Field(max_length=60)
     name_key: str = Field(max_length=60)
     home_venue_id: int | None = Field(default=None, foreign_key="venue.id", ondelete="SET NULL")
+    conference_id: int | None = Field(default=None, foreign_key="conference.id", ondelete="SET NULL")
+    match_weekday: int | None = None  # date.weekday(), 0 = Monday (TEAM-MULTI-1 compares evenings)
 
 
 class Player(SQLModel, table=True):
@@ -220,10 +241,16 @@ class Player(SQLModel, table=True):
     ifpa_rank: int | None = None
     status: PlayerStatus = enum_column(PlayerStatus, 16, default=PlayerStatus.ACTIVE)
     registered_at: datetime = utc_column()
+    adult_attested_at: datetime | None = utc_column(default=None)  # TEAM-ROSTER-11: recorded, not checked
 
 
 class RosterEntry(SQLModel, table=True):
-    """A player's place on a team for a season; a drop closes the entry instead of deleting it."""
+    """A player's place and role on a team from `starts_on` until the day before `ends_on`.
+
+    A role change closes one entry and opens the next, so the roster on any date can be read back
+    (TEAM-ROSTER-4). `starts_on` is empty while a team's first roster is still being put together
+    (TEAM-ROSTER-9); submitting the roster dates every entry.
+    """
 
     __tablename__ = "roster_entry"
 
@@ -233,8 +260,13 @@ class RosterEntry(SQLModel, table=True):
     team_id: int = Field(foreign_key="team.id", index=True, ondelete="CASCADE")
     player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
     role: RosterRole = enum_column(RosterRole, 16)
-    joined_on: date
-    dropped_on: date | None = None
+    starts_on: date | None = None
+    ends_on: date | None = None
+    end_reason: RosterEnd | None = enum_column(RosterEnd, 16, default=None)
+    ifpa_rank: int | None = None  # the rank the TEAM-ROSTER-5 check used when this entry began
+
+    def applies_on(self, day: date) -> bool:
+        return self.starts_on is not None and self.starts_on <= day and (self.ends_on is None or day < self.ends_on)
 
 
 class AuditEntry(SQLModel, table=True):

@@ -83,7 +83,7 @@ def roster_entry(league_id: int, season_id: int, team_id: int, player_id: int, *
         "team_id": team_id,
         "player_id": player_id,
         "role": RosterRole.STARTER,
-        "joined_on": date(2026, 1, 5),
+        "starts_on": date(2026, 1, 5),
     }
     values.update(overrides)
     return RosterEntry(**values)

@@ -23,6 +23,7 @@ from storage.models import (
     MachineStatus,
     Player,
     PlayerStatus,
+    RosterEnd,
     RosterEntry,
     RosterRole,
     Season,
@@ -248,7 +249,16 @@ async def test_roster_entry_round_trips(db: Database) -> None:
     pl = await insert(db, make.player(lg.id))
     stored = await insert(
         db,
-        make.roster_entry(lg.id, sea.id, tm.id, pl.id, role=RosterRole.CAPTAIN, dropped_on=date(2026, 2, 2)),
+        make.roster_entry(
+            lg.id,
+            sea.id,
+            tm.id,
+            pl.id,
+            role=RosterRole.CAPTAIN,
+            ends_on=date(2026, 2, 2),
+            end_reason=RosterEnd.DROPPED,
+            ifpa_rank=148,
+        ),
     )
 
     loaded = await fetch_one(db, RosterEntry, stored.id)
@@ -260,7 +270,10 @@ async def test_roster_entry_round_trips(db: Database) -> None:
         pl.id,
     )
     assert loaded.role == RosterRole.CAPTAIN
-    assert (loaded.joined_on, loaded.dropped_on) == (date(2026, 1, 5), date(2026, 2, 2))
+    assert (loaded.starts_on, loaded.ends_on) == (date(2026, 1, 5), date(2026, 2, 2))
+    assert (loaded.end_reason, loaded.ifpa_rank) == (RosterEnd.DROPPED, 148)
+    assert loaded.applies_on(date(2026, 2, 1)) and not loaded.applies_on(date(2026, 2, 2))
+    assert not loaded.applies_on(date(2026, 1, 4))
 
 
 async def test_audit_entry_round_trips_with_before_and_after_snapshots(db: Database) -> None:

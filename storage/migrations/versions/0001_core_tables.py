@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-29 19:30:22.855637
+Create Date: 2026-11-29 19:58:57.282816
 """
 
 from collections.abc import Sequence
@@ -67,6 +67,21 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_audit_entry_league_id"), ["league_id"], unique=False)
 
     op.create_table(
+        "conference",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("league_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=40), nullable=False),
+        sa.Column("name_key", sa.String(length=40), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["league.id"], name=op.f("fk_conference_league_id_league"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_conference")),
+        sa.UniqueConstraint("league_id", "name_key", name=op.f("uq_conference_league_id_name_key")),
+    )
+    with op.batch_alter_table("conference", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_conference_league_id"), ["league_id"], unique=False)
+
+    op.create_table(
         "player",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("league_id", sa.Integer(), nullable=False),
@@ -76,6 +91,7 @@ def upgrade() -> None:
         sa.Column("ifpa_rank", sa.Integer(), nullable=True),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("registered_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("adult_attested_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
             ["league_id"], ["league.id"], name=op.f("fk_player_league_id_league"), ondelete="CASCADE"
         ),
@@ -153,6 +169,11 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=60), nullable=False),
         sa.Column("name_key", sa.String(length=60), nullable=False),
         sa.Column("home_venue_id", sa.Integer(), nullable=True),
+        sa.Column("conference_id", sa.Integer(), nullable=True),
+        sa.Column("match_weekday", sa.Integer(), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["conference_id"], ["conference.id"], name=op.f("fk_team_conference_id_conference"), ondelete="SET NULL"
+        ),
         sa.ForeignKeyConstraint(
             ["home_venue_id"], ["venue.id"], name=op.f("fk_team_home_venue_id_venue"), ondelete="SET NULL"
         ),
@@ -173,8 +194,10 @@ def upgrade() -> None:
         sa.Column("team_id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("role", sa.String(length=16), nullable=False),
-        sa.Column("joined_on", sa.Date(), nullable=False),
-        sa.Column("dropped_on", sa.Date(), nullable=True),
+        sa.Column("starts_on", sa.Date(), nullable=True),
+        sa.Column("ends_on", sa.Date(), nullable=True),
+        sa.Column("end_reason", sa.String(length=16), nullable=True),
+        sa.Column("ifpa_rank", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["league_id"], ["league.id"], name=op.f("fk_roster_entry_league_id_league"), ondelete="CASCADE"
         ),
@@ -229,6 +252,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_player_league_id"))
 
     op.drop_table("player")
+    with op.batch_alter_table("conference", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_conference_league_id"))
+
+    op.drop_table("conference")
     with op.batch_alter_table("audit_entry", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_audit_entry_league_id"))
         batch_op.drop_index(batch_op.f("ix_audit_entry_guild_id"))
