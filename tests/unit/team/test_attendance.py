@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bot.rules.refusals import RuleViolation
 from bot.rules.team.attendance import (
+    AttendanceCall,
     AttendanceStatus,
     RosterEntry,
     Visit,
@@ -183,9 +184,14 @@ class TestStartWindow:
         zone = ZoneInfo("America/New_York")
         visits = tuple(Visit(side, i, datetime(2023, 4, 4, 19, 50, tzinfo=zone)) for side in Side for i in range(4))
         too_early = datetime(2023, 4, 4, 23, 30, tzinfo=ZoneInfo("UTC"))  # 19:30 in New York
-        kwargs = {"match_day": DAY, "zone": zone, "extension_agreed": None, "options": OPTIONS}
-        assert classify_attendance(visits, now=too_early, **kwargs).state is WindowState.BEFORE_START
-        result = classify_attendance(visits, now=datetime(2023, 4, 5, 0, 1, tzinfo=ZoneInfo("UTC")), **kwargs)
+
+        def call_at(now: datetime) -> AttendanceCall:
+            return classify_attendance(
+                visits, match_day=DAY, zone=zone, now=now, extension_agreed=None, options=OPTIONS
+            )
+
+        assert call_at(too_early).state is WindowState.BEFORE_START
+        result = call_at(datetime(2023, 4, 5, 0, 1, tzinfo=ZoneInfo("UTC")))  # 20:01 in New York
         assert result.decided_at == datetime(2023, 4, 4, 20, 0, tzinfo=zone)
 
     @given(
