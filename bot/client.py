@@ -19,7 +19,7 @@ from storage.models import BotState
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.league", "cogs.venue", "cogs.team", "cogs.player")
+COGS = ("cogs.league", "cogs.venue", "cogs.team", "cogs.player", "cogs.roster")
 
 
 # The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.

@@ -12,8 +12,8 @@ DEMO_SETUP = """\
 /venue add name:"Tilt Tavern" address:"3 Plunger Lane"
 /machine add venue:"Tilt Tavern" model:"Twilight Zone"
 /machine add venue:"Tilt Tavern" model:"Foo Fighters" variant:Pro
-/team create name:"Flipper Kings" home_venue:"Ace Arcade"
-/team create name:"Tilt Warriors" home_venue:"Tilt Tavern"
+/team create name:"Flipper Kings" evening:Tuesday home_venue:"Ace Arcade"
+/team create name:"Tilt Warriors" evening:Tuesday home_venue:"Tilt Tavern"
 /player register member:@alice ifpa_number:12345 ifpa_rank:850
 /player register member:@bob
 /player register member:@carol

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.clock import Clock
 from bot.services.leagues import LeagueService
 from bot.services.players import PlayerService
+from bot.services.rosters import RosterService
 from bot.services.teams import TeamService
 from bot.services.venues import VenueService
 from storage.db import Database
@@ -18,6 +19,7 @@ class Services:
     venues: VenueService
     teams: TeamService
     players: PlayerService
+    rosters: RosterService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -26,4 +28,5 @@ class Services:
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
+            rosters=RosterService(db, clock),
         )

@@ -18,7 +18,7 @@ COPIES = 3  # each team name submitted this many times at once
 async def test_racing_team_creations_have_one_winner_per_name(db: Database) -> None:
     async with running_bot(db) as league:
         await league.run('/league create name:"Rush" format:team commissioner_role:@Commissioner', as_member="owner")
-        lines = [f'/team create name:"Team {n}"' for n in range(TEAMS) for _ in range(COPIES)]
+        lines = [f'/team create name:"Team {n}" evening:Tuesday' for n in range(TEAMS) for _ in range(COPIES)]
         results = await asyncio.gather(*(league.emulator.run(line, as_member="alice", timeout=15) for line in lines))
         outcomes = Counter(
             "created" if "created" in r.content else "duplicate" if "already has" in r.content else r.content

@@ -33,8 +33,8 @@ async def test_commissioner_sets_up_a_whole_league(league: RunningBot) -> None:
         '/venue add name:"Ace Arcade" address:"12 Flipper Street"',
         '/machine add venue:"Ace Arcade" model:Godzilla variant:Premium',
         '/machine add venue:"ace arcade" model:"Medieval Madness" players:2 balls:5',
-        '/team create name:"Flipper Kings" home_venue:"Ace Arcade"',
-        '/team create name:"Tilt Warriors"',
+        '/team create name:"Flipper Kings" evening:Tuesday home_venue:"Ace Arcade"',
+        '/team create name:"Tilt Warriors" evening:Tuesday',
         "/player register member:@bob ifpa_number:12345 ifpa_rank:850",
         "/player register member:@carol",
     ]
@@ -111,7 +111,7 @@ async def test_machine_can_go_out_of_service_and_back(league: RunningBot) -> Non
 
 NOT_ALLOWED = [
     ("bob", '/venue add name:"Sneaky Bar"'),
-    ("bob", "/team create name:Interlopers"),
+    ("bob", "/team create name:Interlopers evening:Tuesday"),
     ("carol", "/player register member:@carol"),
     ("bob", "/league config commissioner_role:@Captain"),
     ("alice", '/league create name:"Second League" format:ladder'),  # creating needs a server admin
@@ -140,11 +140,12 @@ async def test_machine_add_by_a_captain_is_refused(league: RunningBot) -> None:
 
 
 BAD_INPUT = [
-    ('/team create name:"   "', "`name` cannot be empty"),
+    ('/team create name:"   " evening:Tuesday', "`name` cannot be empty"),
     ('/venue add name:"  "', "`name` cannot be empty"),
-    ("/team create name:" + "T" * 41, "the limit is 40"),
+    ("/team create evening:Tuesday name:" + "T" * 41, "the limit is 40"),
+    ('/team create name:"Night Owls"', "TEAM-CFG-1"),
     ('/venue add name:"' + "V" * 90 + '"', "the limit is 80"),
-    ('/team create name:"flipper kings"', "already has a team named 'flipper kings'"),
+    ('/team create name:"flipper kings" evening:Tuesday', "already has a team named 'flipper kings'"),
     ('/venue add name:"ACE ARCADE"', "already has a venue named 'ACE ARCADE'"),
     ('/machine add venue:"Nowhere" model:Godzilla', "has no venue named 'Nowhere'"),
     ('/machine add venue:"Ace Arcade" model:Godzilla players:3', "COMMON-MACH-2"),
@@ -153,7 +154,7 @@ BAD_INPUT = [
     ("/player register member:@dan ifpa_number:-4", "COMMON-PLAYER-1"),
     ("/player register member:@erin ifpa_number:12345", "IFPA #12345 already belongs to Carol"),
     ("/player register member:@carol", "Carol is already registered"),
-    ('/team create name:Owls home_venue:"Nowhere"', "has no venue named 'Nowhere'"),
+    ('/team create name:Owls evening:Tuesday home_venue:"Nowhere"', "has no venue named 'Nowhere'"),
     ('/league create name:"Tuesday night" format:ladder', "already has a league named"),
     ('/league create name:"Summer" format:field', "COMMON-AMB-1"),
     ('/league create name:"Summer" format:team timezone:Mars/Olympus', "not an IANA time zone"),
@@ -165,7 +166,7 @@ BAD_INPUT = [
 @pytest.mark.parametrize(("line", "message"), BAD_INPUT)
 async def test_bad_setup_input_is_explained_and_changes_nothing(league: RunningBot, line: str, message: str) -> None:
     await league.run('/venue add name:"Ace Arcade"', as_member="alice")
-    await league.run('/team create name:"Flipper Kings"', as_member="alice")
+    await league.run('/team create name:"Flipper Kings" evening:Tuesday', as_member="alice")
     await league.run("/player register member:@carol ifpa_number:12345", as_member="alice")
     before = await league.row_counts()
     result = await league.run(line, as_member="owner")

@@ -544,13 +544,7 @@ def _check_minimum_play(
     slots = facts.slots_after(side, plan.index)
     if len(unplayed) <= slots:
         return
-    wasted = [
-        p
-        for g in chosen_games
-        if g in counting
-        for p in lineup.games[g - 1].players
-        if p != lineup.write_in and p not in needing
-    ]
+    wasted = [p for g in chosen_games if g in counting for p in lineup.games[g - 1].players if p not in needing]
     if wasted:
         waiting = ", ".join(sorted(facts.name(p) for p in unplayed))
         raise RuleViolation(

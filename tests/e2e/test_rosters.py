@@ -1,0 +1,179 @@
+"""Captains manage a team roster from Discord: TEAM-TV-12 and TEAM-TV-13 through the real client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlmodel import select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.models import Player, RosterEnd, RosterEntry, RosterRole
+from tests.e2e.harness import RunningBot, running_bot
+
+NEW_YORK = ZoneInfo("America/New_York")
+WEDNESDAY = datetime(2027, 3, 3, 15, 0, tzinfo=NEW_YORK)  # a match evening
+TEAM = 'team:"Flipper Kings"'
+STARTERS = ["s2", "s3", "s4", "s5", "s6", "s7"]
+RESERVES = ["r1", "r2", "r3", "r4"]
+
+
+def at(hour: int, minute: int = 0) -> datetime:
+    return WEDNESDAY.replace(hour=hour, minute=minute)
+
+
+@pytest.fixture
+async def team_league(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """Flipper Kings (Wednesdays) with S1 captain, S2–S7 starters, R1–R4 reserves: 11 players."""
+    async with running_bot(sqlite_db) as league:
+        for name in ["s1", *STARTERS, *RESERVES, "r5", "r6", "x1"]:
+            league.emulator.add_member(name)
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK))
+        run = league.run
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/team create name:"Flipper Kings" evening:Wednesday', as_member="alice")
+        await run(f"/roster add {TEAM} member:@s1 role:captain adult:true", as_member="alice")
+        await run(f"/roster add {TEAM} member:@s2 role:starter adult:true ifpa_rank:120", as_member="alice")
+        await run(f"/roster add {TEAM} member:@s3 role:starter adult:true ifpa_rank:480", as_member="alice")
+        for name in STARTERS[2:]:
+            await run(f"/roster add {TEAM} member:@{name} role:starter adult:true", as_member="s1")  # captain helps
+        for name in RESERVES:
+            await run(f"/roster add {TEAM} member:@{name} role:reserve adult:true", as_member="s1")
+        submitted = await run(f"/roster submit {TEAM} effective:2027-03-01", as_member="s1")
+        assert "Roster submitted" in submitted.text() and not submitted.ephemeral
+        assert "In force on Mon 2027-03-01: 11 players" in submitted.text()
+        clock.set(at(15))
+        yield league
+
+
+async def entries(league: RunningBot) -> list[RosterEntry]:
+    async with league.db.reading() as session:
+        return list((await session.exec(select(RosterEntry).order_by(RosterEntry.id))).all())
+
+
+async def refused(league: RunningBot, line: str, *, as_member: str, rule: str, message: str) -> None:
+    before = await league.row_counts()
+    result = await league.run(line, as_member=as_member)
+    assert result.ephemeral and result.content.startswith("⛔"), result.content
+    assert message in result.content and f"Rule {rule}" in result.content, result.content
+    assert await league.row_counts() == before
+
+
+async def test_captain_walks_through_the_roster_vectors(team_league: RunningBot) -> None:
+    """TEAM-TV-12 (a)–(h) and TEAM-TV-13 (a) through Discord, on a Wednesday match day in New York."""
+    league, run = team_league, team_league.run
+
+    await refused(
+        league,
+        f"/roster add {TEAM} member:@x1 role:reserve adult:true ifpa_rank:300",
+        as_member="s1",
+        rule="TEAM-ROSTER-5",
+        message="would have 3 players in IFPA top 500 (max 2)",
+    )  # TV-13 (a)
+    added = await run(f"/roster add {TEAM} member:@r5 role:reserve adult:true", as_member="s1")  # (a)
+    assert "12 players" in added.text()
+    await refused(
+        league,
+        f"/roster add {TEAM} member:@r6 role:reserve adult:true",
+        as_member="s1",
+        rule="TEAM-ROSTER-1",
+        message="Roster is full (max 12)",
+    )  # (b)
+    dropped = await run(f"/roster drop {TEAM} member:@s2", as_member="s1")  # (c) 6 starters left
+    assert "S2 dropped" in dropped.text()
+    await refused(
+        league,
+        f"/roster drop {TEAM} member:@s3",
+        as_member="s1",
+        rule="TEAM-ROSTER-3",
+        message="Team must keep at least 6 starters",
+    )  # (c)
+    await refused(
+        league,
+        f"/roster role {TEAM} member:@s1 role:reserve",
+        as_member="s1",
+        rule="TEAM-ROSTER-2",
+        message="Captains must be starters",
+    )  # (d)
+    assert "now captain" in (await run(f"/roster role {TEAM} member:@s4 role:captain", as_member="s1")).text()
+    await refused(
+        league,
+        f"/roster role {TEAM} member:@s3 role:captain",
+        as_member="s1",
+        rule="TEAM-ROSTER-2",
+        message="one or two captains",
+    )  # (e)
+    await refused(
+        league,
+        f"/roster drop {TEAM} member:@r1",
+        as_member="r2",
+        rule="TEAM-ROSTER-6",
+        message="Only a captain may change the roster",
+    )  # (h)
+
+    league.bot.clock.set(at(16, 5))  # type: ignore[attr-defined]
+    await refused(
+        league,
+        f"/roster drop {TEAM} member:@r1",
+        as_member="s1",
+        rule="TEAM-ROSTER-7",
+        message="Roster changes for today closed at 4:00 PM; earliest effective date is Thu 2027-03-04",
+    )  # (f)
+    await refused(
+        league,
+        f"/roster add {TEAM} member:@s2 role:starter effective:2027-03-04",
+        as_member="s1",
+        rule="TEAM-ROSTER-8",
+        message="was dropped from this team on Wed 2027-03-03 and cannot return this season",
+    )  # (g)
+    tomorrow = await run(f"/roster drop {TEAM} member:@r1 effective:2027-03-04", as_member="s1")
+    assert "In force on Thu 2027-03-04: 10 players" in tomorrow.text()
+
+    rows = await entries(league)
+    s2 = league.emulator.member("s2").id
+    async with league.db.reading() as session:
+        s2_player = (await session.exec(select(Player).where(Player.discord_user_id == s2))).one()
+    s2_rows = [row for row in rows if row.player_id == s2_player.id]
+    assert [
+        (
+            row.starts_on.isoformat() if row.starts_on else None,
+            row.ends_on.isoformat() if row.ends_on else None,
+            row.end_reason,
+        )
+        for row in s2_rows
+    ] == [("2027-03-01", "2027-03-03", RosterEnd.DROPPED)]
+    captains_on_wednesday = {
+        row.player_id for row in rows if row.role is RosterRole.CAPTAIN and row.applies_on(at(15).date())
+    }
+    assert len(captains_on_wednesday) == 2
+
+    on_monday = await run(f"/roster show {TEAM} on:2027-03-01", as_member="carol")
+    assert "11 players" in on_monday.text() and "S2 · IFPA #120" in on_monday.text()
+
+
+async def test_first_roster_must_pass_as_a_whole(sqlite_db: Database) -> None:
+    """TEAM-ROSTER-9: a roster of five cannot be submitted; the draft stays a draft."""
+    async with running_bot(sqlite_db) as league:
+        run = league.run
+        for name in ["p1", "p2", "p3", "p4", "p5"]:
+            league.emulator.add_member(name)
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/team create name:"Flipper Kings" evening:Wednesday', as_member="alice")
+        await run(f"/roster add {TEAM} member:@p1 role:captain adult:true", as_member="alice")
+        for name in ["p2", "p3", "p4", "p5"]:
+            await run(f"/roster add {TEAM} member:@{name} role:starter adult:true", as_member="p1")
+        result = await run(f"/roster submit {TEAM}", as_member="p1")
+        assert "Rule TEAM-ROSTER-1" in result.content and result.ephemeral
+        assert all(row.starts_on is None for row in await entries(league))
+        not_adult = await run(f"/roster add {TEAM} member:@carol role:starter", as_member="p1")
+        shown = await run(f"/roster show {TEAM}", as_member="p1")
+        assert "Being put together: 6 players" in shown.text(), not_adult.text()
+        refused_submit = await run(f"/roster submit {TEAM}", as_member="p1")
+        assert "Rule TEAM-ROSTER-11" in refused_submit.content
+        outsider = await run(f"/roster add {TEAM} member:@dan role:starter adult:true", as_member="bob")
+        assert "Rule TEAM-ROSTER-6" in outsider.content
