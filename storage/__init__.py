@@ -1,0 +1,9 @@
+"""Storage: tables, database setup, migrations.
+
+Importing the package registers every table on SQLModel's metadata, so migrations, tests and the bot
+all see the same schema whichever module they import first.
+"""
+
+from storage import matches, models
+
+__all__ = ["matches", "models"]

@@ -9,8 +9,7 @@ from alembic.autogenerate.api import AutogenContext
 from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
-import storage.models  # noqa: F401  (registers every table on the metadata)
-from storage.models import StrEnumType, UTCDateTime
+from storage.models import StrEnumType, UTCDateTime  # importing storage registers every table
 
 
 def render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:

@@ -1,0 +1,172 @@
+"""Team-format match facts: the schedule, who came, declared lineups, scores, penalties, confirmations.
+
+Results are never stored: `bot.rules.team.scoring.match_result` computes them from these rows, so a
+correction anywhere recomputes everything after it. Unique keys settle races between captains: one
+lineup per (match, round, side), one score per (game, player, status), one confirmation per side.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from bot.rules.team.model import ScoreStatus, Side
+from bot.rules.team.scoring import Offence, Walkout
+from storage.models import enum_column, json_column, snowflake, utc_column
+
+
+class MatchKind(StrEnum):
+    REGULAR = "regular"
+    PLAYOFF = "playoff"
+    TIEBREAKER_MATCH = "tiebreaker_match"  # TEAM-STAND-1 step 6 (TEAM-AMB-19)
+
+
+class MatchState(StrEnum):
+    """Scheduling states a person sets (TEAM-CFG-3); play progress is derived from the facts."""
+
+    SCHEDULED = "scheduled"
+    RESCHEDULED = "rescheduled"
+    MOVED = "moved"
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "match"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    season_id: int = Field(foreign_key="season.id", index=True, ondelete="CASCADE")
+    week: int
+    play_on: date = Field(index=True)
+    home_team_id: int = Field(foreign_key="team.id", index=True, ondelete="CASCADE")
+    away_team_id: int = Field(foreign_key="team.id", index=True, ondelete="CASCADE")
+    venue_id: int | None = Field(default=None, foreign_key="venue.id", ondelete="SET NULL")
+    kind: MatchKind = enum_column(MatchKind, 24, default=MatchKind.REGULAR)
+    state: MatchState = enum_column(MatchState, 16, default=MatchState.SCHEDULED)
+    bracket_match: str | None = Field(default=None, max_length=16)  # playoffs: the bracket's match id
+    extension_agreed: bool | None = None  # TEAM-SCHED-3: both captains agreed to wait until 20:30
+    played_out_evening: bool = False  # TEAM-FORF-1: the attending team played the evening with 4+
+    venue_forfeit: Side | None = enum_column(Side, 8, default=None)  # TEAM-VENUE-1/4: the side that forfeits
+
+
+class MatchVisit(SQLModel, table=True):
+    """TEAM-SCHED-2: a player checked in (and maybe out) for their side."""
+
+    __tablename__ = "match_visit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    side: Side = enum_column(Side, 8)
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    arrived_at: datetime = utc_column()
+    left_at: datetime | None = utc_column(default=None)
+
+
+class MatchLineup(SQLModel, table=True):
+    """One side's declared lineup for one round; locked once stored (TEAM-LINEUP-4)."""
+
+    __tablename__ = "match_lineup"
+    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    side: Side = enum_column(Side, 8)
+    declared_at: datetime = utc_column()
+    declared_by: int | None = Field(default=None, foreign_key="player.id", ondelete="SET NULL")
+    by_official: bool = False
+    write_in: int | None = Field(default=None, foreign_key="player.id", ondelete="SET NULL")  # TEAM-SHORT-4
+    games: list[dict[str, Any]] = json_column(default_factory=list)  # [{"players": [ids], "machine": id|null}]
+
+
+class GameScore(SQLModel, table=True):
+    """One player's score in one game of a match (TEAM-GAME-*); a replay is another row (COMMON-SCORE-2)."""
+
+    __tablename__ = "game_score"
+    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "game_number", "player_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    side: Side = enum_column(Side, 8)
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    score: int = Field(sa_type=sa.BigInteger)
+    status: ScoreStatus = enum_column(ScoreStatus, 24, default=ScoreStatus.NORMAL)
+    entered_by: int = snowflake()
+    entered_at: datetime = utc_column()
+
+
+class GamePenalty(SQLModel, table=True):
+    """TEAM-PEN-*: an offence in one game and the player it concerns."""
+
+    __tablename__ = "game_penalty"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    offence: Offence = enum_column(Offence, 32)
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    recorded_by: int = snowflake()
+    recorded_at: datetime = utc_column()
+
+
+class MatchConfirmation(SQLModel, table=True):
+    """TEAM-MATCH-4: a captain "signs the scoresheet" for their side."""
+
+    __tablename__ = "match_confirmation"
+    __table_args__ = (sa.UniqueConstraint("match_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    side: Side = enum_column(Side, 8)
+    confirmed_by: int = snowflake()
+    confirmed_at: datetime = utc_column()
+
+
+class MatchChallenge(SQLModel, table=True):
+    """TEAM-DISP-1: a captain challenges games; the match cannot be final while it is open."""
+
+    __tablename__ = "match_challenge"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    side: Side = enum_column(Side, 8)
+    games: list[list[int]] = json_column(default_factory=list)  # [[round_index, game_number], …]
+    reason: str = Field(max_length=1000)
+    raised_by: int = snowflake()
+    raised_at: datetime = utc_column()
+    ruling: str | None = Field(default=None, max_length=1000)
+    ruled_by: int | None = snowflake(default=None)
+    ruled_at: datetime | None = utc_column(default=None)
+
+
+class TiebreakerGame(SQLModel, table=True):
+    """TEAM-TB-*: the tie-breaker game of a level match: one score per side, no match points."""
+
+    __tablename__ = "tiebreaker_game"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", unique=True, ondelete="CASCADE")
+    home_score: int = Field(sa_type=sa.BigInteger)
+    away_score: int = Field(sa_type=sa.BigInteger)
+    entered_by: int = snowflake()
+    entered_at: datetime = utc_column()
+
+
+class MatchWalkout(SQLModel, table=True):
+    """TEAM-FORF-4: a side that left a disputed match, or refused to go on."""
+
+    __tablename__ = "match_walkout"
+    __table_args__ = (sa.UniqueConstraint("match_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    side: Side = enum_column(Side, 8)
+    kind: Walkout = enum_column(Walkout, 16)
+    recorded_by: int = snowflake()
+    recorded_at: datetime = utc_column()
