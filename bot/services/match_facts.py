@@ -1,0 +1,202 @@
+"""Reading a match's stored facts into the plain inputs of the team rules (`MatchNight`, `MatchFacts`).
+
+Nothing here decides anything: it gathers rows and hands them to `bot.rules.team`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team.model import RosterRole as Role
+from bot.rules.team.model import Side
+from bot.rules.team.options import TeamOptions
+from storage.matches import (
+    GamePenalty,
+    GameScore,
+    Match,
+    MatchConfirmation,
+    MatchLineup,
+    MatchVisit,
+    MatchWalkout,
+    TiebreakerGame,
+)
+from storage.models import League, Machine, Player, RosterEntry, Team
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """A match with its league, teams and options: what every match-night service starts from."""
+
+    league: League
+    match: Match
+    teams: dict[Side, Team]
+    options: TeamOptions
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.league.timezone)
+
+    def side_of_team(self, team_id: int) -> Side | None:
+        return next((side for side, team in self.teams.items() if team.id == team_id), None)
+
+    @property
+    def label(self) -> str:
+        return f"{self.teams[Side.AWAY].name} at {self.teams[Side.HOME].name}"
+
+
+async def rosters(session: AsyncSession, context: MatchContext) -> dict[Side, tuple[attendance.RosterEntry, ...]]:
+    """Each side's roster in force on the match date (TEAM-ROSTER-4)."""
+    rows = (
+        await session.exec(
+            select(RosterEntry, Player)
+            .join(Player, Player.id == RosterEntry.player_id)  # type: ignore[arg-type]
+            .where(
+                col(RosterEntry.team_id).in_([team.id for team in context.teams.values()]),
+                RosterEntry.season_id == context.match.season_id,
+            )
+        )
+    ).all()
+    by_side: dict[Side, list[attendance.RosterEntry]] = {Side.HOME: [], Side.AWAY: []}
+    for entry, player in rows:
+        side = context.side_of_team(entry.team_id)
+        if side is not None and entry.applies_on(context.match.play_on):
+            by_side[side].append(attendance.RosterEntry(player.id or 0, player.display_name, Role(entry.role)))
+    return {side: tuple(entries) for side, entries in by_side.items()}
+
+
+async def visits(session: AsyncSession, match: Match) -> tuple[attendance.Visit, ...]:
+    rows = (
+        await session.exec(select(MatchVisit).where(MatchVisit.match_id == match.id).order_by(col(MatchVisit.id)))
+    ).all()
+    return tuple(attendance.Visit(row.side, row.player_id, row.arrived_at, row.left_at) for row in rows)
+
+
+async def machines(session: AsyncSession, match: Match) -> tuple[lineup.Machine, ...]:
+    """The venue's machines in service (COMMON-MACH-2)."""
+    rows = (
+        await session.exec(select(Machine).where(Machine.venue_id == match.venue_id, col(Machine.removed_at).is_(None)))
+    ).all()
+    return tuple(lineup.Machine(row.id or 0, row.title, row.max_players) for row in rows if row.status.in_service)
+
+
+async def declarations(session: AsyncSession, match: Match) -> tuple[lineup.DeclaredLineup, ...]:
+    rows = (
+        await session.exec(select(MatchLineup).where(MatchLineup.match_id == match.id).order_by(col(MatchLineup.id)))
+    ).all()
+    return tuple(
+        lineup.DeclaredLineup(
+            side=row.side,
+            round_index=row.round_index,
+            lineup=lineup.Lineup(
+                games=tuple(lineup.GameEntry(tuple(g["players"]), g.get("machine")) for g in row.games),
+                write_in=row.write_in,
+            ),
+            declared_at=row.declared_at,
+            declared_by=lineup.Declarant(row.declared_by, official=row.by_official),
+        )
+        for row in rows
+    )
+
+
+async def night(session: AsyncSession, context: MatchContext) -> lineup.MatchNight:
+    """The state the lineup rules check a declaration against."""
+    return lineup.MatchNight(
+        team_names={side: team.name for side, team in context.teams.items()},
+        rosters=await rosters(session, context),
+        visits=await visits(session, context.match),
+        machines=await machines(session, context.match),
+        declarations=await declarations(session, context.match),
+    )
+
+
+def attendance_call(
+    context: MatchContext, match_visits: tuple[attendance.Visit, ...], now: datetime
+) -> attendance.AttendanceCall:
+    return attendance.classify_attendance(
+        match_visits,
+        match_day=context.match.play_on,
+        zone=context.zone,
+        now=now,
+        extension_agreed=context.match.extension_agreed,
+        options=context.options,
+    )
+
+
+async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchFacts:
+    """Everything recorded about the match that bears on its result (TEAM-MATCH-*)."""
+    match = context.match
+    call = attendance_call(context, await visits(session, match), now)
+    status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
+    declared = await declarations(session, match)
+    plans = lineup.round_plan(context.options)
+    max_players = {m.machine_id: m.max_players for m in await machines(session, match)}
+    scores = (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all()
+    penalties = (await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all()
+    by_game: dict[tuple[int, int], dict[Side, list[scoring.PlayerScore]]] = defaultdict(
+        lambda: {Side.HOME: [], Side.AWAY: []}
+    )
+    for row in scores:
+        by_game[(row.round_index, row.game_number)][row.side].append(
+            scoring.PlayerScore(row.player_id, row.score, row.status)
+        )
+    penalties_by_game: dict[tuple[int, int], list[scoring.Penalty]] = defaultdict(list)
+    for penalty in penalties:
+        penalties_by_game[(penalty.round_index, penalty.game_number)].append(
+            scoring.Penalty(penalty.offence, penalty.player_id)
+        )
+
+    rounds: list[tuple[scoring.GameScores, ...]] = []
+    for plan in plans:
+        lineups = {d.side: d.lineup for d in declared if d.round_index == plan.index}
+        if len(lineups) < 2:
+            break  # rounds are played in order; an undeclared round has no games yet
+        games = []
+        for number in range(1, len(lineups[plan.first_declarer].games) + 1):
+            entries = {side: lineups[side].games[number - 1] for side in Side}
+            machine = entries[plan.first_declarer].machine
+            entered = by_game[(plan.index, number)]
+            games.append(
+                scoring.GameScores(
+                    kind=plan.kind,
+                    home=tuple(entered[Side.HOME]),
+                    away=tuple(entered[Side.AWAY]),
+                    machine_players=max_players.get(machine or 0, 4),
+                    forfeited_by=frozenset(side for side in Side if not entries[side].players),
+                    penalties=tuple(penalties_by_game[(plan.index, number)]),
+                )
+            )
+        rounds.append(tuple(games))
+
+    confirmed = (await session.exec(select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id))).all()
+    walkouts = (await session.exec(select(MatchWalkout).where(MatchWalkout.match_id == match.id))).all()
+    tiebreak = (await session.exec(select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))).first()
+    return scoring.MatchFacts(
+        attendance=status,
+        rounds=tuple(rounds),
+        tiebreaker=scoring.TiebreakerScores(tiebreak.home_score, tiebreak.away_score) if tiebreak else None,
+        confirmed_by=frozenset(Side(side) for side in confirmed),
+        walkouts={row.side: row.kind for row in walkouts},
+        played_out_evening=match.played_out_evening,
+        venue_forfeit=match.venue_forfeit,
+    )
+
+
+async def result(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchResult:
+    return scoring.match_result(await facts(session, context, now), context.options)
+
+
+async def context_for(session: AsyncSession, league: League, match: Match) -> MatchContext:
+    teams = {
+        Side.HOME: await session.get(Team, match.home_team_id),
+        Side.AWAY: await session.get(Team, match.away_team_id),
+    }
+    assert teams[Side.HOME] is not None and teams[Side.AWAY] is not None
+    return MatchContext(league, match, teams, TeamOptions.model_validate(league.options))  # type: ignore[arg-type]
+
