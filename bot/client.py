@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import pkgutil
 
 import discord
 from discord.ext import commands
 from sqlmodel import select
 
+import cogs
 from bot import errors
 from bot.clock import Clock
 from bot.services import Services
@@ -19,7 +21,10 @@ from storage.models import BotState
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.league", "cogs.venue", "cogs.team", "cogs.player", "cogs.roster")
+
+def cog_modules() -> list[str]:
+    """Every module in the cogs package except private helpers (names starting with _)."""
+    return sorted(f"cogs.{info.name}" for info in pkgutil.iter_modules(cogs.__path__) if not info.name.startswith("_"))
 
 
 # The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.
@@ -53,7 +58,7 @@ class LeagueBot(commands.Bot):
         self.force_sync = force_sync
 
     async def setup_hook(self) -> None:
-        for extension in COGS:
+        for extension in cog_modules():
             await self.load_extension(extension)
         errors.install(self.tree)
         await self.sync_commands()
