@@ -50,6 +50,8 @@ class Match(SQLModel, table=True):
     extension_agreed: bool | None = None  # TEAM-SCHED-3: both captains agreed to wait until 20:30
     played_out_evening: bool = False  # TEAM-FORF-1: the attending team played the evening with 4+
     venue_forfeit: Side | None = enum_column(Side, 8, default=None)  # TEAM-VENUE-1/4: the side that forfeits
+    scoreboard_channel_id: int | None = snowflake(default=None)  # the one living scoreboard message
+    scoreboard_message_id: int | None = snowflake(default=None)
 
 
 class MatchVisit(SQLModel, table=True):
@@ -97,7 +99,10 @@ class GameScore(SQLModel, table=True):
     score: int = Field(sa_type=sa.BigInteger)
     status: ScoreStatus = enum_column(ScoreStatus, 24, default=ScoreStatus.NORMAL)
     entered_by: int = snowflake()
+    entered_for: Side | None = enum_column(Side, 8, default=None)  # the entering captain's side; None = official
     entered_at: datetime = utc_column()
+    confirmed_by: int | None = snowflake(default=None)  # the opposing captain (or an official)
+    confirmed_at: datetime | None = utc_column(default=None)
 
 
 class GamePenalty(SQLModel, table=True):

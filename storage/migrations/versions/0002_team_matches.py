@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-29 20:02:53.970648
+Create Date: 2026-11-29 20:06:14.811728
 """
 
 from collections.abc import Sequence
@@ -34,6 +34,8 @@ def upgrade() -> None:
         sa.Column("extension_agreed", sa.Boolean(), nullable=True),
         sa.Column("played_out_evening", sa.Boolean(), nullable=False),
         sa.Column("venue_forfeit", sa.String(length=8), nullable=True),
+        sa.Column("scoreboard_channel_id", sa.BigInteger(), nullable=True),
+        sa.Column("scoreboard_message_id", sa.BigInteger(), nullable=True),
         sa.ForeignKeyConstraint(
             ["away_team_id"], ["team.id"], name=op.f("fk_match_away_team_id_team"), ondelete="CASCADE"
         ),
@@ -88,7 +90,10 @@ def upgrade() -> None:
         sa.Column("score", sa.BigInteger(), nullable=False),
         sa.Column("status", sa.String(length=24), nullable=False),
         sa.Column("entered_by", sa.BigInteger(), nullable=False),
+        sa.Column("entered_for", sa.String(length=8), nullable=True),
         sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("confirmed_by", sa.BigInteger(), nullable=True),
+        sa.Column("confirmed_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
             ["match_id"], ["match.id"], name=op.f("fk_game_score_match_id_match"), ondelete="CASCADE"
         ),
