@@ -53,17 +53,26 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not tell %s about an error: the interaction is gone", interaction.user, exc_info=True)
 
 
-async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the member what went wrong: the refusal, or an error id for a bug (logged with its traceback).
+
+    Commands reach this through the tree's error handler; buttons and forms call it themselves, since
+    their errors never reach the tree."""
     text = describe(error)
     if text is None:
         error_id = secrets.token_hex(4)
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("error %s in /%s by %s", error_id, command, interaction.user.id, exc_info=error)
+        custom_id = str(interaction.data.get("custom_id", "?")) if interaction.data else "?"
+        where = f"/{interaction.command.qualified_name}" if interaction.command else custom_id
+        log.error("error %s in %s by %s", error_id, where, interaction.user.id, exc_info=error)
         text = (
             f"⚠️ Something went wrong on our side, and your request was not completed. Error id `{error_id}`: "
             "a commissioner can pass it to whoever runs the bot."
         )
     await send_private(interaction, text)
+
+
+async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    await report(interaction, error)
 
 
 def install(tree: app_commands.CommandTree[discord.Client]) -> None:

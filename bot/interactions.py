@@ -21,6 +21,7 @@ class Reply:
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     ephemeral: bool = True
+    view: discord.ui.View | None = None  # buttons under the reply
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
@@ -31,7 +32,10 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
     reply = await task  # a Refusal raised here reaches the tree's error handler
+    view = reply.view if reply.view is not None else discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.followup.send(reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral)
+        await interaction.followup.send(reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral, view=view)
     else:
-        await interaction.response.send_message(reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral)
+        await interaction.response.send_message(
+            reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=view
+        )

@@ -6,8 +6,11 @@ from dataclasses import dataclass
 
 from bot.clock import Clock
 from bot.services.leagues import LeagueService
+from bot.services.match_night import MatchNightService
 from bot.services.players import PlayerService
 from bot.services.rosters import RosterService
+from bot.services.schedule import ScheduleService
+from bot.services.standings import StandingsService
 from bot.services.teams import TeamService
 from bot.services.venues import VenueService
 from storage.db import Database
@@ -20,6 +23,9 @@ class Services:
     teams: TeamService
     players: PlayerService
     rosters: RosterService
+    schedule: ScheduleService
+    standings: StandingsService
+    match_night: MatchNightService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -29,4 +35,7 @@ class Services:
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
             rosters=RosterService(db, clock),
+            schedule=ScheduleService(db, clock),
+            standings=StandingsService(db, clock),
+            match_night=MatchNightService(db, clock),
         )

@@ -1,0 +1,512 @@
+"""Match night in the team format: check-in, lineups, scores and their confirmation, signing, tie-breaker.
+
+Each method loads the match's facts (`match_facts`), asks the pure rules (`bot.rules.team`), and stores
+what was accepted in one transaction. Captains act for their own side; a commissioner may act for either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules import scores as score_rules
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
+from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team.model import RoundKind, Side
+from bot.services import audit, match_facts
+from bot.services.actor import Actor
+from bot.services.lookup import find_league
+from bot.services.match_facts import MatchContext
+from bot.services.permissions import is_commissioner
+from storage.db import Database
+from storage.matches import (
+    GameScore,
+    Match,
+    MatchChallenge,
+    MatchConfirmation,
+    MatchLineup,
+    MatchVisit,
+    TiebreakerGame,
+)
+from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole
+
+SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
+CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A match's state for the living scoreboard message and for replies."""
+
+    context: MatchContext
+    names: dict[int, str]  # player id → display name
+    night: lineup.MatchNight
+    result: scoring.MatchResult
+    scores: list[GameScore]
+    open_challenges: list[MatchChallenge]
+
+
+@dataclass(frozen=True)
+class Acting:
+    """Who is acting in this match: the side they captain (None for an official acting for both)."""
+
+    side: Side | None
+    player_id: int | None
+    official: bool
+
+
+class MatchNightService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    # --- check-in (TEAM-SCHED-2) -------------------------------------------------------------------
+
+    async def check_in(self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None) -> Scoreboard:
+        """A player checks themselves in, or a captain checks in a teammate."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            rosters = await match_facts.rosters(session, context)
+            me = await self._player_id(session, context.league, actor.user_id)
+            target = me if member_id is None else await self._player_id(session, context.league, member_id)
+            side = _side_of_player(rosters, target)
+            if target is None or side is None:
+                raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
+            if target != me:
+                await self._require(session, actor, context, side, "check in a teammate")
+            visits = await match_facts.visits(session, context.match)
+            attendance.check_in(visits, rosters[side], side, target, now=now)
+            visit = MatchVisit(match_id=match_id, side=side, player_id=target, arrived_at=now)
+            session.add(visit)
+            await session.flush()
+            audit.created(session, actor, visit, at=now)
+            return await self._scoreboard(session, context)
+
+    # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
+
+    async def declare(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        players: list[str | None],
+        machines: list[int | None],
+    ) -> tuple[Scoreboard, int, Side]:
+        """Declare the acting captain's lineup for their next round. Returns the board, round and side."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            acting = await self._acting(session, actor, context)
+            night = await match_facts.night(session, context)
+            side = acting.side or _side_to_declare(night, context)
+            round_index = _next_round(night, side, context)
+            plan = lineup.round_plan(context.options)[round_index - 1]
+            chosen = [_player_from(night, side, text) if text else None for text in players]
+            games = _games(plan.kind, chosen, machines)
+            declared = lineup.validate_declaration(
+                night,
+                side,
+                round_index,
+                lineup.Lineup(games=games),
+                by=lineup.Declarant(acting.player_id, official=acting.official),
+                now=now,
+                options=context.options,
+            )
+            row = MatchLineup(
+                match_id=match_id,
+                round_index=round_index,
+                side=side,
+                declared_at=now,
+                declared_by=acting.player_id,
+                by_official=acting.official,
+                games=[{"players": list(g.players), "machine": g.machine} for g in declared.lineup.games],
+            )
+            session.add(row)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
+            audit.created(session, actor, row, at=now)
+            return await self._scoreboard(session, context), round_index, side
+
+    async def player_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
+        async with self.db.reading() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            acting = await self._acting(session, actor, context)
+            night = await match_facts.night(session, context)
+            side = acting.side or _side_to_declare(night, context)
+            round_index = _next_round(night, side, context)
+            entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
+            return [(entry.player_id, entry.name) for entry in entries]
+
+    async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
+        async with self.db.reading() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            night = await match_facts.night(session, context)
+            round_index = _open_round(night, context)
+            machines = lineup.legal_machines(night, round_index, options=context.options)
+            return [(machine.machine_id, machine.name) for machine in machines]
+
+    # --- scores (TEAM-GAME-*, COMMON-SCORE-1) ---------------------------------------------------------
+
+    async def enter_scores(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        round_index: int,
+        game_number: int,
+        typed: dict[Side, list[str]],
+    ) -> tuple[Scoreboard, list[GameScore]]:
+        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            acting = await self._acting(session, actor, context)
+            night = await match_facts.night(session, context)
+            entries = _game_entries(night, context, round_index, game_number)
+            rows = []
+            for side in Side:
+                players = entries[side].players
+                values = [text for text in typed[side] if text.strip()]
+                if len(values) != len(players):
+                    who = context.teams[side].name
+                    raise InvalidInput(
+                        f"{who} had {len(players)} player(s) in round {round_index} game {game_number}; "
+                        f"give {len(players)} score(s) for them, in lineup order."
+                    )
+                for player_id, text in zip(players, values, strict=True):
+                    rows.append(
+                        GameScore(
+                            match_id=match_id,
+                            round_index=round_index,
+                            game_number=game_number,
+                            side=side,
+                            player_id=player_id,
+                            score=score_rules.parse_score(text),
+                            entered_by=actor.user_id,
+                            entered_for=acting.side,
+                            entered_at=now,
+                        )
+                    )
+            session.add_all(rows)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict(
+                    f"Round {round_index} game {game_number} already has scores. "
+                    "If they are wrong, dispute them with the Dispute button."
+                ) from None
+            for row in rows:
+                audit.created(session, actor, row, at=now)
+            return await self._scoreboard(session, context), rows
+
+    async def confirm_game(self, actor: Actor, match_id: int, round_index: int, game_number: int) -> Scoreboard:
+        """The opposing captain confirms a game's entered scores."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, None, match_id, any_league=True)
+            acting = await self._acting(session, actor, context)
+            rows = await self._game_scores(session, match_id, round_index, game_number)
+            if not rows:
+                raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
+            if all(row.confirmed_at is not None for row in rows):
+                raise Conflict(f"Round {round_index} game {game_number} is already confirmed.")
+            entered_for = rows[0].entered_for
+            if not acting.official and (acting.side is None or acting.side == entered_for):
+                raise PermissionDenied("The opposing captain confirms scores; the captain who entered them cannot.")
+            for row in rows:
+                before = audit.snapshot(row)
+                row.confirmed_by, row.confirmed_at = actor.user_id, now
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=now)
+            return await self._scoreboard(session, context)
+
+    async def challenge(self, actor: Actor, match_id: int, games: list[list[int]], reason: str) -> Scoreboard:
+        """TEAM-DISP-1: a captain challenges games; the match cannot be signed while a challenge is open."""
+        text = reason.strip()
+        if not text:
+            raise InvalidInput("Say what is disputed, so the commissioner can rule on it.")
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, None, match_id, any_league=True)
+            acting = await self._acting(session, actor, context)
+            row = MatchChallenge(
+                match_id=match_id,
+                side=acting.side or Side.HOME,
+                games=games,
+                reason=text[:1000],
+                raised_by=actor.user_id,
+                raised_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
+            return await self._scoreboard(session, context)
+
+    async def rule(self, actor: Actor, league_name: str | None, match_id: int, ruling: str) -> Scoreboard:
+        """A commissioner records the ruling that closes the match's open challenges (TEAM-DISP-4)."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            if not is_commissioner(actor, context.league):
+                raise PermissionDenied("Only a commissioner rules on disputes.")
+            open_rows = await self._open_challenges(session, match_id)
+            if not open_rows:
+                raise NotFound(f"{context.label} has no open dispute.")
+            for row in open_rows:
+                before = audit.snapshot(row)
+                row.ruling, row.ruled_by, row.ruled_at = ruling.strip()[:1000], actor.user_id, now
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=now)
+            return await self._scoreboard(session, context)
+
+    async def tiebreak(
+        self, actor: Actor, league_name: str | None, match_id: int, home_score: str, away_score: str
+    ) -> Scoreboard:
+        """TEAM-TB-3/4: one score per team decides a level match; it adds no match points."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, league_name, match_id)
+            await self._acting(session, actor, context)
+            result = await match_facts.result(session, context, now)
+            if not result.needs_tiebreaker:
+                raise RuleViolation("TEAM-MATCH-3", "A tie-breaker game is only played when the match ends level.")
+            row = TiebreakerGame(
+                match_id=match_id,
+                home_score=score_rules.parse_score(home_score),
+                away_score=score_rules.parse_score(away_score),
+                entered_by=actor.user_id,
+                entered_at=now,
+            )
+            if row.home_score == row.away_score:
+                raise InvalidInput("Tie-breaker scores are level: replay the tie-breaker game and enter the replay.")
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
+            return await self._scoreboard(session, context)
+
+    async def sign(self, actor: Actor, match_id: int) -> Scoreboard:
+        """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await self._context(session, actor, None, match_id, any_league=True)
+            acting = await self._acting(session, actor, context)
+            board = await self._scoreboard(session, context)
+            if board.open_challenges:
+                raise RuleViolation("TEAM-DISP-1", "A dispute is open on this match; the commissioner rules first.")
+            waiting = [f"round {s.round_index} game {s.game_number}" for s in board.scores if s.confirmed_at is None]
+            if waiting:
+                raise RuleViolation(
+                    "TEAM-MATCH-4", f"Confirm every game first; still unconfirmed: {', '.join(sorted(set(waiting)))}."
+                )
+            unsigned = [m for m in board.result.missing if "confirmation" not in m]
+            if unsigned:
+                raise RuleViolation("TEAM-MATCH-2", f"The match is not over: {'; '.join(unsigned)}.")
+            sides = [acting.side] if acting.side else list(Side)
+            for side in sides:
+                already = f"{context.teams[side].name} already signed this match."  # read before a failed flush
+                row = MatchConfirmation(match_id=match_id, side=side, confirmed_by=actor.user_id, confirmed_at=now)
+                session.add(row)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise Conflict(already) from None
+                audit.created(session, actor, row, at=now)
+            return await self._scoreboard(session, context)
+
+    async def board(self, actor: Actor, league_name: str | None, match_id: int) -> Scoreboard:
+        async with self.db.reading() as session:
+            return await self._scoreboard(session, await self._context(session, actor, league_name, match_id))
+
+    async def scoreboard_posted(self, match_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the living scoreboard message so later changes edit it instead of posting anew."""
+        async with self.db.writing() as session:
+            match = await session.get(Match, match_id)
+            if match is not None:
+                match.scoreboard_channel_id, match.scoreboard_message_id = channel_id, message_id
+                session.add(match)
+
+    async def match_choices(self, guild_id: int, league_name: str | None) -> list[tuple[int, str]]:
+        """Autocomplete: the league's matches from two days ago on, soonest first."""
+        async with self.db.reading() as session:
+            try:
+                league = await find_league(session, guild_id, league_name)
+            except (NotFound, InvalidInput):
+                return []
+            today = self.clock.now().astimezone(ZoneInfo(league.timezone)).date()
+            matches = (
+                await session.exec(
+                    select(Match)
+                    .where(Match.league_id == league.id, Match.play_on >= today - CHOICE_WINDOW)
+                    .order_by(col(Match.play_on), col(Match.id))
+                )
+            ).all()
+            choices = []
+            for match in matches:
+                context = await match_facts.context_for(session, league, match)
+                choices.append((match.id or 0, f"{_day(match.play_on)} · week {match.week} · {context.label}"))
+            return choices
+
+    # --- facts and permissions ------------------------------------------------------------------
+
+    async def _context(
+        self, session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
+    ) -> MatchContext:
+        match = await session.get(Match, match_id)
+        league = None
+        if match is not None:
+            league = await session.get(League, match.league_id)
+        if match is None or league is None or league.guild_id != actor.guild_id:
+            raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
+        if not any_league and league_name and league.name_key != league_name.strip().casefold():
+            raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
+        if league.format is not LeagueFormat.TEAM:
+            raise InvalidInput(f"{league.name} is not a team league.")
+        return await match_facts.context_for(session, league, match)
+
+    async def _player_id(self, session: AsyncSession, league: League, user_id: int) -> int | None:
+        query = select(Player.id).where(Player.league_id == league.id, Player.discord_user_id == user_id)
+        return (await session.exec(query)).first()
+
+    async def _acting(self, session: AsyncSession, actor: Actor, context: MatchContext) -> Acting:
+        """TEAM-LINEUP-11: a captain of one of the teams on the match date, or an official."""
+        me = await self._player_id(session, context.league, actor.user_id)
+        rosters = await match_facts.rosters(session, context)
+        captains = await self._captains(session, context)
+        side = _side_of_player(rosters, me)
+        if side is not None and me in captains[side]:
+            return Acting(side, me, official=False)
+        if is_commissioner(actor, context.league):
+            return Acting(None, me, official=True)
+        raise RuleViolation("TEAM-LINEUP-11", f"Only the captains of {context.label} (or a commissioner) can do that.")
+
+    async def _require(
+        self, session: AsyncSession, actor: Actor, context: MatchContext, side: Side, doing: str
+    ) -> None:
+        acting = await self._acting(session, actor, context)
+        if not acting.official and acting.side is not side:
+            raise PermissionDenied(f"Only {context.teams[side].name}'s captain (or a commissioner) can {doing}.")
+
+    async def _captains(self, session: AsyncSession, context: MatchContext) -> dict[Side, set[int]]:
+        rows = (
+            await session.exec(
+                select(RosterEntry).where(
+                    col(RosterEntry.team_id).in_([team.id for team in context.teams.values()]),
+                    RosterEntry.season_id == context.match.season_id,
+                    RosterEntry.role == RosterRole.CAPTAIN,
+                )
+            )
+        ).all()
+        captains: dict[Side, set[int]] = {Side.HOME: set(), Side.AWAY: set()}
+        for row in rows:
+            side = context.side_of_team(row.team_id)
+            if side is not None and row.applies_on(context.match.play_on):
+                captains[side].add(row.player_id)
+        return captains
+
+    async def _game_scores(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> list[GameScore]:
+        query = select(GameScore).where(
+            GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
+        )
+        return list((await session.exec(query)).all())
+
+    async def _open_challenges(self, session: AsyncSession, match_id: int) -> list[MatchChallenge]:
+        query = select(MatchChallenge).where(
+            MatchChallenge.match_id == match_id, col(MatchChallenge.ruled_at).is_(None)
+        )
+        return list((await session.exec(query)).all())
+
+    async def _scoreboard(self, session: AsyncSession, context: MatchContext) -> Scoreboard:
+        night = await match_facts.night(session, context)
+        names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
+        scores = list((await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all())
+        return Scoreboard(
+            context=context,
+            names=names,
+            night=night,
+            result=await match_facts.result(session, context, self.clock.now()),
+            scores=sorted(scores, key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0)),
+            open_challenges=await self._open_challenges(session, context.match.id or 0),
+        )
+
+
+def _side_of_player(rosters: dict[Side, tuple[attendance.RosterEntry, ...]], player_id: int | None) -> Side | None:
+    return next((side for side, entries in rosters.items() if any(e.player_id == player_id for e in entries)), None)
+
+
+def _player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
+    """An autocomplete value (a player id) or a typed name from the side's roster."""
+    typed = text.strip()
+    if typed.isdigit():
+        return int(typed)  # the rules refuse ids that are not on the roster (TEAM-LINEUP-7)
+    for entry in night.rosters[side]:
+        if entry.name.casefold() == typed.casefold():
+            return entry.player_id
+    raise InvalidInput(f"{typed!r} is not on {night.team_names[side]}'s roster tonight; pick a player from the list.")
+
+
+def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:
+    return {d.round_index for d in night.declarations if d.side is side}
+
+
+def _next_round(night: lineup.MatchNight, side: Side, context: MatchContext) -> int:
+    """The first round this side has not declared yet."""
+    rounds = len(lineup.round_plan(context.options))
+    declared = _declared_rounds(night, side)
+    for index in range(1, rounds + 1):
+        if index not in declared:
+            return index
+    raise RuleViolation("TEAM-LINEUP-4", f"{context.teams[side].name} has declared every round; lineups are locked.")
+
+
+def _open_round(night: lineup.MatchNight, context: MatchContext) -> int:
+    """The round being declared now: the first one not declared by both sides."""
+    for plan in lineup.round_plan(context.options):
+        declared = {d.side for d in night.declarations if d.round_index == plan.index}
+        if len(declared) < 2:
+            return plan.index
+    return len(lineup.round_plan(context.options))
+
+
+def _side_to_declare(night: lineup.MatchNight, context: MatchContext) -> Side:
+    """For an official acting for a team: the side whose turn it is in the open round (TEAM-LINEUP-2)."""
+    plan = lineup.round_plan(context.options)[_open_round(night, context) - 1]
+    declared = {d.side for d in night.declarations if d.round_index == plan.index}
+    return plan.first_declarer if plan.first_declarer not in declared else plan.first_declarer.other
+
+
+def _games(kind: RoundKind, players: list[int | None], machines: list[int | None]) -> tuple[lineup.GameEntry, ...]:
+    """Four player slots make two Doubles pairs or four Singles players; empty slots stay empty (short teams)."""
+    per_game = 2 if kind is RoundKind.DOUBLES else 1
+    games = []
+    for number in range(SLOTS_PER_ROUND // per_game):
+        seats = players[number * per_game : (number + 1) * per_game]
+        machine = machines[number] if number < len(machines) else None
+        games.append(lineup.GameEntry(tuple(p for p in seats if p is not None), machine))
+    return tuple(games)
+
+
+def _game_entries(
+    night: lineup.MatchNight, context: MatchContext, round_index: int, game_number: int
+) -> dict[Side, lineup.GameEntry]:
+    lineups = {d.side: d.lineup for d in night.declarations if d.round_index == round_index}
+    if len(lineups) < 2:
+        raise RuleViolation("TEAM-LINEUP-2", f"Round {round_index} is not declared by both teams yet.")
+    games = len(lineups[Side.HOME].games)
+    if not 1 <= game_number <= games:
+        raise InvalidInput(f"Round {round_index} has games 1 to {games}.")
+    return {side: lineups[side].games[game_number - 1] for side in Side}
+
+
+def _day(day: date) -> str:
+    return f"{day:%a %Y-%m-%d}"

@@ -1,0 +1,371 @@
+"""Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match; Confirm, Dispute and Sign buttons.
+
+Every change refreshes the match's one living scoreboard message in the channel where play began.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render.match import scoreboard_embed, scores_echo
+from bot.rules.team.model import Side
+from bot.services.match_night import Scoreboard
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
+
+MATCH_OPTION = "The match (type to search)"
+
+
+async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    league = getattr(interaction.namespace, "league", None)
+    choices = await bot_of(interaction).services.match_night.match_choices(interaction.guild_id or 0, league)
+    return _filtered(choices, current)
+
+
+async def player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Present, eligible players of the captain's team, starters who still must play first (TEAM-LINEUP-9)."""
+    match_id = getattr(interaction.namespace, "match", None)
+    if not isinstance(match_id, int):
+        return []
+    service = bot_of(interaction).services.match_night
+    try:
+        choices = await service.player_choices(
+            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
+        )
+    except errors.Refusal:
+        return []  # autocomplete cannot explain; the submission will
+    return [
+        app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
+    ]
+
+
+async def machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    match_id = getattr(interaction.namespace, "match", None)
+    if not isinstance(match_id, int):
+        return []
+    service = bot_of(interaction).services.match_night
+    try:
+        choices = await service.machine_choices(
+            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
+        )
+    except errors.Refusal:
+        return []
+    return _filtered(choices, current)
+
+
+def _filtered_pairs(choices: list[tuple[int, str]], current: str) -> list[tuple[int, str]]:
+    typed = current.casefold().strip()
+    return [(value, label) for value, label in choices if typed in label.casefold()][:MAX_CHOICES]
+
+
+def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands.Choice[int]]:
+    return [app_commands.Choice(name=label[:100], value=value) for value, label in _filtered_pairs(choices, current)]
+
+
+async def publish_scoreboard(bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard) -> None:
+    """Edit the match's living scoreboard, or post it where play began (TEAM-MATCH: one message per match)."""
+    match = board.context.match
+    embed, view = scoreboard_embed(board), SignView(match.id or 0, done=board.result.final)
+    if match.scoreboard_channel_id and match.scoreboard_message_id:
+        channel = bot.get_partial_messageable(match.scoreboard_channel_id)
+        try:
+            await channel.get_partial_message(match.scoreboard_message_id).edit(embed=embed, view=view)
+            return
+        except discord.NotFound:
+            pass  # deleted by someone: post a fresh one
+    if interaction.channel is None or not isinstance(interaction.channel, discord.abc.Messageable):
+        return
+    message = await interaction.channel.send(embed=embed, view=view)
+    await bot.services.match_night.scoreboard_posted(match.id or 0, message.channel.id, message.id)
+
+
+class ConfirmGame(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:confirm:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
+):
+    def __init__(self, match_id: int, round_index: int, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm",
+                style=discord.ButtonStyle.success,
+                custom_id=f"score:confirm:{match_id}:{round_index}:{game}",
+            )
+        )
+        self.match_id, self.round_index, self.game = match_id, round_index, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmGame:
+        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            board = await bot.services.match_night.confirm_game(
+                actor_from(interaction), self.match_id, self.round_index, self.game
+            )
+        except Exception as error:  # buttons' errors never reach the command tree
+            await errors.report(interaction, error)
+            return
+        await interaction.response.send_message(
+            f"✅ Round {self.round_index} game {self.game} confirmed by {interaction.user.display_name}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await publish_scoreboard(bot, interaction, board)
+
+
+class DisputeForm(discord.ui.Modal, title="Dispute this match"):
+    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="What is wrong?",
+        custom_id="reason",
+        style=discord.TextStyle.paragraph,
+        max_length=1000,
+        placeholder="e.g. Game 2: the away score was 1,230,000, not 12,300,000 (photo of the sheet to follow)",
+    )
+
+    def __init__(self, match_id: int, games: list[list[int]]) -> None:
+        super().__init__()
+        self.match_id, self.games = match_id, games
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            board = await bot.services.match_night.challenge(
+                actor_from(interaction), self.match_id, self.games, self.reason.value
+            )
+        except Exception as error:
+            await errors.report(interaction, error)
+            return
+        await interaction.response.send_message(
+            f"⚠️ {interaction.user.display_name} disputed this match; a commissioner will rule. File the full report "
+            "within 24 hours.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await publish_scoreboard(bot, interaction, board)
+
+
+class DisputeGame(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:dispute:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
+):
+    def __init__(self, match_id: int, round_index: int, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Dispute",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"score:dispute:{match_id}:{round_index}:{game}",
+            )
+        )
+        self.match_id, self.round_index, self.game = match_id, round_index, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DisputeGame:
+        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(DisputeForm(self.match_id, [[self.round_index, self.game]]))
+
+
+class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:sign:(?P<m>\d+)"):
+    def __init__(self, match_id: int, *, done: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Sign scoresheet",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"match:sign:{match_id}",
+                disabled=done,
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SignMatch:
+        return cls(int(match["m"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            board = await bot.services.match_night.sign(actor_from(interaction), self.match_id)
+        except Exception as error:
+            await errors.report(interaction, error)
+            return
+        await interaction.response.send_message(f"🖊️ {interaction.user.display_name} signed the scoresheet.")
+        await publish_scoreboard(bot, interaction, board)
+
+
+class SignView(discord.ui.View):
+    def __init__(self, match_id: int, *, done: bool) -> None:
+        super().__init__(timeout=None)
+        self.add_item(SignMatch(match_id, done=done))
+
+
+class ScoreView(discord.ui.View):
+    def __init__(self, match_id: int, round_index: int, game: int) -> None:
+        super().__init__(timeout=None)
+        self.add_item(ConfirmGame(match_id, round_index, game))
+        self.add_item(DisputeGame(match_id, round_index, game))
+
+
+@app_commands.guild_only()
+class MatchNightCommands(commands.Cog):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch)
+
+    async def _after(self, interaction: discord.Interaction, board: Scoreboard) -> None:
+        await publish_scoreboard(self.bot, interaction, board)
+
+    @app_commands.command(name="checkin", description="Check in for tonight's match (captains can check in teammates)")
+    @app_commands.describe(
+        match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def checkin(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        member: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_night.check_in(
+                actor_from(interaction), league, match, member.id if member else None
+            )
+            await self._after(interaction, board)
+            who = member.display_name if member else interaction.user.display_name
+            return Reply(f"🟢 {who} is checked in.")
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="lineup", description="Declare your team's lineup for its next round (captains)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        p1="Doubles: game 1, first player · Singles: game 1",
+        p2="Doubles: game 1, second player · Singles: game 2",
+        p3="Doubles: game 2, first player · Singles: game 3",
+        p4="Doubles: game 2, second player · Singles: game 4",
+        m1="Machine for game 1 (the team declaring first picks)",
+        m2="Machine for game 2",
+        m3="Machine for game 3 (Singles)",
+        m4="Machine for game 4 (Singles)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(
+        match=match_autocomplete,
+        m1=machine_autocomplete,
+        m2=machine_autocomplete,
+        m3=machine_autocomplete,
+        m4=machine_autocomplete,
+    )
+    @app_commands.autocomplete(
+        p1=player_autocomplete,
+        p2=player_autocomplete,
+        p3=player_autocomplete,
+        p4=player_autocomplete,
+        league=league_autocomplete,
+    )
+    async def lineup(
+        self, interaction: discord.Interaction, match: int,
+        p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
+        m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board, round_index, side = await self.bot.services.match_night.declare(
+                actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
+            )
+            await self._after(interaction, board)
+            return Reply(f"📋 {board.context.teams[side].name} declared round {round_index}. It is locked now.")
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        round="Round 1–4",
+        game="Game number in the round",
+        home1="Home team's first player's score, e.g. 12,345,670",
+        away1="Away team's first player's score",
+        home2="Home team's second player's score (Doubles)",
+        away2="Away team's second player's score (Doubles)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def score(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board, rows = await self.bot.services.match_night.enter_scores(
+                actor_from(interaction), league, match, round, game,
+                {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(scores_echo(board, rows), ephemeral=False, view=ScoreView(match, round, game))
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="tiebreak", description="Enter the tie-breaker game's score of a level match (captains)")
+    @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def tiebreak(
+        self, interaction: discord.Interaction, match: int, home: str, away: str, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_night.tiebreak(actor_from(interaction), league, match, home, away)
+            await self._after(interaction, board)
+            return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    match_group = app_commands.Group(name="match", description="A team match", guild_only=True)
+
+    @match_group.command(name="show", description="Show a match's scoreboard")
+    @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def show(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
+            return Reply(embeds=[scoreboard_embed(board)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @match_group.command(name="ruling", description="Rule on a disputed match (commissioners)")
+    @app_commands.describe(match=MATCH_OPTION, ruling="Your ruling, as it should be recorded", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def ruling(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        ruling: app_commands.Range[str, 1, 1000],
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_night.rule(actor_from(interaction), league, match, ruling)
+            await self._after(interaction, board)
+            return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(MatchNightCommands(bot))

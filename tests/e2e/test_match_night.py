@@ -1,0 +1,225 @@
+"""A whole team match played from Discord the way captains play it (TEAM-LINEUP-*, TEAM-GAME-*, TEAM-MATCH-*).
+
+Attendance, four rounds of alternating declarations with autocomplete, scores with the opposing captain's
+confirmation, a dispute and the commissioner's ruling, an 8–8 tie decided by a tie-breaker game, and both
+captains signing the scoresheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlmodel import select
+
+from bot.clock import ManualClock
+from bot.local.emulator import Output
+from bot.rules.team.model import MatchOutcome, Side
+from bot.services import match_facts
+from storage.db import Database
+from storage.matches import Match, MatchChallenge, MatchLineup
+from storage.models import League, Machine, Team, Venue
+from tests.e2e.harness import RunningBot, running_bot
+
+NEW_YORK = ZoneInfo("America/New_York")
+MATCH_DAY = date(2027, 3, 3)  # a Wednesday
+HOME = ["h1", "h2", "h3", "h4", "h5", "h6"]
+AWAY = ["a1", "a2", "a3", "a4", "a5", "a6"]
+
+
+@dataclass
+class Night:
+    league: RunningBot
+    match_id: int
+    machines: list[int]
+
+    async def run(self, line: str, who: str) -> str:
+        result = await self.league.run(line.replace("MATCH", str(self.match_id)), as_member=who)
+        return result.text()
+
+    def ids(self, *names: str) -> list[int]:
+        return [self.league.emulator.member(name).id for name in names]
+
+
+def at(hour: int, minute: int = 0) -> datetime:
+    return datetime(MATCH_DAY.year, MATCH_DAY.month, MATCH_DAY.day, hour, minute, tzinfo=NEW_YORK)
+
+
+@pytest.fixture
+async def night(sqlite_db: Database) -> AsyncIterator[Night]:
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK))
+        for name in HOME + AWAY:
+            league.emulator.add_member(name)
+        run = league.run
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/venue add name:"Ace Arcade"', as_member="alice")
+        for model in ("Godzilla", "Medieval Madness", "Attack from Mars"):
+            await run(f'/machine add venue:"Ace Arcade" model:"{model}"', as_member="alice")
+        for team, names in (("Flipper Kings", HOME), ("Tilt Warriors", AWAY)):
+            await run(f'/team create name:"{team}" evening:Wednesday home_venue:"Ace Arcade"', as_member="alice")
+            await run(f'/roster add team:"{team}" member:@{names[0]} role:captain adult:true', as_member="alice")
+            for name in names[1:]:
+                await run(f'/roster add team:"{team}" member:@{name} role:starter adult:true', as_member=names[0])
+            submitted = await run(f'/roster submit team:"{team}" effective:2027-03-01', as_member=names[0])
+            assert "Roster submitted" in submitted.text(), submitted.text()
+        async with sqlite_db.writing() as session:
+            league_row = (await session.exec(select(League))).one()
+            teams = {t.name: t for t in (await session.exec(select(Team))).all()}
+            venue = (await session.exec(select(Venue))).one()
+            match = Match(
+                league_id=league_row.id or 0, season_id=1, week=1, play_on=MATCH_DAY,
+                home_team_id=teams["Flipper Kings"].id or 0, away_team_id=teams["Tilt Warriors"].id or 0,
+                venue_id=venue.id,
+            )  # fmt: skip
+            session.add(match)
+            await session.flush()
+            machines = [m.id or 0 for m in (await session.exec(select(Machine).order_by(Machine.id))).all()]
+            match_id = match.id or 0
+        yield Night(league, match_id, machines)
+
+
+async def test_a_whole_match_through_discord(night: Night) -> None:
+    league, emulator, clock = night.league, night.league.emulator, night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    m1, m2, m3 = night.machines
+
+    # Attendance (TEAM-SCHED-2): four per side; captains check teammates in, one player checks in alone.
+    clock.set(at(19, 40))
+    for name in HOME[1:4]:
+        assert "is checked in" in await night.run(f"/checkin match:MATCH member:@{name}", "h1")
+    assert "is checked in" in await night.run("/checkin match:MATCH", "h1")
+    for name in AWAY[:4]:
+        assert "is checked in" in await night.run("/checkin match:MATCH", name)
+    again = await night.run("/checkin match:MATCH", "a2")
+    assert "already checked in" in again and "TEAM-SCHED-2" in again
+    clock.set(at(20, 1))
+
+    # Round 1, Doubles: AWAY declares first and picks the machines (TEAM-LINEUP-2, 3).
+    early = await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    assert "Waiting for Tilt Warriors to declare first" in early and "TEAM-LINEUP-2" in early
+    suggestions = await emulator.autocomplete(f"/lineup match:{night.match_id} p1:", focused="p1", as_member="a1")
+    assert sorted(choice["name"] for choice in suggestions) == ["A1", "A2", "A3", "A4"]
+    machine_names = await emulator.autocomplete(f"/lineup match:{night.match_id} m1:", focused="m1", as_member="a1")
+    assert len(machine_names) == 3
+    assert "declared round 1" in await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    locked_view = await night.run("/match show match:MATCH", "h1")
+    assert "A1 + A2" in locked_view  # the second team sees the first team's lineup once it is declared
+    assert "declared round 1" in await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+
+    # Scores: HOME wins game 1, AWAY game 2 → 2–2 (TEAM-GAME-1, TEAM-TV-2's numbers in game 2).
+    bad = await night.run("/score match:MATCH round:1 game:1 home1:50M home2:1 away1:1 away2:1", "h1")
+    assert "COMMON-AMB-3" in bad
+    await enter_and_confirm(night, 1, 1, ("30,000,000", "20,000,000"), ("10,000,000", "9,000,000"))
+    echo = await enter_and_confirm(night, 1, 2, ("12,340,000", "3,500,000"), ("9,000,000", "6,900,000"))
+    assert "H3 12,340,000, H4 3,500,000, A3 9,000,000, A4 6,900,000" in echo
+
+    # Round 2, Doubles: HOME first; the same pair may not play twice (TEAM-LINEUP-6).
+    repeat = await night.run(f"/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4 m1:{m1} m2:{m3}", "h1")
+    assert "already paired" in repeat and "TEAM-LINEUP-6" in repeat
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4", "a1")
+    await enter_and_confirm(night, 2, 1, ("40,000,000", "1"), ("2", "3"))
+    await enter_and_confirm(night, 2, 2, ("1", "2"), ("40,000,000", "3"))
+
+    # Rounds 3 and 4, Singles: HOME wins games 1–2, AWAY games 3–4 in each → 8–8 (TEAM-LINEUP-1).
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(f"/lineup match:MATCH p1:H4 p2:H3 p3:H2 p4:H1 m1:{m2} m2:{m2} m3:{m3} m4:{m1}", "h1")
+    await night.run("/lineup match:MATCH p1:A4 p2:A3 p3:A2 p4:A1", "a1")
+    for round_index in (3, 4):
+        for game in (1, 2):
+            await enter_and_confirm(night, round_index, game, ("5,000,000",), ("4,000,000",))
+        for game in (3, 4):
+            if (round_index, game) == (4, 4):
+                continue
+            await enter_and_confirm(night, round_index, game, ("1,000,000",), ("2,000,000",))
+
+    # The last game is disputed; the commissioner rules, then it is confirmed.
+    entered = await league.run(
+        f"/score match:{night.match_id} round:4 game:4 home1:1,000,000 away1:2,000,000", as_member="h1"
+    )
+    form = await emulator.click(entered, f"score:dispute:{night.match_id}:4:4", as_member="a1")
+    assert form.modal is not None
+    disputed = await emulator.submit_modal(form, {"reason": "H1 nudged during A1's last ball"}, as_member="a1")
+    assert "disputed this match" in disputed.text()
+    not_yet = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    assert "A dispute is open" in not_yet.text()
+    outsider = await night.run('/match ruling match:MATCH ruling:"No nudge seen; score stands"', "a1")
+    assert "Only a commissioner" in outsider
+    assert "Ruling recorded" in await night.run(
+        '/match ruling match:MATCH ruling:"No nudge seen; score stands"', "alice"
+    )
+    await emulator.click(entered, f"score:confirm:{night.match_id}:4:4", as_member="a1")
+
+    # 8–8: a tie-breaker game decides it and adds no match points (TEAM-MATCH-3, TEAM-TB-4, TEAM-TV-17).
+    async with league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        level = await match_facts.result(session, context, clock.now())
+    assert dict(level.points) == {Side.HOME: 8, Side.AWAY: 8} and level.needs_tiebreaker and not level.final
+    assert "Tie-breaker recorded" in await night.run(
+        "/tiebreak match:MATCH home:1,980,000,000 away:2,450,000,000", "h1"
+    )
+
+    # Both captains sign (TEAM-MATCH-4): the scoreboard says who won.
+    first = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    assert "signed the scoresheet" in first.text()
+    twice = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    assert "already signed" in twice.text()
+    await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="a1")
+    final_board = scoreboard(night)
+    assert "Final: Tilt Warriors win" in final_board.text()
+    assert "Tilt Warriors 8 – 8 Flipper Kings" in final_board.text()
+    async with league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        result = await match_facts.result(session, context, clock.now())
+        lineups = (await session.exec(select(MatchLineup))).all()
+        challenge = (await session.exec(select(MatchChallenge))).one()
+    assert result.final and result.outcome == {Side.AWAY: MatchOutcome.WIN, Side.HOME: MatchOutcome.LOSS}
+    assert len(lineups) == 8 and challenge.ruling == "No nudge seen; score stands"
+    scoreboards = [
+        o for o in emulator.outputs
+        if o.kind in ("message", "message_edit") and o.embeds and str(o.embeds[0].get("title", "")).startswith("Week 1")
+    ]  # fmt: skip
+    assert len({o.message_id for o in scoreboards}) == 1  # one living scoreboard, edited in place
+    assert len(scoreboards) > 20
+
+
+def scoreboard(night: Night) -> Output:
+    boards = [
+        o for o in night.league.emulator.messages_in("general")
+        if o.embeds and str(o.embeds[0].get("title", "")).startswith("Week 1")
+    ]  # fmt: skip
+    return boards[-1]
+
+
+async def enter_and_confirm(
+    night: Night, round_index: int, game: int, home: tuple[str, ...], away: tuple[str, ...]
+) -> str:
+    options = " ".join(
+        [f"home{n}:{score}" for n, score in enumerate(home, start=1)]
+        + [f"away{n}:{score}" for n, score in enumerate(away, start=1)]
+    )
+    entered = await night.league.run(
+        f"/score match:{night.match_id} round:{round_index} game:{game} {options}", as_member="h1"
+    )
+    assert entered.content.startswith("📝"), entered.text()
+    assert not entered.ephemeral
+    self_confirm = await night.league.emulator.click(
+        entered, f"score:confirm:{night.match_id}:{round_index}:{game}", as_member="h1"
+    )
+    assert "opposing captain confirms" in self_confirm.text()
+    confirmed = await night.league.emulator.click(
+        entered, f"score:confirm:{night.match_id}:{round_index}:{game}", as_member="a1"
+    )
+    assert "confirmed by A1" in confirmed.text(), confirmed.text()
+    return entered.text()
