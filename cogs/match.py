@@ -17,7 +17,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.match import scoreboard_embed, scores_echo
 from bot.rules.team.model import Side
-from bot.services.match_night import Scoreboard
+from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
 
 MATCH_OPTION = "The match (type to search)"

@@ -8,7 +8,7 @@ from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.scores import format_score
 from bot.rules.team import lineup
 from bot.rules.team.model import MatchOutcome, Side
-from bot.services.match_night import Scoreboard
+from bot.services.scoreboard import Scoreboard
 from storage.matches import GameScore
 
 FINAL_COLOUR = discord.Colour.green()

@@ -6,7 +6,6 @@ what was accepted in one transaction. Captains act for their own side; a commiss
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
@@ -17,11 +16,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
-from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team import attendance, lineup
 from bot.rules.team.model import RoundKind, Side
-from bot.services import audit, match_facts
+from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
+from bot.services.match_access import acting_in, load_context, player_id_of, require_side, side_of_player
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
 from storage.db import Database
@@ -34,31 +34,9 @@ from storage.matches import (
     MatchVisit,
     TiebreakerGame,
 )
-from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
-
-
-@dataclass(frozen=True)
-class Scoreboard:
-    """A match's state for the living scoreboard message and for replies."""
-
-    context: MatchContext
-    names: dict[int, str]  # player id → display name
-    night: lineup.MatchNight
-    result: scoring.MatchResult
-    scores: list[GameScore]
-    open_challenges: list[MatchChallenge]
-
-
-@dataclass(frozen=True)
-class Acting:
-    """Who is acting in this match: the side they captain (None for an official acting for both)."""
-
-    side: Side | None
-    player_id: int | None
-    official: bool
 
 
 class MatchNightService:
@@ -68,26 +46,28 @@ class MatchNightService:
 
     # --- check-in (TEAM-SCHED-2) -------------------------------------------------------------------
 
-    async def check_in(self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None) -> Scoreboard:
+    async def check_in(
+        self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None
+    ) -> scoreboard.Scoreboard:
         """A player checks themselves in, or a captain checks in a teammate."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, league_name, match_id)
+            context = await load_context(session, actor, league_name, match_id)
             rosters = await match_facts.rosters(session, context)
-            me = await self._player_id(session, context.league, actor.user_id)
-            target = me if member_id is None else await self._player_id(session, context.league, member_id)
-            side = _side_of_player(rosters, target)
+            me = await player_id_of(session, context.league, actor.user_id)
+            target = me if member_id is None else await player_id_of(session, context.league, member_id)
+            side = side_of_player(rosters, target)
             if target is None or side is None:
                 raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
             if target != me:
-                await self._require(session, actor, context, side, "check in a teammate")
+                await require_side(session, actor, context, side, "check in a teammate")
             visits = await match_facts.visits(session, context.match)
             attendance.check_in(visits, rosters[side], side, target, now=now)
             visit = MatchVisit(match_id=match_id, side=side, player_id=target, arrived_at=now)
             session.add(visit)
             await session.flush()
             audit.created(session, actor, visit, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
     # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
 
@@ -98,12 +78,12 @@ class MatchNightService:
         match_id: int,
         players: list[str | None],
         machines: list[int | None],
-    ) -> tuple[Scoreboard, int, Side]:
+    ) -> tuple[scoreboard.Scoreboard, int, Side]:
         """Declare the acting captain's lineup for their next round. Returns the board, round and side."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, league_name, match_id)
-            acting = await self._acting(session, actor, context)
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             side = acting.side or _side_to_declare(night, context)
             round_index = _next_round(night, side, context)
@@ -134,13 +114,13 @@ class MatchNightService:
             except IntegrityError:
                 raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
             audit.created(session, actor, row, at=now)
-            return await self._scoreboard(session, context), round_index, side
+            return await scoreboard.build(session, context, self.clock.now()), round_index, side
 
     async def player_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
         """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
         async with self.db.reading() as session:
-            context = await self._context(session, actor, league_name, match_id)
-            acting = await self._acting(session, actor, context)
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             side = acting.side or _side_to_declare(night, context)
             round_index = _next_round(night, side, context)
@@ -150,7 +130,7 @@ class MatchNightService:
     async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
         """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
         async with self.db.reading() as session:
-            context = await self._context(session, actor, league_name, match_id)
+            context = await load_context(session, actor, league_name, match_id)
             night = await match_facts.night(session, context)
             round_index = _open_round(night, context)
             machines = lineup.legal_machines(night, round_index, options=context.options)
@@ -166,12 +146,12 @@ class MatchNightService:
         round_index: int,
         game_number: int,
         typed: dict[Side, list[str]],
-    ) -> tuple[Scoreboard, list[GameScore]]:
+    ) -> tuple[scoreboard.Scoreboard, list[GameScore]]:
         """A captain enters one game's scores, in each side's lineup order; the opponent then confirms."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, league_name, match_id)
-            acting = await self._acting(session, actor, context)
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             entries = _game_entries(night, context, round_index, game_number)
             rows = []
@@ -208,14 +188,16 @@ class MatchNightService:
                 ) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-            return await self._scoreboard(session, context), rows
+            return await scoreboard.build(session, context, self.clock.now()), rows
 
-    async def confirm_game(self, actor: Actor, match_id: int, round_index: int, game_number: int) -> Scoreboard:
+    async def confirm_game(
+        self, actor: Actor, match_id: int, round_index: int, game_number: int
+    ) -> scoreboard.Scoreboard:
         """The opposing captain confirms a game's entered scores."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, None, match_id, any_league=True)
-            acting = await self._acting(session, actor, context)
+            context = await load_context(session, actor, None, match_id, any_league=True)
+            acting = await acting_in(session, actor, context)
             rows = await self._game_scores(session, match_id, round_index, game_number)
             if not rows:
                 raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
@@ -229,17 +211,19 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
-    async def challenge(self, actor: Actor, match_id: int, games: list[list[int]], reason: str) -> Scoreboard:
+    async def challenge(
+        self, actor: Actor, match_id: int, games: list[list[int]], reason: str
+    ) -> scoreboard.Scoreboard:
         """TEAM-DISP-1: a captain challenges games; the match cannot be signed while a challenge is open."""
         text = reason.strip()
         if not text:
             raise InvalidInput("Say what is disputed, so the commissioner can rule on it.")
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, None, match_id, any_league=True)
-            acting = await self._acting(session, actor, context)
+            context = await load_context(session, actor, None, match_id, any_league=True)
+            acting = await acting_in(session, actor, context)
             row = MatchChallenge(
                 match_id=match_id,
                 side=acting.side or Side.HOME,
@@ -251,16 +235,16 @@ class MatchNightService:
             session.add(row)
             await session.flush()
             audit.created(session, actor, row, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
-    async def rule(self, actor: Actor, league_name: str | None, match_id: int, ruling: str) -> Scoreboard:
+    async def rule(self, actor: Actor, league_name: str | None, match_id: int, ruling: str) -> scoreboard.Scoreboard:
         """A commissioner records the ruling that closes the match's open challenges (TEAM-DISP-4)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, league_name, match_id)
+            context = await load_context(session, actor, league_name, match_id)
             if not is_commissioner(actor, context.league):
                 raise PermissionDenied("Only a commissioner rules on disputes.")
-            open_rows = await self._open_challenges(session, match_id)
+            open_rows = await scoreboard.open_challenges(session, match_id)
             if not open_rows:
                 raise NotFound(f"{context.label} has no open dispute.")
             for row in open_rows:
@@ -268,16 +252,16 @@ class MatchNightService:
                 row.ruling, row.ruled_by, row.ruled_at = ruling.strip()[:1000], actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
     async def tiebreak(
         self, actor: Actor, league_name: str | None, match_id: int, home_score: str, away_score: str
-    ) -> Scoreboard:
+    ) -> scoreboard.Scoreboard:
         """TEAM-TB-3/4: one score per team decides a level match; it adds no match points."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, league_name, match_id)
-            await self._acting(session, actor, context)
+            context = await load_context(session, actor, league_name, match_id)
+            await acting_in(session, actor, context)
             result = await match_facts.result(session, context, now)
             if not result.needs_tiebreaker:
                 raise RuleViolation("TEAM-MATCH-3", "A tie-breaker game is only played when the match ends level.")
@@ -293,15 +277,15 @@ class MatchNightService:
             session.add(row)
             await session.flush()
             audit.created(session, actor, row, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
-    async def sign(self, actor: Actor, match_id: int) -> Scoreboard:
+    async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await self._context(session, actor, None, match_id, any_league=True)
-            acting = await self._acting(session, actor, context)
-            board = await self._scoreboard(session, context)
+            context = await load_context(session, actor, None, match_id, any_league=True)
+            acting = await acting_in(session, actor, context)
+            board = await scoreboard.build(session, context, self.clock.now())
             if board.open_challenges:
                 raise RuleViolation("TEAM-DISP-1", "A dispute is open on this match; the commissioner rules first.")
             waiting = [f"round {s.round_index} game {s.game_number}" for s in board.scores if s.confirmed_at is None]
@@ -322,11 +306,13 @@ class MatchNightService:
                 except IntegrityError:
                     raise Conflict(already) from None
                 audit.created(session, actor, row, at=now)
-            return await self._scoreboard(session, context)
+            return await scoreboard.build(session, context, self.clock.now())
 
-    async def board(self, actor: Actor, league_name: str | None, match_id: int) -> Scoreboard:
+    async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
         async with self.db.reading() as session:
-            return await self._scoreboard(session, await self._context(session, actor, league_name, match_id))
+            return await scoreboard.build(
+                session, await load_context(session, actor, league_name, match_id), self.clock.now()
+            )
 
     async def scoreboard_posted(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember the living scoreboard message so later changes edit it instead of posting anew."""
@@ -357,91 +343,11 @@ class MatchNightService:
                 choices.append((match.id or 0, f"{_day(match.play_on)} · week {match.week} · {context.label}"))
             return choices
 
-    # --- facts and permissions ------------------------------------------------------------------
-
-    async def _context(
-        self, session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
-    ) -> MatchContext:
-        match = await session.get(Match, match_id)
-        league = None
-        if match is not None:
-            league = await session.get(League, match.league_id)
-        if match is None or league is None or league.guild_id != actor.guild_id:
-            raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
-        if not any_league and league_name and league.name_key != league_name.strip().casefold():
-            raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
-        if league.format is not LeagueFormat.TEAM:
-            raise InvalidInput(f"{league.name} is not a team league.")
-        return await match_facts.context_for(session, league, match)
-
-    async def _player_id(self, session: AsyncSession, league: League, user_id: int) -> int | None:
-        query = select(Player.id).where(Player.league_id == league.id, Player.discord_user_id == user_id)
-        return (await session.exec(query)).first()
-
-    async def _acting(self, session: AsyncSession, actor: Actor, context: MatchContext) -> Acting:
-        """TEAM-LINEUP-11: a captain of one of the teams on the match date, or an official."""
-        me = await self._player_id(session, context.league, actor.user_id)
-        rosters = await match_facts.rosters(session, context)
-        captains = await self._captains(session, context)
-        side = _side_of_player(rosters, me)
-        if side is not None and me in captains[side]:
-            return Acting(side, me, official=False)
-        if is_commissioner(actor, context.league):
-            return Acting(None, me, official=True)
-        raise RuleViolation("TEAM-LINEUP-11", f"Only the captains of {context.label} (or a commissioner) can do that.")
-
-    async def _require(
-        self, session: AsyncSession, actor: Actor, context: MatchContext, side: Side, doing: str
-    ) -> None:
-        acting = await self._acting(session, actor, context)
-        if not acting.official and acting.side is not side:
-            raise PermissionDenied(f"Only {context.teams[side].name}'s captain (or a commissioner) can {doing}.")
-
-    async def _captains(self, session: AsyncSession, context: MatchContext) -> dict[Side, set[int]]:
-        rows = (
-            await session.exec(
-                select(RosterEntry).where(
-                    col(RosterEntry.team_id).in_([team.id for team in context.teams.values()]),
-                    RosterEntry.season_id == context.match.season_id,
-                    RosterEntry.role == RosterRole.CAPTAIN,
-                )
-            )
-        ).all()
-        captains: dict[Side, set[int]] = {Side.HOME: set(), Side.AWAY: set()}
-        for row in rows:
-            side = context.side_of_team(row.team_id)
-            if side is not None and row.applies_on(context.match.play_on):
-                captains[side].add(row.player_id)
-        return captains
-
     async def _game_scores(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> list[GameScore]:
         query = select(GameScore).where(
             GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
         )
         return list((await session.exec(query)).all())
-
-    async def _open_challenges(self, session: AsyncSession, match_id: int) -> list[MatchChallenge]:
-        query = select(MatchChallenge).where(
-            MatchChallenge.match_id == match_id, col(MatchChallenge.ruled_at).is_(None)
-        )
-        return list((await session.exec(query)).all())
-
-    async def _scoreboard(self, session: AsyncSession, context: MatchContext) -> Scoreboard:
-        night = await match_facts.night(session, context)
-        names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-        scores = list((await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all())
-        return Scoreboard(
-            context=context,
-            names=names,
-            night=night,
-            result=await match_facts.result(session, context, self.clock.now()),
-            scores=sorted(scores, key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0)),
-            open_challenges=await self._open_challenges(session, context.match.id or 0),
-        )
-
-
-def _side_of_player(rosters: dict[Side, tuple[attendance.RosterEntry, ...]], player_id: int | None) -> Side | None:
-    return next((side for side, entries in rosters.items() if any(e.player_id == player_id for e in entries)), None)
 
 
 def _player_from(night: lineup.MatchNight, side: Side, text: str) -> int:

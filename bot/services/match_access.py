@@ -1,0 +1,93 @@
+"""Which match, and who is acting in it: the checks every match-night action starts with.
+
+A captain acts for the side whose roster (on the match date) names them captain; a commissioner may act
+for either side (COMMON-ROLE-1). Every lookup is confined to the actor's guild.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.rules.refusals import InvalidInput, NotFound, PermissionDenied, RuleViolation
+from bot.rules.team import attendance
+from bot.rules.team.model import Side
+from bot.services import match_facts
+from bot.services.actor import Actor
+from bot.services.match_facts import MatchContext
+from bot.services.permissions import is_commissioner
+from storage.matches import Match
+from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole
+
+
+@dataclass(frozen=True)
+class Acting:
+    """Who is acting in this match: the side they captain (None for an official acting for both)."""
+
+    side: Side | None
+    player_id: int | None
+    official: bool
+
+
+async def load_context(
+    session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
+) -> MatchContext:
+    match = await session.get(Match, match_id)
+    league = None
+    if match is not None:
+        league = await session.get(League, match.league_id)
+    if match is None or league is None or league.guild_id != actor.guild_id:
+        raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
+    if not any_league and league_name and league.name_key != league_name.strip().casefold():
+        raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
+    if league.format is not LeagueFormat.TEAM:
+        raise InvalidInput(f"{league.name} is not a team league.")
+    return await match_facts.context_for(session, league, match)
+
+
+async def player_id_of(session: AsyncSession, league: League, user_id: int) -> int | None:
+    query = select(Player.id).where(Player.league_id == league.id, Player.discord_user_id == user_id)
+    return (await session.exec(query)).first()
+
+
+async def acting_in(session: AsyncSession, actor: Actor, context: MatchContext) -> Acting:
+    """TEAM-LINEUP-11: a captain of one of the teams on the match date, or an official."""
+    me = await player_id_of(session, context.league, actor.user_id)
+    rosters = await match_facts.rosters(session, context)
+    captain_ids = await captains(session, context)
+    side = side_of_player(rosters, me)
+    if side is not None and me in captain_ids[side]:
+        return Acting(side, me, official=False)
+    if is_commissioner(actor, context.league):
+        return Acting(None, me, official=True)
+    raise RuleViolation("TEAM-LINEUP-11", f"Only the captains of {context.label} (or a commissioner) can do that.")
+
+
+async def require_side(session: AsyncSession, actor: Actor, context: MatchContext, side: Side, doing: str) -> None:
+    acting = await acting_in(session, actor, context)
+    if not acting.official and acting.side is not side:
+        raise PermissionDenied(f"Only {context.teams[side].name}'s captain (or a commissioner) can {doing}.")
+
+
+async def captains(session: AsyncSession, context: MatchContext) -> dict[Side, set[int]]:
+    rows = (
+        await session.exec(
+            select(RosterEntry).where(
+                col(RosterEntry.team_id).in_([team.id for team in context.teams.values()]),
+                RosterEntry.season_id == context.match.season_id,
+                RosterEntry.role == RosterRole.CAPTAIN,
+            )
+        )
+    ).all()
+    captains: dict[Side, set[int]] = {Side.HOME: set(), Side.AWAY: set()}
+    for row in rows:
+        side = context.side_of_team(row.team_id)
+        if side is not None and row.applies_on(context.match.play_on):
+            captains[side].add(row.player_id)
+    return captains
+
+
+def side_of_player(rosters: dict[Side, tuple[attendance.RosterEntry, ...]], player_id: int | None) -> Side | None:
+    return next((side for side, entries in rosters.items() if any(e.player_id == player_id for e in entries)), None)
