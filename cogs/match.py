@@ -21,6 +21,19 @@ from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
 
 MATCH_OPTION = "The match (type to search)"
+OFFENCE_CHOICES = [
+    app_commands.Choice(name="played out of turn", value="out_of_turn"),
+    app_commands.Choice(name="death save / bang-back", value="death_save"),
+    app_commands.Choice(name="extra-ball violation", value="extra_ball_violation"),
+    app_commands.Choice(name="physical assist by a teammate", value="physical_assist"),
+    app_commands.Choice(name="slam tilt", value="slam_tilt"),
+    app_commands.Choice(name="tilt-through", value="tilt_through"),
+]
+SIDE_CHOICES = [app_commands.Choice(name="home", value="home"), app_commands.Choice(name="away", value="away")]
+WALKOUT_CHOICES = [
+    app_commands.Choice(name="left", value="left"),
+    app_commands.Choice(name="refused to go on", value="refused"),
+]
 
 
 async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
@@ -365,6 +378,106 @@ class MatchNightCommands(commands.Cog):
             return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(name="penalty", description="Record an in-game penalty against a player (captains, officials)")
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", offence="What happened",
+        member="The offender (for a physical assist: the player who was helped)", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(offence=OFFENCE_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def penalty(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        offence: app_commands.Choice[str], member: discord.Member, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.penalty(
+                actor_from(interaction), league, match, round_index=round, game_number=game,
+                offence=offence.value, member_id=member.id,
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(
+                f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="walkout", description="Record a team leaving or refusing to finish a disputed match (officials)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, side="Which team", kind="Left, or refused to go on", league=LEAGUE_OPTION
+    )
+    @app_commands.choices(side=SIDE_CHOICES, kind=WALKOUT_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def walkout(
+        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str],
+        kind: app_commands.Choice[str], league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.walkout(
+                actor_from(interaction), league, match, side=Side(side.value), kind=kind.value
+            )
+            await self._after(interaction, board)
+            return Reply(f"🚪 Recorded: the {side.name} team {kind.value} (TEAM-FORF-4).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="forfeit", description="Rule a team at fault for moving or refusing to move venue (officials)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, side="The team at fault (it loses with 0; the other gets 12)", league=LEAGUE_OPTION
+    )
+    @app_commands.choices(side=SIDE_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def forfeit(
+        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.venue_forfeit(
+                actor_from(interaction), league, match, side=Side(side.value)
+            )
+            await self._after(interaction, board)
+            return Reply(f"🏳️ The {side.name} team forfeits this match (TEAM-VENUE-1/4).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(name="played-out", description="Your team played the evening out against a forfeiting team")
+    @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def played_out(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
+            await self._after(interaction, board)
+            return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="extension", description="Record whether both captains agreed to wait until 20:30 (officials)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, agreed="Both captains agreed to the extra 15 minutes", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def extension(
+        self, interaction: discord.Interaction, match: int, agreed: bool, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.extension(
+                actor_from(interaction), league, match, agreed=agreed
+            )
+            await self._after(interaction, board)
+            return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
+
+        await answer(interaction, work(), ephemeral=True)
 
 
 async def setup(bot: LeagueBot) -> None:

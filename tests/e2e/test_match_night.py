@@ -223,3 +223,68 @@ async def enter_and_confirm(
     )
     assert "confirmed by A1" in confirmed.text(), confirmed.text()
     return entered.text()
+
+
+async def match_points(night: Night) -> dict[Side, int]:
+    async with night.league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        result = await match_facts.result(session, context, night.league.bot.clock.now())
+    return dict(result.points)
+
+
+async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
+    """TEAM-FORF-1, TEAM-TV-7 (a): AWAY has two at 20:15, HOME stays and plays the evening with four."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in HOME[:4]:
+        await night.run("/checkin match:MATCH", name)
+    for name in AWAY[:2]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 16))
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 0}  # TEAM-SCHED-3: the extension is asked first
+    assert "declined" in await night.run("/match extension match:MATCH agreed:false", "alice")
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}
+    refused = await night.run("/match played-out match:MATCH", "a1")
+    assert "Flipper Kings's captain confirms" in refused or "captain confirms" in refused
+    await night.run("/match played-out match:MATCH", "h1")
+    assert await match_points(night) == {Side.HOME: 12, Side.AWAY: 0}
+    signed = await night.league.emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    assert "signed the scoresheet" in signed.text()
+    assert "Final: Flipper Kings win" in scoreboard(night).text()
+
+
+async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
+    """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in HOME[:4] + AWAY[:4]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 1))
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(
+        "/score match:MATCH round:1 game:1 home1:50,000,000 home2:30,000,000 away1:20,000,000 away2:20,000,000", "h1"
+    )
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+    outsider = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "carol")
+    assert "TEAM-LINEUP-11" in outsider
+    not_in_game = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h3", "a1")
+    assert "did not play round 1 game 1" in not_in_game
+    assert "slam tilt recorded" in await night.run(
+        "/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "a1"
+    )
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+
+
+async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None:
+    """TEAM-VENUE-1, TEAM-TV-8 (a): officials rule; HOME loses with 0 and AWAY wins with 12."""
+    refused = await night.run("/match forfeit match:MATCH side:home", "h1")
+    assert "Only a commissioner" in refused
+    await night.run("/match forfeit match:MATCH side:home", "alice")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 12}
+    assert "Final: Tilt Warriors win" in scoreboard(night).text()

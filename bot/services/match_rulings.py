@@ -1,0 +1,152 @@
+"""What officials and captains record about a match besides lineups and scores.
+
+Penalties (TEAM-PEN-*), a side leaving or refusing to go on (TEAM-FORF-4), a venue forfeit
+(TEAM-VENUE-1/4), the attending team playing out a forfeit evening (TEAM-FORF-1), and the captains'
+agreement to wait until 20:30 (TEAM-SCHED-3). Each is a fact; the result is recomputed from them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+
+from bot.clock import Clock
+from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
+from bot.rules.team import attendance, scoring
+from bot.rules.team.model import Side
+from bot.services import audit, match_facts, scoreboard
+from bot.services.actor import Actor
+from bot.services.match_access import acting_in, load_context, player_id_of
+from bot.services.permissions import is_commissioner
+from storage.db import Database
+from storage.matches import GamePenalty, MatchWalkout
+
+PENALTY_RULES = {
+    scoring.Offence.OUT_OF_TURN: "TEAM-PEN-1",
+    scoring.Offence.DEATH_SAVE: "TEAM-PEN-2",
+    scoring.Offence.EXTRA_BALL_VIOLATION: "TEAM-PEN-3",
+    scoring.Offence.PHYSICAL_ASSIST: "TEAM-PEN-4",
+    scoring.Offence.SLAM_TILT: "TEAM-PEN-5",
+    scoring.Offence.TILT_THROUGH: "TEAM-PEN-6",
+}
+
+
+class MatchRulingService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def penalty(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        round_index: int,
+        game_number: int,
+        offence: str,
+        member_id: int,
+    ) -> scoreboard.Scoreboard:
+        """Record an in-game penalty against a player of that game (captains of either side, or officials)."""
+        kind = scoring.Offence(offence)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await acting_in(session, actor, context)
+            player = await player_id_of(session, context.league, member_id)
+            night = await match_facts.night(session, context)
+            lineups = [d for d in night.declarations if d.round_index == round_index]
+            in_game = {
+                p
+                for d in lineups
+                if 0 < game_number <= len(d.lineup.games)
+                for p in d.lineup.games[game_number - 1].players
+            }
+            if player is None or player not in in_game:
+                raise InvalidInput(
+                    f"<@{member_id}> did not play round {round_index} game {game_number}; "
+                    "a penalty names a player of that game."
+                )
+            row = GamePenalty(
+                match_id=match_id, round_index=round_index, game_number=game_number, offence=kind,
+                player_id=player, recorded_by=actor.user_id, recorded_at=now,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def walkout(
+        self, actor: Actor, league_name: str | None, match_id: int, *, side: Side, kind: str
+    ) -> scoreboard.Scoreboard:
+        """TEAM-FORF-4: an official records that a side left (or refused to go on with) a disputed match."""
+        how = scoring.Walkout(kind)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            self._require_official(actor, context)
+            already = f"{context.teams[side].name}'s walkout is already recorded."
+            row = MatchWalkout(match_id=match_id, side=side, kind=how, recorded_by=actor.user_id, recorded_at=now)
+            session.add(row)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict(already) from None
+            audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def venue_forfeit(
+        self, actor: Actor, league_name: str | None, match_id: int, *, side: Side
+    ) -> scoreboard.Scoreboard:
+        """TEAM-VENUE-1/4: an official finds `side` at fault for moving, or for refusing to move; 0 vs 12 points."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            self._require_official(actor, context)
+            match = context.match
+            before = audit.snapshot(match)
+            match.venue_forfeit = side
+            session.add(match)
+            audit.updated(session, actor, match, before=before, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def played_out(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
+        """TEAM-FORF-1: against a forfeiting team, the attending team played the evening with four or more."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
+            call = match_facts.attendance_call(context, await match_facts.visits(session, context.match), now)
+            forfeiting = {side for side, status in call.status.items() if status is attendance.AttendanceStatus.FORFEIT}
+            if len(forfeiting) != 1:
+                raise RuleViolation(
+                    "TEAM-FORF-1", "Only the attending team of a forfeited match plays out the evening."
+                )
+            attending = next(side for side in Side if side not in forfeiting)
+            if not acting.official and acting.side is not attending:
+                raise PermissionDenied(f"{context.teams[attending].name}'s captain confirms they played the evening.")
+            match = context.match
+            before = audit.snapshot(match)
+            match.played_out_evening = True
+            session.add(match)
+            audit.updated(session, actor, match, before=before, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def extension(
+        self, actor: Actor, league_name: str | None, match_id: int, *, agreed: bool
+    ) -> scoreboard.Scoreboard:
+        """TEAM-SCHED-3: an official records whether both captains agreed to wait until 20:30."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            self._require_official(actor, context)
+            match = context.match
+            before = audit.snapshot(match)
+            match.extension_agreed = agreed
+            session.add(match)
+            audit.updated(session, actor, match, before=before, at=now)
+            return await scoreboard.build(session, context, now)
+
+    @staticmethod
+    def _require_official(actor: Actor, context: match_facts.MatchContext) -> None:
+        if not is_commissioner(actor, context.league):
+            raise PermissionDenied(f"Only a commissioner of {context.league.name} records that.")
