@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.clock import Clock
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
+from bot.services.match_rulings import MatchRulingService
 from bot.services.players import PlayerService
 from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
@@ -26,6 +27,7 @@ class Services:
     schedule: ScheduleService
     standings: StandingsService
     match_night: MatchNightService
+    match_rulings: MatchRulingService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -38,4 +40,5 @@ class Services:
             schedule=ScheduleService(db, clock),
             standings=StandingsService(db, clock),
             match_night=MatchNightService(db, clock),
+            match_rulings=MatchRulingService(db, clock),
         )

@@ -199,4 +199,3 @@ async def context_for(session: AsyncSession, league: League, match: Match) -> Ma
     }
     assert teams[Side.HOME] is not None and teams[Side.AWAY] is not None
     return MatchContext(league, match, teams, TeamOptions.model_validate(league.options))  # type: ignore[arg-type]
-
