@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.highscores import HighScoreService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
@@ -28,6 +29,7 @@ class Services:
     standings: StandingsService
     match_night: MatchNightService
     match_rulings: MatchRulingService
+    highscores: HighScoreService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -41,4 +43,5 @@ class Services:
             standings=StandingsService(db, clock),
             match_night=MatchNightService(db, clock),
             match_rulings=MatchRulingService(db, clock),
+            highscores=HighScoreService(db, clock),
         )

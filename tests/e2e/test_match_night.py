@@ -193,6 +193,12 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     assert len({o.message_id for o in scoreboards}) == 1  # one living scoreboard, edited in place
     assert len(scoreboards) > 20
 
+    # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
+    high = await night.run("/highscores", "carol")
+    assert "Godzilla**: 40,000,000 · H1 (week 1)" in high
+    assert "Medieval Madness**: 30,000,000 · H1" not in high  # R1 game 1 was on Godzilla
+    assert "2,450,000,000" not in high
+
 
 def scoreboard(night: Night) -> Output:
     boards = [
