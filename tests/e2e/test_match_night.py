@@ -85,6 +85,8 @@ async def night(sqlite_db: Database) -> AsyncIterator[Night]:
 
 
 async def test_a_whole_match_through_discord(night: Night) -> None:
+    """TEAM-SCHED-2, TEAM-LINEUP-2, -3, -6, TEAM-GAME-1, COMMON-SCORE-1, TEAM-DISP-1, TEAM-DISP-4, TEAM-MATCH-3,
+    TEAM-MATCH-4, TEAM-TB-4, TEAM-TV-17 and TEAM-HS-1 as captains and a commissioner meet them in Discord."""
     league, emulator, clock = night.league, night.league.emulator, night.league.bot.clock
     assert isinstance(clock, ManualClock)
     m1, m2, m3 = night.machines
