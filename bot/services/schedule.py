@@ -1,0 +1,326 @@
+"""The team season's schedule (TEAM-SCHED-1, TEAM-ROSTER-9, TEAM-CFG-1): generating it and reading it back.
+
+`generate` gathers the teams' facts (submitted roster, match evening, home venue, conference), asks
+`bot.rules.team.schedule` for the pairings and stores them as REGULAR matches. `season_matches` is how the
+schedule, standings and playoffs read a season: its matches with their teams, venue and, from match day on,
+the result `match_facts.result` computes from the stored facts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.rules.team import schedule as rules
+from bot.rules.team.scoring import MatchResult
+from bot.services import audit, match_facts
+from bot.services.actor import Actor
+from bot.services.lookup import current_season, find_league, find_team
+from bot.services.permissions import require_commissioner
+from storage.db import Database
+from storage.matches import Match, MatchKind
+from storage.models import Conference, League, LeagueFormat, RosterEntry, Season, Team, Venue
+
+MAX_WEEKS = 52
+
+
+@dataclass(frozen=True)
+class ScheduledLine:
+    """One match as people read it; `result` is None before match day."""
+
+    match: Match
+    home: Team
+    away: Team
+    venue: Venue | None
+    result: MatchResult | None
+
+
+@dataclass(frozen=True)
+class TeamBalance:
+    team: Team
+    home: int
+    away: int
+    byes: int
+
+
+@dataclass(frozen=True)
+class GeneratedSeason:
+    league: League
+    season: Season
+    weeks: int
+    lines: list[ScheduledLine]
+    balance: list[TeamBalance]
+
+
+@dataclass(frozen=True)
+class ScheduleView:
+    league: League
+    season: Season
+    lines: list[ScheduledLine]
+    weeks: int  # the season's highest week number, 0 without a schedule
+    team: Team | None
+    week: int | None  # the week shown, when one week is shown
+
+
+class ScheduleService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def generate(self, actor: Actor, league_name: str | None, *, weeks: int, start: str) -> GeneratedSeason:
+        """TEAM-SCHED-1: the regular season of the current season, `weeks` weeks from `start`."""
+        if not 1 <= weeks <= MAX_WEEKS:
+            raise InvalidInput(f"`weeks` must be between 1 and {MAX_WEEKS}, not {weeks}.")
+        first_day = parse_date(start, option="start")
+        async with self.db.writing() as session:
+            league = await team_league(session, actor, league_name)
+            require_commissioner(actor, league, "generate the schedule")
+            today = league_today(league, self.clock.now())
+            if first_day < today:
+                raise InvalidInput(
+                    f"`start` {first_day:%Y-%m-%d} is in the past; the earliest is today, {today:%a %Y-%m-%d}."
+                )
+            season = await current_season(session, league)
+            await _refuse_existing_schedule(session, season)
+            teams = await _teams(session, league)
+            entries = await _submitted_entries(session, season)
+            schedule_teams = await _schedule_teams(session, league, teams, entries)
+            week_starts = [first_day + timedelta(weeks=n) for n in range(weeks)]
+            generated = rules.generate_season(schedule_teams, week_starts)
+            rules.check_schedule(generated.matches, {team.id or 0: team.name for team in teams})
+            _check_rosters_in_force(generated.matches, teams, entries)
+            matches = await self._store(session, actor, league, season, generated.matches)
+            venues = await _venues(session, league)
+            by_id = {team.id: team for team in teams}
+            lines = [
+                ScheduledLine(m, by_id[m.home_team_id], by_id[m.away_team_id], venues.get(m.venue_id), None)
+                for m in matches
+            ]
+            return GeneratedSeason(league, season, weeks, lines, _balance(generated, by_id))
+
+    async def show(
+        self, actor: Actor, league_name: str | None, *, team_name: str | None, week: int | None
+    ) -> ScheduleView:
+        """The season's matches: one team's, one week's, or by default the current week's."""
+        async with self.db.reading() as session:
+            league = await team_league(session, actor, league_name)
+            season = await current_season(session, league)
+            team = await find_team(session, league, team_name) if team_name else None
+            now = self.clock.now()
+            weeks = await _last_week(session, season)
+            if week is not None and not 1 <= week <= weeks:
+                known = f"weeks 1–{weeks}" if weeks else "no matches yet"
+                raise NotFound(f"{season.name} has no week {week}: it has {known}.")
+            if week is None and team is None and weeks:
+                week = await _current_week(session, season, league_today(league, now)) or weeks
+            lines = await season_matches(session, league, season, now=now, team=team, week=week)
+            return ScheduleView(league, season, lines, weeks, team, week)
+
+    async def _store(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        league: League,
+        season: Season,
+        scheduled: tuple[rules.ScheduledMatch, ...],
+    ) -> list[Match]:
+        now = self.clock.now()
+        matches = []
+        for planned in scheduled:
+            match = Match(
+                league_id=league.id or 0,
+                season_id=season.id or 0,
+                week=planned.week,
+                play_on=planned.date,
+                home_team_id=planned.home,
+                away_team_id=planned.away,
+                venue_id=planned.venue,
+                kind=MatchKind.REGULAR,
+            )
+            session.add(match)
+            matches.append(match)
+        await session.flush()
+        for match in matches:
+            audit.created(session, actor, match, at=now)
+        return matches
+
+
+# --- reading a season ------------------------------------------------------------------------------------
+
+
+async def season_matches(
+    session: AsyncSession,
+    league: League,
+    season: Season,
+    *,
+    now: datetime,
+    kinds: tuple[MatchKind, ...] = tuple(MatchKind),
+    team: Team | None = None,
+    week: int | None = None,
+) -> list[ScheduledLine]:
+    """The season's matches in play order, each with its result from match day on (`match_facts.result`).
+
+    Teams and venues are loaded once, so building each match's context costs no query; the facts of a match
+    are read only once its day has come.
+    """
+    query = select(Match).where(Match.season_id == season.id, col(Match.kind).in_(kinds))
+    if team is not None:
+        query = query.where((Match.home_team_id == team.id) | (Match.away_team_id == team.id))
+    if week is not None:
+        query = query.where(Match.week == week)
+    matches = (await session.exec(query.order_by(col(Match.week), col(Match.play_on), col(Match.id)))).all()
+    teams = {t.id: t for t in await _teams(session, league)}
+    venues = await _venues(session, league)
+    today = league_today(league, now)
+    lines = []
+    for match in matches:
+        result = None
+        if match.play_on <= today:
+            result = await match_facts.result(session, await match_facts.context_for(session, league, match), now)
+        lines.append(
+            ScheduledLine(
+                match, teams[match.home_team_id], teams[match.away_team_id], venues.get(match.venue_id), result
+            )
+        )
+    return lines
+
+
+async def team_league(session: AsyncSession, actor: Actor, league_name: str | None) -> League:
+    league = await find_league(session, actor.guild_id, league_name)
+    if league.format is not LeagueFormat.TEAM:
+        raise InvalidInput(
+            f"{league.name} is a {league.format.value} league; schedules and standings here are for team leagues."
+        )
+    return league
+
+
+def league_today(league: League, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(league.timezone)).date()
+
+
+def parse_date(text: str, *, option: str) -> date:
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise InvalidInput(
+            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
+        ) from None
+
+
+# --- facts for generating ----------------------------------------------------------------------------------
+
+
+async def _refuse_existing_schedule(session: AsyncSession, season: Season) -> None:
+    query = select(Match.id).where(Match.season_id == season.id, Match.kind == MatchKind.REGULAR)
+    if (await session.exec(query)).first() is not None:
+        raise Conflict(
+            f"{season.name} already has its regular-season schedule; see it with `/schedule show`. "
+            "A season is generated once."
+        )
+
+
+async def _teams(session: AsyncSession, league: League) -> list[Team]:
+    return list((await session.exec(select(Team).where(Team.league_id == league.id).order_by(col(Team.id)))).all())
+
+
+async def _venues(session: AsyncSession, league: League) -> dict[int | None, Venue]:
+    return {v.id: v for v in (await session.exec(select(Venue).where(Venue.league_id == league.id))).all()}
+
+
+async def _submitted_entries(session: AsyncSession, season: Season) -> list[RosterEntry]:
+    """Roster entries put in force by `/roster submit` or a later change; a roster still being formed has none."""
+    query = select(RosterEntry).where(RosterEntry.season_id == season.id, col(RosterEntry.starts_on).is_not(None))
+    return list((await session.exec(query)).all())
+
+
+async def _schedule_teams(
+    session: AsyncSession, league: League, teams: list[Team], entries: list[RosterEntry]
+) -> list[rules.ScheduleTeam]:
+    """Every team of the league as the generator needs it, refusing the teams that cannot be scheduled yet."""
+    submitted = {entry.team_id for entry in entries}
+    _refuse_teams(
+        [t for t in teams if t.id not in submitted],
+        "TEAM-ROSTER-9",
+        "{teams} {has} no submitted roster, so cannot be put on the schedule. "
+        "Their captains finish them with `/roster add` and `/roster submit`; then generate again.",
+    )
+    _refuse_teams(
+        [t for t in teams if t.match_weekday is None],
+        "TEAM-CFG-1",
+        "{teams} {has} no match evening; a team plays on its evening, so the schedule needs one for every team.",
+    )
+    _refuse_teams(
+        [t for t in teams if t.home_venue_id is None],
+        "TEAM-SCHED-1",
+        "{teams} {has} no home venue; every match is played at the HOME team's bar, so each team needs one.",
+    )
+    conferences = {
+        c.id: c.name for c in (await session.exec(select(Conference).where(Conference.league_id == league.id))).all()
+    }
+    return [
+        rules.ScheduleTeam(
+            team=team.id or 0,
+            home_venue=team.home_venue_id or 0,
+            match_night=team.match_weekday or 0,
+            conference=conferences.get(team.conference_id),
+        )
+        for team in teams
+    ]
+
+
+def _refuse_teams(teams: list[Team], rule_id: str, message: str) -> None:
+    if teams:
+        names = ", ".join(team.name for team in teams)
+        raise RuleViolation(rule_id, message.format(teams=names, has="has" if len(teams) == 1 else "have"))
+
+
+def _check_rosters_in_force(
+    matches: tuple[rules.ScheduledMatch, ...], teams: list[Team], entries: list[RosterEntry]
+) -> None:
+    """TEAM-ROSTER-9: a team's submitted roster must be in force by its first match."""
+    first_match: dict[int, date] = {}
+    for match in matches:
+        for team_id in (match.home, match.away):
+            first_match.setdefault(team_id, match.date)
+    in_force_from: dict[int, date] = {}
+    for entry in entries:
+        if entry.starts_on is not None:
+            in_force_from[entry.team_id] = min(entry.starts_on, in_force_from.get(entry.team_id, entry.starts_on))
+    late = []
+    for team in teams:
+        first, in_force = first_match.get(team.id or 0), in_force_from[team.id or 0]
+        if first is not None and first < in_force:
+            late.append(f"{team.name} (roster from {in_force:%a %Y-%m-%d}, first match {first:%a %Y-%m-%d})")
+    if late:
+        raise RuleViolation(
+            "TEAM-ROSTER-9",
+            f"Some rosters are not in force by the team's first match: {', '.join(late)}. "
+            "Start the season on or after those dates.",
+        )
+
+
+def _balance(season: rules.Season, teams: dict[int | None, Team]) -> list[TeamBalance]:
+    home = Counter(m.home for m in season.matches)
+    away = Counter(m.away for m in season.matches)
+    byes = Counter(b.team for b in season.byes)
+    return [
+        TeamBalance(team, home[team_id or 0], away[team_id or 0], byes[team_id or 0]) for team_id, team in teams.items()
+    ]
+
+
+async def _last_week(session: AsyncSession, season: Season) -> int:
+    query = select(Match.week).where(Match.season_id == season.id).order_by(col(Match.week).desc())
+    return (await session.exec(query)).first() or 0
+
+
+async def _current_week(session: AsyncSession, season: Season, today: date) -> int | None:
+    """The first week with a match today or later."""
+    query = select(Match.week).where(Match.season_id == season.id, Match.play_on >= today).order_by(col(Match.week))
+    return (await session.exec(query)).first()

@@ -1,0 +1,365 @@
+"""The season from Discord: /schedule generate and show (TEAM-SCHED-1, TEAM-ROSTER-9, TEAM-CFG-1), and
+/standings from stored match facts (TEAM-STAND-1..3, TEAM-FORF-1, TEAM-VENUE-1, TEAM-MATCH-4, TEAM-TV-1)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import ManualClock
+from bot.local.emulator import EmulatorError
+from bot.rules.refusals import InvalidInput
+from bot.rules.team.model import Side
+from bot.services.actor import Actor
+from storage.db import Database
+from storage.matches import GameScore, Match, MatchConfirmation, MatchKind, MatchLineup, MatchVisit
+from storage.models import RosterEntry, Team
+from tests.e2e.harness import RunningBot, running_bot
+
+NEW_YORK = ZoneInfo("America/New_York")
+SETUP_DAY = datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK)  # a Friday
+START = date(2027, 3, 1)  # a Monday
+VENUES = ["Ace Arcade", "Barcade", "Silver Ball"]
+# name, roster prefix, evening, home venue, conference
+TEAMS = [
+    ("Flipper Kings", "fk", "Tuesday", "Ace Arcade", "East"),
+    ("Ball Busters", "bb", "Tuesday", "Barcade", "East"),
+    ("Tilt Warriors", "tw", "Wednesday", "Silver Ball", "East"),
+    ("Drain Masters", "dm", "Thursday", "Ace Arcade", "East"),
+    ("Spinners", "sp", "Monday", "Barcade", "West"),
+    ("Rollovers", "ro", "Monday", "Silver Ball", "West"),
+]
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+FROM_TABLE = re.compile(r'FROM "?(\w+)"?')
+ROW = re.compile(r"^(\d+=?)\s+(.+?)\s+(\d+-\d+)\s+(\S+)\s+(\d+)\s*(\S*)$")
+
+
+async def build_roster(league: RunningBot, team: str, prefix: str, *, effective: str = "2027-02-26") -> None:
+    for n in range(1, 7):
+        league.emulator.add_member(f"{prefix}{n}")
+        role = "captain" if n == 1 else "starter"
+        await league.run(f'/roster add team:"{team}" member:@{prefix}{n} role:{role} adult:true', as_member="alice")
+    submitted = await league.run(f'/roster submit team:"{team}" effective:{effective}', as_member="alice")
+    assert "Roster submitted" in submitted.text(), submitted.content
+
+
+@pytest.fixture
+async def season_league(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """NYC: East (4 teams on Tue/Tue/Wed/Thu) and West (2 teams on Mondays), every roster submitted."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(SETUP_DAY)
+        await league.run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        for venue in VENUES:
+            await league.run(f'/venue add name:"{venue}"', as_member="alice")
+        for name, prefix, evening, venue, conference in TEAMS:
+            created = await league.run(
+                f'/team create name:"{name}" evening:{evening} home_venue:"{venue}" conference:{conference}',
+                as_member="alice",
+            )
+            assert not created.content.startswith("⛔"), created.content
+            await build_roster(league, name, prefix)
+        yield league
+
+
+async def refused(league: RunningBot, line: str, *, as_member: str, rule: str | None, message: str) -> None:
+    before = await league.row_counts()
+    result = await league.run(line, as_member=as_member)
+    assert result.ephemeral and result.content.startswith("⛔"), result.content
+    assert message in result.content, result.content
+    if rule:
+        assert f"Rule {rule}" in result.content, result.content
+    assert await league.row_counts() == before
+
+
+async def stored_matches(league: RunningBot) -> list[Match]:
+    async with league.db.reading() as session:
+        return list((await session.exec(select(Match).order_by(col(Match.week), col(Match.id)))).all())
+
+
+async def teams_by_name(league: RunningBot) -> dict[str, Team]:
+    async with league.db.reading() as session:
+        return {team.name: team for team in (await session.exec(select(Team))).all()}
+
+
+async def test_commissioner_generates_a_balanced_season(season_league: RunningBot) -> None:
+    """TEAM-SCHED-1, TEAM-CFG-1: one match per team per week, within its conference, on the HOME team's
+    evening at its bar, home and away within one of each other; every match audited; then /schedule show."""
+    league = season_league
+    reply = await league.run("/schedule generate weeks:4 start:2027-03-01", as_member="alice")
+    assert not reply.ephemeral, reply.content
+    assert "12 matches over 4 weeks, Mon 2027-03-01 to Thu 2027-03-25" in reply.text()
+    assert "Flipper Kings: 2 home · 2 away" in reply.text()
+
+    matches = await stored_matches(league)
+    teams = await teams_by_name(league)
+    by_id = {team.id: team for team in teams.values()}
+    assert len(matches) == 12 and {m.kind for m in matches} == {MatchKind.REGULAR}
+    per_week = Counter((m.week, team) for m in matches for team in (m.home_team_id, m.away_team_id))
+    assert set(per_week.values()) == {1} and len(per_week) == 6 * 4
+    for match in matches:
+        home, away = by_id[match.home_team_id], by_id[match.away_team_id]
+        week_start = START + timedelta(weeks=match.week - 1)
+        assert week_start <= match.play_on < week_start + timedelta(days=7)
+        assert match.play_on.weekday() == home.match_weekday
+        assert match.venue_id == home.home_venue_id
+        assert home.conference_id == away.conference_id
+    home_games = Counter(m.home_team_id for m in matches)
+    away_games = Counter(m.away_team_id for m in matches)
+    assert all(abs(home_games[team] - away_games[team]) <= 1 for team in by_id)
+    audited = [e for e in await league.audit() if e.entity == "match"]
+    assert len(audited) == 12 and {e.action for e in audited} == {"create"}
+    assert {e.command for e in audited} == {"/schedule generate"}
+
+    this_week = await league.run("/schedule show", as_member="fk2")
+    assert this_week.ephemeral and "schedule: week 1" in this_week.text()
+    assert len(re.findall(r"^\w{3} 03-0\d · ", this_week.embeds[0]["description"], re.M)) == 3
+    kings = await league.run('/schedule show team:"Flipper Kings"', as_member="fk2")
+    kings_matches = [m for m in matches if teams["Flipper Kings"].id in (m.home_team_id, m.away_team_id)]
+    assert kings.text().count("Flipper Kings") == len(kings_matches) + 1  # every match, and the title
+    first = kings_matches[0]
+    assert (
+        f"{first.play_on:%a %m-%d} · {by_id[first.away_team_id].name} at {by_id[first.home_team_id].name}"
+    ) in kings.text()
+    await refused(
+        league, "/schedule show week:9", as_member="fk2", rule=None, message="has no week 9: it has weeks 1–4"
+    )
+
+
+async def test_generate_refuses_and_changes_nothing(season_league: RunningBot) -> None:
+    """COMMON-ROLE-1, bad weeks and dates, TEAM-ROSTER-9 (no roster, or one not yet in force), a team without
+    a bar (TEAM-SCHED-1), and a second schedule for the same season."""
+    league = season_league
+    generate = "/schedule generate weeks:4 start:2027-03-15"
+    await refused(league, generate, as_member="fk1", rule="COMMON-ROLE-1", message="Only commissioners of NYC")
+    await refused(
+        league, "/schedule generate weeks:4 start:2027-02-25", as_member="alice", rule=None, message="in the past"
+    )
+    await refused(
+        league, "/schedule generate weeks:4 start:15/03/2027", as_member="alice", rule=None, message="is not a date"
+    )
+    for weeks in (0, 100):  # Discord itself refuses these (the option's range), and so does the service
+        with pytest.raises(EmulatorError, match="between 1 and 52"):
+            await league.run(f"/schedule generate weeks:{weeks} start:2027-03-15", as_member="alice")
+        actor = Actor(league.emulator.guild.id, 1, "Admin", frozenset(), is_admin=True, command="/schedule generate")
+        with pytest.raises(InvalidInput, match="`weeks` must be between 1 and 52"):
+            await league.bot.services.schedule.generate(actor, None, weeks=weeks, start="2027-03-15")
+
+    await league.run('/team create name:"Nomads" evening:Friday conference:East', as_member="alice")
+    await refused(league, generate, as_member="alice", rule="TEAM-ROSTER-9", message="Nomads has no submitted roster")
+    await build_roster(league, "Nomads", "no", effective="2027-03-17")
+    await refused(league, generate, as_member="alice", rule="TEAM-SCHED-1", message="Nomads has no home venue")
+    async with league.db.writing() as session:  # no command changes a team's venue yet
+        nomads = (await session.exec(select(Team).where(Team.name == "Nomads"))).one()
+        nomads.home_venue_id = (await teams_by_name(league))["Ball Busters"].home_venue_id
+        session.add(nomads)
+    await refused(
+        league,
+        "/schedule generate weeks:4 start:2027-03-08",
+        as_member="alice",
+        rule="TEAM-ROSTER-9",
+        message="Nomads (roster from Wed 2027-03-17, first match",
+    )
+
+    accepted = await league.run("/schedule generate weeks:5 start:2027-03-29", as_member="alice")
+    assert "matches over 5 weeks" in accepted.text(), accepted.content
+    assert "Nomads: " in accepted.text() and "1 bye" in accepted.text()  # East now has 5 teams
+    matches = await stored_matches(league)
+    assert min(m.play_on for m in matches) >= date(2027, 3, 29)
+    assert len(matches) == 5 * (2 + 1)  # East: 2 matches and a bye a week; West: 1 match
+    await refused(league, generate, as_member="alice", rule=None, message="already has its regular-season schedule")
+
+
+# --- standings from stored facts ------------------------------------------------------------------------
+
+
+class Facts:
+    """Writes the match-night facts the lead's commands will record, straight into storage."""
+
+    def __init__(self, league: RunningBot, players: dict[int, list[int]]) -> None:
+        self.league = league
+        self.players = players  # team id → its player ids
+
+    @classmethod
+    async def load(cls, league: RunningBot) -> Facts:
+        async with league.db.reading() as session:
+            entries = (await session.exec(select(RosterEntry).order_by(col(RosterEntry.id)))).all()
+        players: dict[int, list[int]] = {}
+        for entry in entries:
+            players.setdefault(entry.team_id, []).append(entry.player_id)
+        return cls(league, players)
+
+    async def venue_forfeit(self, match: Match, loser: Side) -> None:
+        """TEAM-VENUE-1/4: the side in breach loses 0–12; final at once."""
+        async with self.league.db.writing() as session:
+            match.venue_forfeit = loser
+            session.add(match)
+
+    async def attendance_forfeit(self, match: Match, winner: Side, *, confirmed: bool = True) -> None:
+        """TEAM-FORF-1: only `winner` came (4 players); no extension; its captain confirms the 9 points."""
+        async with self.league.db.writing() as session:
+            match.extension_agreed = False
+            session.add(match)
+            self._check_in(session, match, winner)
+            if confirmed:
+                self._confirm(session, match, winner)
+
+    async def played(self, match: Match, winners: str) -> None:
+        """A full match: `winners` names each game's winning side, H or A, round by round (D, D, S, S)."""
+        rounds = [winners[0:2], winners[2:4], winners[4:8], winners[8:12]]
+        async with self.league.db.writing() as session:
+            for side in Side:
+                self._check_in(session, match, side)
+                self._confirm(session, match, side)
+            for index, games in enumerate(rounds, start=1):
+                for side in Side:
+                    p = self.players[match.home_team_id if side is Side.HOME else match.away_team_id]
+                    doubles = [[p[0], p[1]], [p[2], p[3]]] if index == 1 else [[p[0], p[2]], [p[1], p[3]]]
+                    lineup = doubles if index <= 2 else [[player] for player in p[:4]]
+                    session.add(
+                        MatchLineup(
+                            match_id=match.id or 0,
+                            round_index=index,
+                            side=side,
+                            declared_at=self._at(match, time(20, index)),
+                            games=[{"players": players, "machine": None} for players in lineup],
+                        )
+                    )
+                    for number, (players, winner) in enumerate(zip(lineup, games, strict=True), start=1):
+                        score = 100 if winner == side.value[0].upper() else 50
+                        for player in players:
+                            session.add(
+                                GameScore(
+                                    match_id=match.id or 0,
+                                    round_index=index,
+                                    game_number=number,
+                                    side=side,
+                                    player_id=player,
+                                    score=score,
+                                    entered_by=1,
+                                    entered_at=self._at(match, time(22)),
+                                )
+                            )
+
+    def _check_in(self, session: AsyncSession, match: Match, side: Side) -> None:
+        team = match.home_team_id if side is Side.HOME else match.away_team_id
+        for player in self.players[team][:4]:
+            arrived = self._at(match, time(19, 50))
+            session.add(MatchVisit(match_id=match.id or 0, side=side, player_id=player, arrived_at=arrived))
+
+    def _confirm(self, session: AsyncSession, match: Match, side: Side) -> None:
+        confirmed = MatchConfirmation(
+            match_id=match.id or 0, side=side, confirmed_by=1, confirmed_at=self._at(match, time(23))
+        )
+        session.add(confirmed)
+
+    @staticmethod
+    def _at(match: Match, moment: time) -> datetime:
+        return datetime.combine(match.play_on, moment, tzinfo=NEW_YORK)
+
+
+def between(matches: list[Match], teams: dict[str, Team], a: str, b: str, *, week: int | None = None) -> Match:
+    pair = {teams[a].id, teams[b].id}
+    return next(m for m in matches if {m.home_team_id, m.away_team_id} == pair and week in (None, m.week))
+
+
+def side_of(match: Match, team: Team) -> Side:
+    return Side.HOME if match.home_team_id == team.id else Side.AWAY
+
+
+def table_rows(field_value: str) -> list[tuple[str, ...]]:
+    lines = field_value.strip("`\n").splitlines()[1:]  # after the header
+    return [match.groups() for line in lines if (match := ROW.match(line))]
+
+
+async def test_standings_rank_final_results_per_conference(season_league: RunningBot) -> None:
+    """TEAM-STAND-1: record, then match points, then head-to-head; forfeits count 9/12/0; a played match
+    counts its game points (TEAM-TV-1, 10–6); only confirmed results count (TEAM-MATCH-4); per conference
+    (TEAM-CFG-1); a tie level after every step touches the playoffs (TEAM-STAND-2)."""
+    league = season_league
+    await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    facts = await Facts.load(league)
+    kings, busters, warriors, drains = (
+        teams[n] for n in ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters"]
+    )
+
+    kb = between(matches, teams, "Flipper Kings", "Ball Busters")
+    await facts.attendance_forfeit(kb, side_of(kb, kings))  # Kings 9–0
+    kw = between(matches, teams, "Flipper Kings", "Tilt Warriors")
+    await facts.venue_forfeit(kw, side_of(kw, kings))  # Warriors 12–0
+    kd = between(matches, teams, "Flipper Kings", "Drain Masters")
+    await facts.venue_forfeit(kd, side_of(kd, drains))  # Kings 12–0
+    bw = between(matches, teams, "Ball Busters", "Tilt Warriors")
+    await facts.venue_forfeit(bw, side_of(bw, warriors))  # Busters 12–0
+    bd = between(matches, teams, "Ball Busters", "Drain Masters")
+    await facts.attendance_forfeit(bd, side_of(bd, busters))  # Busters 9–0
+    wd = between(matches, teams, "Tilt Warriors", "Drain Masters")
+    tv1 = "HAHHHHHAAAAH" if side_of(wd, drains) is Side.HOME else "AHAAAAAHHHHA"
+    await facts.played(wd, tv1)  # TEAM-TV-1: Drain Masters 10–6
+    for week in (1, 2):  # each side wins its home match 12–0: level through step 5
+        west = between(matches, teams, "Spinners", "Rollovers", week=week)
+        await facts.venue_forfeit(west, Side.AWAY)
+    unconfirmed = between(matches, teams, "Spinners", "Rollovers", week=3)
+    await facts.attendance_forfeit(unconfirmed, Side.HOME, confirmed=False)
+
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    reply = await league.run("/standings", as_member="fk3")
+    assert not reply.ephemeral, reply.content
+    embed = reply.embeds[0]
+    assert "8 of 9 regular-season matches final" in embed["description"]
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert table_rows(fields["East"]) == [
+        ("1", "Flipper Kings", "2-1", ".667", "21", "H2H"),
+        ("2", "Ball Busters", "2-1", ".667", "21", "H2H"),
+        ("3", "Tilt Warriors", "1-2", ".333", "18", "MP"),
+        ("4", "Drain Masters", "1-2", ".333", "10", "MP"),
+    ]
+    assert table_rows(fields["West"]) == [  # still level: listed by team id
+        ("1=", "Spinners", "1-1", ".500", "12", "="),
+        ("1=", "Rollovers", "1-1", ".500", "12", "="),
+    ]
+    tie_note = fields["⚖️ Tie-breaker match (TEAM-STAND-2)"]
+    assert "West: Rollovers and Spinners are level after every tie-break step" in tie_note
+    assert "East" not in tie_note
+
+    west_only = await league.run("/standings conference:west", as_member="fk3")
+    assert [f["name"] for f in west_only.embeds[0]["fields"]] == ["West", "⚖️ Tie-breaker match (TEAM-STAND-2)"]
+    await refused(league, "/standings conference:North", as_member="fk3", rule=None, message="Conferences: East, West")
+
+    week3 = await league.run("/schedule show week:3", as_member="fk3")
+    assert "waiting for HOME captain's confirmation" in week3.text()
+    drains_view = await league.run('/schedule show team:"Drain Masters"', as_member="fk3")
+    played = next(line for line in drains_view.text().splitlines() if "Tilt Warriors" in line)
+    assert "**Drain Masters**" in played and ("6–10" in played or "10–6" in played) and "· final" in played
+
+
+async def test_standings_load_teams_and_matches_once(season_league: RunningBot) -> None:
+    """A season is read with one query for its matches and none per match for teams or venues; only the
+    match facts themselves are read per match (`match_facts.result`)."""
+    league = season_league
+    await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    statements: list[str] = []
+
+    def record(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(league.db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        reply = await league.run("/standings", as_member="fk3")
+    finally:
+        event.remove(league.db.engine.sync_engine, "before_cursor_execute", record)
+    assert "0 of 9 regular-season matches final" in reply.text()
+    reads = Counter(found[1] for s in statements if (found := FROM_TABLE.search(s)))
+    assert reads["match"] == 1 and reads["venue"] == 1 and reads["team"] <= 2, reads
+    assert reads["match_visit"] == 9  # facts are read per match, once each
