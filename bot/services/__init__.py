@@ -10,6 +10,7 @@ from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
 from bot.services.players import PlayerService
+from bot.services.playoffs import PlayoffService
 from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
 from bot.services.standings import StandingsService
@@ -27,6 +28,7 @@ class Services:
     rosters: RosterService
     schedule: ScheduleService
     standings: StandingsService
+    playoffs: PlayoffService
     match_night: MatchNightService
     match_rulings: MatchRulingService
     highscores: HighScoreService
@@ -41,6 +43,7 @@ class Services:
             rosters=RosterService(db, clock),
             schedule=ScheduleService(db, clock),
             standings=StandingsService(db, clock),
+            playoffs=PlayoffService(db, clock),
             match_night=MatchNightService(db, clock),
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),

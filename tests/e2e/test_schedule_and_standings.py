@@ -19,9 +19,10 @@ from bot.local.emulator import EmulatorError
 from bot.rules.refusals import InvalidInput
 from bot.rules.team.model import Side
 from bot.services.actor import Actor
+from bot.services.playoffs import playoff_eligible_players
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchConfirmation, MatchKind, MatchLineup, MatchVisit
-from storage.models import RosterEntry, Team
+from storage.models import RosterEntry, Season, Team
 from tests.e2e.harness import RunningBot, running_bot
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -363,3 +364,59 @@ async def test_standings_load_teams_and_matches_once(season_league: RunningBot) 
     reads = Counter(found[1] for s in statements if (found := FROM_TABLE.search(s)))
     assert reads["match"] == 1 and reads["venue"] == 1 and reads["team"] <= 2, reads
     assert reads["match_visit"] == 9  # facts are read per match, once each
+
+
+async def test_playoffs_seed_from_the_final_standings(season_league: RunningBot) -> None:
+    """TEAM-PO-1: once every regular result is final, each conference is seeded from its standings and the
+    higher seed is HOME at its own venue; results advance the bracket; only players with a regular-season
+    game are playoff-eligible (TEAM-PO-2, TEAM-PO-3, TEAM-AMB-15)."""
+    league = season_league
+    await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    facts = await Facts.load(league)
+    order = ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters", "Spinners", "Rollovers"]
+    kings = teams["Flipper Kings"]
+    held_back = between(matches, teams, "Spinners", "Rollovers", week=3)
+    for match in matches:  # the better team in `order` wins every meeting: East ends 3-0, 2-1, 1-2, 0-3
+        names = {name for name, team in teams.items() if team.id in (match.home_team_id, match.away_team_id)}
+        winner = teams[min(names, key=order.index)]
+        if names == {"Flipper Kings", "Ball Busters"}:
+            await facts.played(match, "HAHHHHHAAAAH" if side_of(match, kings) is Side.HOME else "AHAAAAAHHHHA")
+        elif match.id != held_back.id:
+            await facts.venue_forfeit(match, side_of(match, winner).other)
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    seed = "/playoffs seed start:2027-03-22"
+    await refused(league, seed, as_member="alice", rule="TEAM-PO-1", message="1 season match(es) are not final yet")
+    await facts.venue_forfeit(held_back, side_of(held_back, teams["Rollovers"]))
+    await refused(league, seed, as_member="fk1", rule="COMMON-ROLE-1", message="Only commissioners")
+
+    seeded = await league.run(seed, as_member="alice")
+    assert not seeded.ephemeral and "3 first-round matches scheduled" in seeded.text(), seeded.content
+    assert "Seeds: 1 Flipper Kings · 2 Ball Busters · 3 Tilt Warriors · 4 Drain Masters" in seeded.text()
+    playoffs = [m for m in await stored_matches(league) if m.kind is MatchKind.PLAYOFF]
+    by_id = {team.id: team for team in teams.values()}
+    assert sorted(
+        (m.bracket_match, by_id[m.home_team_id].name, by_id[m.away_team_id].name, m.play_on.isoformat(), m.week)
+        for m in playoffs
+    ) == [
+        ("W1-1", "Flipper Kings", "Drain Masters", "2027-03-23", 4),
+        ("W1-1", "Spinners", "Rollovers", "2027-03-22", 4),
+        ("W1-2", "Ball Busters", "Tilt Warriors", "2027-03-23", 4),
+    ]
+    assert all(m.venue_id == by_id[m.home_team_id].home_venue_id for m in playoffs)
+    await refused(league, seed, as_member="alice", rule=None, message="playoffs are already seeded")
+
+    semifinal = next(m for m in playoffs if m.home_team_id == kings.id)
+    await facts.venue_forfeit(semifinal, Side.AWAY)
+    league.bot.clock.set(datetime(2027, 3, 24, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    shown = (await league.run("/playoffs show", as_member="sp2")).text()
+    assert "W1-1 · **(1) Flipper Kings** beat (4) Drain Masters 12–0" in shown
+    assert "W2-1 · (1) Flipper Kings vs winner of W1-2" in shown
+    assert "W1-1 · (1) Spinners vs (2) Rollovers · Mon 03-22 at Barcade" in shown
+    standings = await league.run("/standings conference:East", as_member="sp2")
+    assert table_rows(standings.embeds[0]["fields"][0]["value"])[0][:3] == ("1", "Flipper Kings", "3-0")
+
+    async with league.db.reading() as session:
+        season = (await session.exec(select(Season))).one()
+        eligible = await playoff_eligible_players(session, season, kings)
+    assert eligible == set(facts.players[kings.id or 0][:4])  # the four who played; two never did
