@@ -24,8 +24,8 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season
 from bot.services.permissions import require_commissioner
-from bot.services.schedule import ScheduledLine, league_today, parse_date, season_matches, team_league
-from bot.services.standings import SeasonResults, season_results
+from bot.services.schedule import ScheduledLine, league_today, lock_season, parse_date, season_matches, team_league
+from bot.services.standings import ConferenceTable, SeasonResults, season_results
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchKind
 from storage.models import League, RosterEntry, Season, Team
@@ -63,26 +63,14 @@ class PlayoffService:
             league = await team_league(session, actor, league_name)
             require_commissioner(actor, league, "seed the playoffs")
             season = await current_season(session, league)
+            await lock_season(session, season)
+            if await _has_playoffs(session, season):
+                raise Conflict(f"{season.name}'s playoffs are already seeded; see them with `/playoffs show`.")
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
             _require_final_season(loaded)
-            if await _has_playoffs(session, season):
-                raise Conflict(f"{season.name}'s playoffs are already seeded; see them with `/playoffs show`.")
-            last_day = max(line.match.play_on for line in loaded.lines)
-            week_start = parse_date(start, option="start") if start else last_day + timedelta(days=1)
-            if week_start <= last_day or week_start < league_today(league, now):
-                raise InvalidInput(
-                    f"`start` must come after the regular season's last match ({last_day:%a %Y-%m-%d}) and not "
-                    "be in the past."
-                )
-            options = TeamOptions.model_validate(league.options)
-            week = max(line.match.week for line in loaded.lines) + 1
-            created = []
-            for conference in loaded.conferences:
-                table = loaded.table(conference, options)
-                playoff = rules.seed_bracket(table.rows, options, {t: team.name for t, team in table.teams.items()})
-                for fixture in rules.playoff_progress(playoff, {}).ready:
-                    created.append(_playoff_match(league, season, table.teams, fixture, week, week_start))
+            week_start = _first_playoff_day(start, loaded, league_today(league, now))
+            created = _first_round(league, season, loaded, week_start)
             session.add_all(created)
             await session.flush()
             for match in created:
@@ -151,21 +139,47 @@ def _require_final_season(loaded: SeasonResults) -> None:
         )
 
 
+def _first_playoff_day(start: str | None, loaded: SeasonResults, today: date) -> date:
+    last_day = max(line.match.play_on for line in loaded.lines)
+    first_day = parse_date(start, option="start") if start else last_day + timedelta(days=1)
+    if first_day <= last_day or first_day < today:
+        raise InvalidInput(
+            f"`start` must come after the regular season's last match ({last_day:%a %Y-%m-%d}) and not be in the past."
+        )
+    return first_day
+
+
+def _first_round(league: League, season: Season, loaded: SeasonResults, week_start: date) -> list[Match]:
+    """The matches every conference's bracket can play now, from the week after the season's last week."""
+    options = TeamOptions.model_validate(league.options)
+    week = max(line.match.week for line in loaded.lines) + 1
+    matches = []
+    for conference in loaded.conferences:
+        table, playoff = _seeded(loaded, conference, options)
+        for fixture in rules.playoff_progress(playoff, {}).ready:
+            matches.append(_playoff_match(league, season, table.teams[fixture.home], fixture, week, week_start))
+    return matches
+
+
+def _seeded(
+    loaded: SeasonResults, conference: str, options: TeamOptions
+) -> tuple[ConferenceTable, rules.PlayoffBracket]:
+    table = loaded.table(conference, options)
+    return table, rules.seed_bracket(table.rows, options, {t: team.name for t, team in table.teams.items()})
+
+
 def _playoff_match(
-    league: League,
-    season: Season,
-    teams: dict[int, Team],
-    fixture: rules.PlayoffFixture,
-    week: int,
-    week_start: date,
+    league: League, season: Season, home: Team, fixture: rules.PlayoffFixture, first_week: int, week_start: date
 ) -> Match:
-    """The higher seed is HOME, at its own venue, on its evening in the playoff week (TEAM-PO-1)."""
-    home = teams[fixture.home]
+    """The higher seed is HOME, at its own venue, on its evening in the week of the fixture's round (TEAM-PO-1).
+
+    Byes can make a later round ready at once (five teams: 2 v 3 in round 2), so the round sets the week."""
+    round_start = week_start + timedelta(weeks=fixture.round - 1)
     return Match(
         league_id=league.id or 0,
         season_id=season.id or 0,
-        week=week + fixture.round - 1,
-        play_on=week_start + timedelta(days=((home.match_weekday or 0) - week_start.weekday()) % 7),
+        week=first_week + fixture.round - 1,
+        play_on=round_start + timedelta(days=((home.match_weekday or 0) - round_start.weekday()) % 7),
         home_team_id=fixture.home,
         away_team_id=fixture.away,
         venue_id=home.home_venue_id,
@@ -187,8 +201,7 @@ async def _brackets(
     playoff_lines = await season_matches(session, league, season, now=now, kinds=(MatchKind.PLAYOFF,))
     brackets = []
     for conference in loaded.conferences:
-        table = loaded.table(conference, options)
-        playoff = rules.seed_bracket(table.rows, options, {t: team.name for t, team in table.teams.items()})
+        table, playoff = _seeded(loaded, conference, options)
         mine = {
             line.match.bracket_match or "": line
             for line in playoff_lines

@@ -201,6 +201,12 @@ async def team_league(session: AsyncSession, actor: Actor, league_name: str | No
     return league
 
 
+async def lock_season(session: AsyncSession, season: Season) -> None:
+    """Serialises commands that check the season has no such matches yet and then add them: two commissioners
+    at once would otherwise both pass the check on PostgreSQL (SQLite writers already queue)."""
+    await session.exec(select(Season.id).where(Season.id == season.id).with_for_update())
+
+
 def league_today(league: League, now: datetime) -> date:
     return now.astimezone(ZoneInfo(league.timezone)).date()
 
@@ -218,6 +224,7 @@ def parse_date(text: str, *, option: str) -> date:
 
 
 async def _refuse_existing_schedule(session: AsyncSession, season: Season) -> None:
+    await lock_season(session, season)
     query = select(Match.id).where(Match.season_id == season.id, Match.kind == MatchKind.REGULAR)
     if (await session.exec(query)).first() is not None:
         raise Conflict(
