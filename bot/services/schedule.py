@@ -251,6 +251,10 @@ async def _schedule_teams(
     session: AsyncSession, league: League, teams: list[Team], entries: list[RosterEntry]
 ) -> list[rules.ScheduleTeam]:
     """Every team of the league as the generator needs it, refusing the teams that cannot be scheduled yet."""
+    if len(teams) < 2:
+        raise RuleViolation(
+            "TEAM-SCHED-1", f"{league.name} needs at least 2 teams for a schedule; add them with `/team create`."
+        )
     submitted = {entry.team_id for entry in entries}
     _refuse_teams(
         [t for t in teams if t.id not in submitted],

@@ -138,7 +138,7 @@ async def test_commissioner_generates_a_balanced_season(season_league: RunningBo
 
 async def test_generate_refuses_and_changes_nothing(season_league: RunningBot) -> None:
     """COMMON-ROLE-1, bad weeks and dates, TEAM-ROSTER-9 (no roster, or one not yet in force), a team without
-    a bar (TEAM-SCHED-1), and a second schedule for the same season."""
+    a bar or too few teams (TEAM-SCHED-1), and a second schedule for the same season."""
     league = season_league
     generate = "/schedule generate weeks:4 start:2027-03-15"
     await refused(league, generate, as_member="fk1", rule="COMMON-ROLE-1", message="Only commissioners of NYC")
@@ -159,9 +159,10 @@ async def test_generate_refuses_and_changes_nothing(season_league: RunningBot) -
     await refused(league, generate, as_member="alice", rule="TEAM-ROSTER-9", message="Nomads has no submitted roster")
     await build_roster(league, "Nomads", "no", effective="2027-03-17")
     await refused(league, generate, as_member="alice", rule="TEAM-SCHED-1", message="Nomads has no home venue")
+    barcade = (await teams_by_name(league))["Ball Busters"].home_venue_id
     async with league.db.writing() as session:  # no command changes a team's venue yet
         nomads = (await session.exec(select(Team).where(Team.name == "Nomads"))).one()
-        nomads.home_venue_id = (await teams_by_name(league))["Ball Busters"].home_venue_id
+        nomads.home_venue_id = barcade
         session.add(nomads)
     await refused(
         league,
@@ -178,6 +179,10 @@ async def test_generate_refuses_and_changes_nothing(season_league: RunningBot) -
     assert min(m.play_on for m in matches) >= date(2027, 3, 29)
     assert len(matches) == 5 * (2 + 1)  # East: 2 matches and a bye a week; West: 1 match
     await refused(league, generate, as_member="alice", rule=None, message="already has its regular-season schedule")
+    await league.run('/league create name:"Empty" format:team', as_member="owner")
+    await refused(
+        league, f"{generate} league:Empty", as_member="owner", rule="TEAM-SCHED-1", message="needs at least 2 teams"
+    )
 
 
 # --- standings from stored facts ------------------------------------------------------------------------
