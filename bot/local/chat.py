@@ -29,7 +29,7 @@ from storage.migrate import upgrade
 
 HELP = """\
   /command option:value …     type a slash command as the acting member (quote values with spaces)
-  @name /command …             type one command as another member
+  @name /command … | @name :click LABEL    one command or click as another member
   :as NAME                     act as NAME from now on          :in CHANNEL   type in that channel
   :members                     list members and their roles      :channels     list channels
   :member add NAME [ROLE …]    add a member (roles: Commissioner, Captain, Admin, or any you add)
@@ -94,14 +94,14 @@ class LocalChat:
         line = line.strip()
         if not line or line.startswith("#"):
             return [], None
-        if line.startswith(":click "):
-            return await self._click(line.removeprefix(":click ").strip().strip('"')), None
-        if line.startswith(":"):
-            return [], self._control(line[1:])
         member = self.acting
         if line.startswith("@"):
             name, _, line = line[1:].partition(" ")
             member, line = name, line.strip()
+        if line.startswith(":click "):
+            return await self._click(line.removeprefix(":click ").strip().strip('"'), member), None
+        if line.startswith(":"):
+            return [], self._control(line[1:])
         if not line.startswith("/"):
             raise ChatError("commands start with / (or : for the chat's own commands; :help lists them)")
         try:
@@ -110,7 +110,7 @@ class LocalChat:
             raise ChatError(str(exc)) from None
         return result.outputs, None
 
-    async def _click(self, label: str) -> list[Output]:
+    async def _click(self, label: str, member: str) -> list[Output]:
         """Press the button with this label on the newest bot message showing one."""
         for output in reversed(self.emulator.outputs):
             for row in output.components:
@@ -118,7 +118,7 @@ class LocalChat:
                     if component.get("label") == label and output.message_id is not None:
                         try:
                             result = await self.emulator.click(
-                                output.message_id, component["custom_id"], as_member=self.acting
+                                output.message_id, component["custom_id"], as_member=member
                             )
                         except EmulatorError as exc:
                             raise ChatError(str(exc)) from None
