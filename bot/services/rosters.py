@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -27,6 +28,7 @@ from bot.services.lookup import current_season, find_league, find_team
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
 from storage.db import Database
+from storage.matches import Match, MatchKind
 from storage.models import (
     Conference,
     League,
@@ -200,7 +202,7 @@ class RosterService:
             submitted_at=self.clock.now(),
             zone=scope.league.timezone,
             team_match_weekday=self._weekday(scope.team),
-            regular_season_ends_on=None,  # no schedule yet: nothing is frozen (TEAM-ROSTER-10)
+            regular_season_ends_on=await self._regular_season_end(session, scope),
         )
         after = rules.validate_roster_change(state, change, context, scope.options)
         await self._store(session, actor, scope, before, after)
@@ -258,6 +260,13 @@ class RosterService:
         if forming:
             return [row for row in rows if row.starts_on is None]
         return [row for row in rows if on is not None and row.applies_on(on)]
+
+    async def _regular_season_end(self, session: AsyncSession, scope: _Scope) -> date | None:
+        """TEAM-ROSTER-10: the last scheduled regular-season match date; None while there is no schedule."""
+        query = select(func.max(Match.play_on)).where(
+            Match.season_id == scope.season.id, Match.kind == MatchKind.REGULAR
+        )
+        return (await session.exec(query)).one()
 
     async def _is_formed(self, session: AsyncSession, scope: _Scope) -> bool:
         query = select(RosterEntry.id).where(

@@ -11,7 +11,8 @@ from sqlmodel import select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.models import Player, RosterEnd, RosterEntry, RosterRole
+from storage.matches import Match, MatchKind
+from storage.models import Player, RosterEnd, RosterEntry, RosterRole, Team
 from tests.e2e.harness import RunningBot, running_bot
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -177,3 +178,20 @@ async def test_first_roster_must_pass_as_a_whole(sqlite_db: Database) -> None:
         assert "Rule TEAM-ROSTER-11" in refused_submit.content
         outsider = await run(f"/roster add {TEAM} member:@dan role:starter adult:true", as_member="bob")
         assert "Rule TEAM-ROSTER-6" in outsider.content
+
+
+async def test_rosters_freeze_after_the_regular_season(team_league: RunningBot) -> None:
+    """TEAM-ROSTER-10, TEAM-TV-21: after the last scheduled regular-season match, no change takes effect."""
+    async with team_league.db.writing() as session:
+        team = (await session.exec(select(Team))).one()
+        last_night = Match(
+            league_id=team.league_id, season_id=1, week=1, play_on=at(15).date(),
+            home_team_id=team.id or 0, away_team_id=team.id or 0, kind=MatchKind.REGULAR,
+        )  # fmt: skip
+        session.add(last_night)
+    await refused(
+        team_league, f"/roster add {TEAM} member:@r5 role:reserve adult:true effective:2027-03-04", as_member="s1",
+        rule="TEAM-ROSTER-10", message="Rosters are frozen after the regular season",
+    )  # fmt: skip
+    on_the_night = await team_league.run(f"/roster add {TEAM} member:@r5 role:reserve adult:true", as_member="s1")
+    assert "12 players" in on_the_night.text()  # the last match day itself is still open until 4 p.m.
