@@ -86,7 +86,7 @@ class MatchNightService:
             acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             side = acting.side or _side_to_declare(night, context)
-            round_index = _next_round(night, side, context)
+            round_index = _round_to_declare(night, side, context)
             plan = lineup.round_plan(context.options)[round_index - 1]
             chosen = [_player_from(night, side, text) if text else None for text in players]
             games = _games(plan.kind, chosen, machines)
@@ -123,7 +123,7 @@ class MatchNightService:
             acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             side = acting.side or _side_to_declare(night, context)
-            round_index = _next_round(night, side, context)
+            round_index = _round_to_declare(night, side, context)
             entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
             return [(entry.player_id, entry.name) for entry in entries]
 
@@ -365,14 +365,14 @@ def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:
     return {d.round_index for d in night.declarations if d.side is side}
 
 
-def _next_round(night: lineup.MatchNight, side: Side, context: MatchContext) -> int:
-    """The first round this side has not declared yet."""
-    rounds = len(lineup.round_plan(context.options))
-    declared = _declared_rounds(night, side)
-    for index in range(1, rounds + 1):
-        if index not in declared:
-            return index
-    raise RuleViolation("TEAM-LINEUP-4", f"{context.teams[side].name} has declared every round; lineups are locked.")
+def _round_to_declare(night: lineup.MatchNight, side: Side, context: MatchContext) -> int:
+    """The round in play; a side that already declared it cannot change it (TEAM-LINEUP-4)."""
+    round_index = _open_round(night, context)
+    if round_index in _declared_rounds(night, side):
+        raise RuleViolation(
+            "TEAM-LINEUP-4", f"Lineups are locked once declared; round {round_index} is waiting for the other team."
+        )
+    return round_index
 
 
 def _open_round(night: lineup.MatchNight, context: MatchContext) -> int:
@@ -381,7 +381,7 @@ def _open_round(night: lineup.MatchNight, context: MatchContext) -> int:
         declared = {d.side for d in night.declarations if d.round_index == plan.index}
         if len(declared) < 2:
             return plan.index
-    return len(lineup.round_plan(context.options))
+    raise RuleViolation("TEAM-LINEUP-4", "Every round of this match is declared; lineups are locked.")
 
 
 def _side_to_declare(night: lineup.MatchNight, context: MatchContext) -> Side:

@@ -7,6 +7,7 @@ captains signing the scoresheet.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -195,6 +196,12 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     assert len({o.message_id for o in scoreboards}) == 1  # one living scoreboard, edited in place
     assert len(scoreboards) > 20
 
+    # The result in the league table (TEAM-STAND-1): a win for AWAY, 8 match points each.
+    table = await night.run("/standings", "carol")
+    assert "1 of 1 regular-season matches final" in table
+    assert re.search(r"1\s+Tilt Warriors\s+1-0\s+1\.000\s+8", table), table
+    assert re.search(r"2\s+Flipper Kings\s+0-1\s+\.000\s+8", table), table
+
     # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
     high = await night.run("/highscores", "carol")
     assert "Godzilla**: 40,000,000 · H1 (week 1)" in high
@@ -296,3 +303,62 @@ async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None
     await night.run("/match forfeit match:MATCH side:home", "alice")
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 12}
     assert "Final: Tilt Warriors win" in scoreboard(night).text()
+
+
+INVALID_ROUND_ONE = [
+    # (who, lineup options, rule, message): TEAM-TV-15, TEAM-TV-16 and the lineup rules, as captains type them
+    ("h1", "p1:H1 p2:H2 p3:H3 p4:H4", "TEAM-LINEUP-2", "Waiting for Tilt Warriors to declare first"),
+    ("a1", "p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1}", "TEAM-MACH-1", "Use at least 2 machines"),
+    ("a1", "p1:A1 p2:A1 p3:A3 p4:A4 m1:{m1} m2:{m2}", "TEAM-LINEUP-5", "already in this round"),
+    ("a1", "p1:A1 p2:A2 p3:A3 p4:A5 m1:{m1} m2:{m2}", "TEAM-LINEUP-7", "not checked in"),
+    ("a1", "p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1}", "TEAM-LINEUP-3", "machine"),
+    ("h2", "p1:H1 p2:H2 p3:H3 p4:H4", "TEAM-LINEUP-11", "Only the captains"),
+]
+INVALID_SCORES = [
+    ("1,23,4560", "COMMON-SCORE-1"),
+    ("-5", "COMMON-SCORE-1"),
+    ("50M", "COMMON-AMB-3"),
+    ("12.5", "COMMON-SCORE-1"),
+    ("1 234 560", "COMMON-SCORE-1"),
+]
+
+
+async def test_catalog_vectors_are_refused_through_discord_and_change_nothing(night: Night) -> None:
+    """TEAM-TV-15, TEAM-TV-16 (a) and (b), TEAM-LINEUP-2, -3, -4, -5, -7, -11, TEAM-MACH-1 and COMMON-TV-1:
+    each refusal names its rule, and the database is exactly as before."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in HOME[:4] + AWAY[:4]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 1))
+    m1, m2, m3 = night.machines
+
+    async def refused(who: str, line: str, rule: str, message: str) -> None:
+        before = await night.league.row_counts()
+        result = await night.league.run(line.replace("MATCH", str(night.match_id)), as_member=who)
+        assert result.ephemeral and f"Rule {rule}" in result.content and message in result.content, result.content
+        assert await night.league.row_counts() == before
+
+    for who, options, rule, message in INVALID_ROUND_ONE:
+        await refused(who, "/lineup match:MATCH " + options.format(m1=m1, m2=m2), rule, message)
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await refused("a1", f"/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4 m1:{m1} m2:{m3}", "TEAM-LINEUP-4", "locked")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    for typed, rule in INVALID_SCORES:
+        line = f'/score match:MATCH round:1 game:1 home1:"{typed}" home2:1 away1:1 away2:1'
+        await refused("h1", line, rule, "Score must be a whole number")
+
+    # Round 3 is Singles: TEAM-TV-16 (b), M1 twice and M2 twice is fine; M1 three times is not.
+    for game in (1, 2):
+        await enter_and_confirm(night, 1, game, ("2", "2"), ("1", "1"))
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4", "a1")
+    await refused(
+        "a1",
+        f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m1} m4:{m2}",
+        "TEAM-MACH-1",
+        "already has 2 games",
+    )
+    accepted = await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m2}", "a1")
+    assert "declared round 3" in accepted
