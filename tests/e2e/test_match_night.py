@@ -21,8 +21,8 @@ from bot.local.emulator import Output
 from bot.rules.team.model import MatchOutcome, Side
 from bot.services import match_facts
 from storage.db import Database
-from storage.matches import Match, MatchChallenge, MatchLineup
-from storage.models import League, Machine, Team, Venue
+from storage.matches import GameScore, Match, MatchChallenge, MatchKind, MatchLineup
+from storage.models import League, Machine, Player, Team, Venue
 from tests.e2e.harness import RunningBot, running_bot
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -362,3 +362,42 @@ async def test_catalog_vectors_are_refused_through_discord_and_change_nothing(ni
     )
     accepted = await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m2}", "a1")
     assert "declared round 3" in accepted
+
+
+async def test_playoff_lineups_need_a_regular_season_game(night: Night) -> None:
+    """TEAM-PO-3, TEAM-AMB-15, TEAM-TV-21: a player who never played for the team in the regular season
+    is neither offered nor accepted in a playoff lineup."""
+    async with night.league.db.writing() as session:
+        regular = await session.get(Match, night.match_id)
+        assert regular is not None
+        players = {p.display_name: p.id or 0 for p in (await session.exec(select(Player))).all()}
+        for round_index, name in enumerate(["H1", "H2", "H3", "H4", "A1", "A2", "A3", "A4"], start=1):
+            side = Side.HOME if name.startswith("H") else Side.AWAY
+            session.add(
+                GameScore(
+                    match_id=night.match_id, round_index=round_index, game_number=1, side=side,
+                    player_id=players[name], score=1_000_000, entered_by=1, entered_at=at(21),
+                )
+            )  # fmt: skip
+        semifinal = Match(
+            league_id=regular.league_id, season_id=regular.season_id, week=2, play_on=date(2027, 3, 10),
+            home_team_id=regular.home_team_id, away_team_id=regular.away_team_id, venue_id=regular.venue_id,
+            kind=MatchKind.PLAYOFF, bracket_match="W1-1",
+        )  # fmt: skip
+        session.add(semifinal)
+        await session.flush()
+        semifinal_id = semifinal.id or 0
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime(2027, 3, 10, 19, 50, tzinfo=NEW_YORK))
+    for name in ["h1", "h2", "h3", "h5", *AWAY[:4]]:
+        await night.league.run(f"/checkin match:{semifinal_id}", as_member=name)
+    clock.set(datetime(2027, 3, 10, 20, 1, tzinfo=NEW_YORK))
+    m1, m2, _ = night.machines
+    await night.league.run(f"/lineup match:{semifinal_id} p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", as_member="a1")
+    offered = await night.league.emulator.autocomplete(
+        f"/lineup match:{semifinal_id} p1:", focused="p1", as_member="h1"
+    )
+    assert sorted(choice["name"] for choice in offered) == ["H1", "H2", "H3"]
+    refused = await night.league.run(f"/lineup match:{semifinal_id} p1:H1 p2:H2 p3:H3 p4:H5", as_member="h1")
+    assert "Rule TEAM-PO-3" in refused.content and "H5 did not play in the regular season" in refused.content
