@@ -29,6 +29,10 @@ OFFENCE_CHOICES = [
     app_commands.Choice(name="slam tilt", value="slam_tilt"),
     app_commands.Choice(name="tilt-through", value="tilt_through"),
 ]
+TIEBREAK_FORMATS = [
+    app_commands.Choice(name="shared game (3 players, one ball each)", value="shared_game"),
+    app_commands.Choice(name="split flipper (2 players, one flipper each)", value="split_flipper"),
+]
 SIDE_CHOICES = [app_commands.Choice(name="home", value="home"), app_commands.Choice(name="away", value="away")]
 WALKOUT_CHOICES = [
     app_commands.Choice(name="left", value="left"),
@@ -71,6 +75,31 @@ async def machine_autocomplete(interaction: discord.Interaction, current: str) -
     except errors.Refusal:
         return []
     return _filtered(choices, current)
+
+
+async def tiebreak_player_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    match_id = getattr(interaction.namespace, "match", None)
+    if not isinstance(match_id, int):
+        return []
+    service = bot_of(interaction).services.tiebreaks
+    try:
+        choices = await service.player_choices(
+            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
+        )
+    except errors.Refusal:
+        return []
+    return [
+        app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
+    ]
+
+
+async def venue_machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    league = getattr(interaction.namespace, "league", None)
+    return _filtered(
+        await bot_of(interaction).services.venues.machine_choices(interaction.guild_id or 0, league), current
+    )
 
 
 def _filtered_pairs(choices: list[tuple[int, str]], current: str) -> list[tuple[int, str]]:
@@ -334,15 +363,75 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
-    @app_commands.command(name="tiebreak", description="Enter the tie-breaker game's score of a level match (captains)")
+    tiebreak_group = app_commands.Group(
+        name="tiebreak", description="The tie-breaker game of a level match", guild_only=True
+    )
+
+    @tiebreak_group.command(name="defer", description="HOME hands the first tie-breaker decision to AWAY (captains)")
+    @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+        async def work() -> Reply:
+            board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
+            await self._after(interaction, board)
+            return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @tiebreak_group.command(name="choose", description="Make one tie-breaker decision: the format or the machine")
+    @app_commands.describe(
+        match=MATCH_OPTION, format="Shared game (3 players, a ball each) or split flipper (2 players)",
+        machine="The machine", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(format=TIEBREAK_FORMATS)
+    @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def tiebreak_choose(
+        self, interaction: discord.Interaction, match: int, format: app_commands.Choice[str] | None = None,
+        machine: int | None = None, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.tiebreaks.choose(
+                actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
+            )
+            await self._after(interaction, board)
+            return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @tiebreak_group.command(name="declare", description="Name your tie-breaker players, in ball order (captains)")
+    @app_commands.describe(
+        match=MATCH_OPTION, p1="Ball 1 (or left flipper)", p2="Ball 2 (or right flipper)", p3="Ball 3 (shared game)",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(
+        p1=tiebreak_player_autocomplete, p2=tiebreak_player_autocomplete, p3=tiebreak_player_autocomplete
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def tiebreak_declare(
+        self, interaction: discord.Interaction, match: int, p1: str, p2: str, p3: str | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.tiebreaks.declare(
+                actor_from(interaction), league, match, [p1, p2, p3 or ""]
+            )
+            await self._after(interaction, board)
+            return Reply("📋 Tie-breaker players declared.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
     @app_commands.autocomplete(league=league_autocomplete)
-    async def tiebreak(
+    async def tiebreak_score(
         self, interaction: discord.Interaction, match: int, home: str, away: str, league: str | None = None
     ) -> None:
         async def work() -> Reply:
-            board = await self.bot.services.match_night.tiebreak(actor_from(interaction), league, match, home, away)
+            board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
             await self._after(interaction, board)
             return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
 

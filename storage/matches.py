@@ -150,6 +150,22 @@ class MatchChallenge(SQLModel, table=True):
     ruled_at: datetime | None = utc_column(default=None)
 
 
+class TiebreakerSetup(SQLModel, table=True):
+    """TEAM-TB-1/2: the tie-breaker's two decisions (format, machine), who made them, and both lineups."""
+
+    __tablename__ = "tiebreaker_setup"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", unique=True, ondelete="CASCADE")
+    deferred_to_away: bool = False
+    game_format: str | None = Field(default=None, max_length=16)
+    format_by: Side | None = enum_column(Side, 8, default=None)
+    machine_id: int | None = Field(default=None, foreign_key="machine.id", ondelete="SET NULL")
+    machine_by: Side | None = enum_column(Side, 8, default=None)
+    home_players: list[int] = json_column(default_factory=list)
+    away_players: list[int] = json_column(default_factory=list)
+
+
 class TiebreakerGame(SQLModel, table=True):
     """TEAM-TB-*: the tie-breaker game of a level match: one score per side, no match points."""
 

@@ -15,6 +15,7 @@ from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
 from bot.services.standings import StandingsService
 from bot.services.teams import TeamService
+from bot.services.tiebreaks import TiebreakService
 from bot.services.venues import VenueService
 from storage.db import Database
 
@@ -32,6 +33,7 @@ class Services:
     match_night: MatchNightService
     match_rulings: MatchRulingService
     highscores: HighScoreService
+    tiebreaks: TiebreakService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -47,4 +49,5 @@ class Services:
             match_night=MatchNightService(db, clock),
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
+            tiebreaks=TiebreakService(db, clock),
         )

@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.refusals import InvalidInput, NotFound, PermissionDenied, RuleViolation
-from bot.rules.team import attendance
+from bot.rules.team import attendance, lineup
 from bot.rules.team.model import Side
 from bot.services import match_facts
 from bot.services.actor import Actor
@@ -91,3 +91,14 @@ async def captains(session: AsyncSession, context: MatchContext) -> dict[Side, s
 
 def side_of_player(rosters: dict[Side, tuple[attendance.RosterEntry, ...]], player_id: int | None) -> Side | None:
     return next((side for side, entries in rosters.items() if any(e.player_id == player_id for e in entries)), None)
+
+
+def player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
+    """An autocomplete value (a player id) or a typed name from the side's roster."""
+    typed = text.strip()
+    if typed.isdigit():
+        return int(typed)  # the rules refuse ids that are not on the roster (TEAM-LINEUP-7)
+    for entry in night.rosters[side]:
+        if entry.name.casefold() == typed.casefold():
+            return entry.player_id
+    raise InvalidInput(f"{typed!r} is not on {night.team_names[side]}'s roster tonight; pick a player from the list.")

@@ -21,7 +21,7 @@ from bot.rules.team.model import RoundKind, Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
-from bot.services.match_access import acting_in, load_context, player_id_of, require_side, side_of_player
+from bot.services.match_access import acting_in, load_context, player_from, player_id_of, require_side, side_of_player
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
 from bot.services.playoffs import playoff_eligible_players
@@ -34,7 +34,6 @@ from storage.matches import (
     MatchKind,
     MatchLineup,
     MatchVisit,
-    TiebreakerGame,
 )
 from storage.models import Season
 
@@ -91,7 +90,7 @@ class MatchNightService:
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             plan = lineup.round_plan(context.options)[round_index - 1]
-            chosen = [_player_from(night, side, text) if text else None for text in players]
+            chosen = [player_from(night, side, text) if text else None for text in players]
             games = _games(plan.kind, chosen, machines)
             declared = lineup.validate_declaration(
                 night,
@@ -259,31 +258,6 @@ class MatchNightService:
                 audit.updated(session, actor, row, before=before, at=now)
             return await scoreboard.build(session, context, self.clock.now())
 
-    async def tiebreak(
-        self, actor: Actor, league_name: str | None, match_id: int, home_score: str, away_score: str
-    ) -> scoreboard.Scoreboard:
-        """TEAM-TB-3/4: one score per team decides a level match; it adds no match points."""
-        now = self.clock.now()
-        async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name, match_id)
-            await acting_in(session, actor, context)
-            result = await match_facts.result(session, context, now)
-            if not result.needs_tiebreaker:
-                raise RuleViolation("TEAM-MATCH-3", "A tie-breaker game is only played when the match ends level.")
-            row = TiebreakerGame(
-                match_id=match_id,
-                home_score=score_rules.parse_score(home_score),
-                away_score=score_rules.parse_score(away_score),
-                entered_by=actor.user_id,
-                entered_at=now,
-            )
-            if row.home_score == row.away_score:
-                raise InvalidInput("Tie-breaker scores are level: replay the tie-breaker game and enter the replay.")
-            session.add(row)
-            await session.flush()
-            audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
-
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
         now = self.clock.now()
@@ -376,17 +350,6 @@ async def _check_playoff_eligibility(
                 f"{names.get(player, 'That player')} did not play in the regular season for "
                 f"{context.teams[side].name}, so cannot play in its playoffs.",
             )
-
-
-def _player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
-    """An autocomplete value (a player id) or a typed name from the side's roster."""
-    typed = text.strip()
-    if typed.isdigit():
-        return int(typed)  # the rules refuse ids that are not on the roster (TEAM-LINEUP-7)
-    for entry in night.rosters[side]:
-        if entry.name.casefold() == typed.casefold():
-            return entry.player_id
-    raise InvalidInput(f"{typed!r} is not on {night.team_names[side]}'s roster tonight; pick a player from the list.")
 
 
 def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:

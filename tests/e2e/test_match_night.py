@@ -87,7 +87,8 @@ async def night(sqlite_db: Database) -> AsyncIterator[Night]:
 
 async def test_a_whole_match_through_discord(night: Night) -> None:
     """TEAM-SCHED-2, TEAM-LINEUP-2, -3, -6, TEAM-GAME-1, COMMON-SCORE-1, TEAM-DISP-1, TEAM-DISP-4, TEAM-MATCH-3,
-    TEAM-MATCH-4, TEAM-TB-4, TEAM-TV-17 and TEAM-HS-1 as captains and a commissioner meet them in Discord."""
+    TEAM-MATCH-4, TEAM-TB-1, TEAM-TB-2, TEAM-TB-4, TEAM-TV-17 and TEAM-HS-1 as captains and a commissioner meet
+    them in Discord."""
     league, emulator, clock = night.league, night.league.emulator, night.league.bot.clock
     assert isinstance(clock, ManualClock)
     m1, m2, m3 = night.machines
@@ -167,8 +168,24 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
         context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
         level = await match_facts.result(session, context, clock.now())
     assert dict(level.points) == {Side.HOME: 8, Side.AWAY: 8} and level.needs_tiebreaker and not level.final
+    # TEAM-TB-1/2, TEAM-TV-17: HOME picks the machine, AWAY the format; AWAY declares three players, then HOME.
+    both = await night.run(f"/tiebreak choose match:MATCH format:shared_game machine:{m3}", "h1")
+    assert "Make one tie-breaker decision" in both and "TEAM-TB-1" in both
+    assert "decision recorded" in await night.run(f"/tiebreak choose match:MATCH machine:{m3}", "h1")
+    again = await night.run("/tiebreak choose match:MATCH format:split_flipper", "h1")
+    assert "already made its tie-breaker decision" in again
+    assert "decision recorded" in await night.run("/tiebreak choose match:MATCH format:shared_game", "a1")
+    too_soon = await night.run("/tiebreak score match:MATCH home:1 away:2", "h1")
+    assert "TEAM-TB-2" in too_soon
+    assert "Waiting for Tilt Warriors" in await night.run("/tiebreak declare match:MATCH p1:H1 p2:H2 p3:H3", "h1")
+    two = await night.run("/tiebreak declare match:MATCH p1:A1 p2:A2", "a1")
+    assert "Shared game needs 3 different players" in two
+    offered = await emulator.autocomplete(f"/tiebreak declare match:{night.match_id} p1:", focused="p1", as_member="a1")
+    assert sorted(choice["name"] for choice in offered) == ["A1", "A2", "A3", "A4"]
+    await night.run("/tiebreak declare match:MATCH p1:A1 p2:A2 p3:A3", "a1")
+    await night.run("/tiebreak declare match:MATCH p1:H1 p2:H2 p3:H3", "h1")
     assert "Tie-breaker recorded" in await night.run(
-        "/tiebreak match:MATCH home:1,980,000,000 away:2,450,000,000", "h1"
+        "/tiebreak score match:MATCH home:1,980,000,000 away:2,450,000,000", "h1"
     )
 
     # Both captains sign (TEAM-MATCH-4): the scoreboard says who won.
