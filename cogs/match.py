@@ -29,6 +29,10 @@ OFFENCE_CHOICES = [
     app_commands.Choice(name="slam tilt", value="slam_tilt"),
     app_commands.Choice(name="tilt-through", value="tilt_through"),
 ]
+MACHINE_OUT_CHOICES = [
+    app_commands.Choice(name="annoying failure: remove it (TEAM-MACH-3)", value="removed"),
+    app_commands.Choice(name="major failure: eliminate it (TEAM-MACH-4)", value="eliminated"),
+]
 TIEBREAK_FORMATS = [
     app_commands.Choice(name="shared game (3 players, one ball each)", value="shared_game"),
     app_commands.Choice(name="split flipper (2 players, one flipper each)", value="split_flipper"),
@@ -545,6 +549,35 @@ class MatchNightCommands(commands.Cog):
             board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
             await self._after(interaction, board)
             return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(name="machine", description="Take a failing machine out of this match (captains)")
+    @app_commands.describe(
+        match=MATCH_OPTION, machine="The machine", kind="Annoying (minor) failure, or a major one",
+        agreed="Both captains agree", reason="What is wrong with it (goes to the machine log)", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(kind=MACHINE_OUT_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def machine(
+        self, interaction: discord.Interaction, match: int, machine: int, kind: app_commands.Choice[str],
+        agreed: bool, reason: app_commands.Range[str, 1, 500], league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.take_out_machine(
+                actor_from(interaction),
+                league,
+                match,
+                machine_id=machine,
+                kind=kind.value,
+                agreed=agreed,
+                reason=reason,
+            )
+            await self._after(interaction, board)
+            return Reply(
+                f"🔧 Machine #{machine} is out of this match ({kind.name}); it will not come back.", ephemeral=False
+            )
 
         await answer(interaction, work(), ephemeral=False)
 

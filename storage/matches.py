@@ -120,6 +120,26 @@ class GamePenalty(SQLModel, table=True):
     recorded_at: datetime = utc_column()
 
 
+class MachineOut(StrEnum):
+    REMOVED = "removed"  # TEAM-MACH-3: an annoying failure, both captains agreed
+    ELIMINATED = "eliminated"  # TEAM-MACH-4: a major failure
+
+
+class MatchMachineOut(SQLModel, table=True):
+    """A machine taken out of one match; it never comes back in that match (TEAM-MACH-3/4)."""
+
+    __tablename__ = "match_machine_out"
+    __table_args__ = (sa.UniqueConstraint("match_id", "machine_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    machine_id: int = Field(foreign_key="machine.id", ondelete="CASCADE")
+    kind: MachineOut = enum_column(MachineOut, 16)
+    reason: str = Field(max_length=500)
+    recorded_by: int = snowflake()
+    recorded_at: datetime = utc_column()
+
+
 class MatchConfirmation(SQLModel, table=True):
     """TEAM-MATCH-4: a captain "signs the scoresheet" for their side."""
 

@@ -23,6 +23,7 @@ from storage.matches import (
     Match,
     MatchConfirmation,
     MatchLineup,
+    MatchMachineOut,
     MatchVisit,
     MatchWalkout,
     TiebreakerGame,
@@ -86,6 +87,12 @@ async def machines(session: AsyncSession, match: Match) -> tuple[lineup.Machine,
     return tuple(lineup.Machine(row.id or 0, row.title, row.max_players) for row in rows if row.status.in_service)
 
 
+async def machines_out(session: AsyncSession, match: Match) -> frozenset[int]:
+    """Machines removed or eliminated during the match (TEAM-MACH-3/4)."""
+    rows = (await session.exec(select(MatchMachineOut.machine_id).where(MatchMachineOut.match_id == match.id))).all()
+    return frozenset(rows)
+
+
 async def declarations(session: AsyncSession, match: Match) -> tuple[lineup.DeclaredLineup, ...]:
     rows = (
         await session.exec(select(MatchLineup).where(MatchLineup.match_id == match.id).order_by(col(MatchLineup.id)))
@@ -112,6 +119,7 @@ async def night(session: AsyncSession, context: MatchContext) -> lineup.MatchNig
         rosters=await rosters(session, context),
         visits=await visits(session, context.match),
         machines=await machines(session, context.match),
+        removed=await machines_out(session, context.match),
         declarations=await declarations(session, context.match),
     )
 

@@ -11,14 +11,14 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
-from bot.rules.team import attendance, scoring
+from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
 from bot.services.match_access import acting_in, load_context, player_id_of
 from bot.services.permissions import is_commissioner
 from storage.db import Database
-from storage.matches import GamePenalty, MatchWalkout
+from storage.matches import GamePenalty, MachineOut, MatchMachineOut, MatchWalkout
 
 PENALTY_RULES = {
     scoring.Offence.OUT_OF_TURN: "TEAM-PEN-1",
@@ -144,6 +144,41 @@ class MatchRulingService:
             match.extension_agreed = agreed
             session.add(match)
             audit.updated(session, actor, match, before=before, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def take_out_machine(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        machine_id: int,
+        kind: str,
+        agreed: bool,
+        reason: str,
+    ) -> scoreboard.Scoreboard:
+        """TEAM-MACH-3 (annoying failure: both captains agree, two other machines stay) or TEAM-MACH-4 (major
+        failure: eliminated while another machine works). Either way the machine never returns in this match."""
+        out = MachineOut(kind)
+        text = reason.strip()
+        if not text:
+            raise InvalidInput("Say what is wrong with the machine; the venue's operator will read it.")
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            if out is MachineOut.REMOVED:
+                lineup.remove_machine(night, machine_id, both_captains_agree=agreed)
+            else:
+                lineup.eliminate_machine(night, machine_id, both_teams_agree=agreed)
+            row = MatchMachineOut(
+                match_id=match_id, machine_id=machine_id, kind=out, reason=text[:500],
+                recorded_by=actor.user_id, recorded_at=now,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
 
     @staticmethod

@@ -418,3 +418,39 @@ async def test_playoff_lineups_need_a_regular_season_game(night: Night) -> None:
     assert sorted(choice["name"] for choice in offered) == ["H1", "H2", "H3"]
     refused = await night.league.run(f"/lineup match:{semifinal_id} p1:H1 p2:H2 p3:H3 p4:H5", as_member="h1")
     assert "Rule TEAM-PO-3" in refused.content and "H5 did not play in the regular season" in refused.content
+
+
+async def test_a_removed_machine_never_comes_back(night: Night) -> None:
+    """TEAM-MACH-3, TEAM-MACH-4, TEAM-TV-16 (d) and (e): removal needs both captains and two other machines."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in HOME[:4] + AWAY[:4]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 1))
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    unagreed = await night.run(
+        f'/match machine match:MATCH machine:{m2} kind:removed agreed:false reason:"weak flipper"', "h1"
+    )
+    assert "Rule TEAM-MACH-3" in unagreed
+    assert "out of this match" in await night.run(
+        f'/match machine match:MATCH machine:{m2} kind:removed agreed:true reason:"weak left flipper"', "h1"
+    )
+    for game in (1, 2):
+        await enter_and_confirm(night, 1, game, ("2", "2"), ("1", "1"))
+    picked = await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m2}", "h1")
+    assert "was removed from this match" in picked and "TEAM-MACH-3" in picked  # (d)
+    offered = await night.league.emulator.autocomplete(
+        f"/lineup match:{night.match_id} m1:", focused="m1", as_member="h1"
+    )
+    assert m2 not in [choice["value"] for choice in offered]
+    only_one_left = await night.run(
+        f'/match machine match:MATCH machine:{m1} kind:removed agreed:true reason:"loud"', "a1"
+    )
+    assert "≥2 other machines" in only_one_left  # (e): M1 and M3 left, removing M1 would leave one
+    major = await night.run(
+        f'/match machine match:MATCH machine:{m1} kind:eliminated agreed:true reason:"stuck flipper"', "a1"
+    )
+    assert "out of this match" in major  # TEAM-MACH-4: another machine (M3) still works

@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-29 20:31:06.815863
+Create Date: 2026-11-29 20:32:32.505117
 """
 
 from collections.abc import Sequence
@@ -176,6 +176,27 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_match_lineup_match_id"), ["match_id"], unique=False)
 
     op.create_table(
+        "match_machine_out",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("machine_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("reason", sa.String(length=500), nullable=False),
+        sa.Column("recorded_by", sa.BigInteger(), nullable=False),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["machine_id"], ["machine.id"], name=op.f("fk_match_machine_out_machine_id_machine"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["match.id"], name=op.f("fk_match_machine_out_match_id_match"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_match_machine_out")),
+        sa.UniqueConstraint("match_id", "machine_id", name=op.f("uq_match_machine_out_match_id_machine_id")),
+    )
+    with op.batch_alter_table("match_machine_out", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_match_machine_out_match_id"), ["match_id"], unique=False)
+
+    op.create_table(
         "match_visit",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=False),
@@ -260,6 +281,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_match_visit_match_id"))
 
     op.drop_table("match_visit")
+    with op.batch_alter_table("match_machine_out", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_match_machine_out_match_id"))
+
+    op.drop_table("match_machine_out")
     with op.batch_alter_table("match_lineup", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_match_lineup_match_id"))
 
