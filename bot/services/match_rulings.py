@@ -7,7 +7,11 @@ agreement to wait until 20:30 (TEAM-SCHED-3). Each is a fact; the result is reco
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from sqlalchemy.exc import IntegrityError
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
@@ -102,12 +106,7 @@ class MatchRulingService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             self._require_official(actor, context)
-            match = context.match
-            before = audit.snapshot(match)
-            match.venue_forfeit = side
-            session.add(match)
-            audit.updated(session, actor, match, before=before, at=now)
-            return await scoreboard.build(session, context, now)
+            return await _update_match(session, actor, context, now, venue_forfeit=side)
 
     async def played_out(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-FORF-1: against a forfeiting team, the attending team played the evening with four or more."""
@@ -124,12 +123,7 @@ class MatchRulingService:
             attending = next(side for side in Side if side not in forfeiting)
             if not acting.official and acting.side is not attending:
                 raise PermissionDenied(f"{context.teams[attending].name}'s captain confirms they played the evening.")
-            match = context.match
-            before = audit.snapshot(match)
-            match.played_out_evening = True
-            session.add(match)
-            audit.updated(session, actor, match, before=before, at=now)
-            return await scoreboard.build(session, context, now)
+            return await _update_match(session, actor, context, now, played_out_evening=True)
 
     async def extension(
         self, actor: Actor, league_name: str | None, match_id: int, *, agreed: bool
@@ -139,12 +133,7 @@ class MatchRulingService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             self._require_official(actor, context)
-            match = context.match
-            before = audit.snapshot(match)
-            match.extension_agreed = agreed
-            session.add(match)
-            audit.updated(session, actor, match, before=before, at=now)
-            return await scoreboard.build(session, context, now)
+            return await _update_match(session, actor, context, now, extension_agreed=agreed)
 
     async def take_out_machine(
         self,
@@ -185,3 +174,16 @@ class MatchRulingService:
     def _require_official(actor: Actor, context: match_facts.MatchContext) -> None:
         if not is_commissioner(actor, context.league):
             raise PermissionDenied(f"Only a commissioner of {context.league.name} records that.")
+
+
+async def _update_match(
+    session: AsyncSession, actor: Actor, context: match_facts.MatchContext, now: datetime, **changes: Any
+) -> scoreboard.Scoreboard:
+    """Change fields of the match itself, audited with its before and after."""
+    match = context.match
+    before = audit.snapshot(match)
+    for field, value in changes.items():
+        setattr(match, field, value)
+    session.add(match)
+    audit.updated(session, actor, match, before=before, at=now)
+    return await scoreboard.build(session, context, now)

@@ -226,6 +226,16 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     assert "2,450,000,000" not in high
 
 
+async def four_each_checked_in(night: Night) -> None:
+    """Four players a side check in before 20:00; the clock then moves past the start (TEAM-SCHED-3)."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in HOME[:4] + AWAY[:4]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 1))
+
+
 def scoreboard(night: Night) -> Output:
     boards = [
         o for o in night.league.emulator.messages_in("general")
@@ -290,12 +300,7 @@ async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
 
 async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
     """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted."""
-    clock = night.league.bot.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(at(19, 50))
-    for name in HOME[:4] + AWAY[:4]:
-        await night.run("/checkin match:MATCH", name)
-    clock.set(at(20, 1))
+    await four_each_checked_in(night)
     m1, m2, _ = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
@@ -343,12 +348,7 @@ INVALID_SCORES = [
 async def test_catalog_vectors_are_refused_through_discord_and_change_nothing(night: Night) -> None:
     """TEAM-TV-15, TEAM-TV-16 (a) and (b), TEAM-LINEUP-2, -3, -4, -5, -7, -11, TEAM-MACH-1 and COMMON-TV-1:
     each refusal names its rule, and the database is exactly as before."""
-    clock = night.league.bot.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(at(19, 50))
-    for name in HOME[:4] + AWAY[:4]:
-        await night.run("/checkin match:MATCH", name)
-    clock.set(at(20, 1))
+    await four_each_checked_in(night)
     m1, m2, m3 = night.machines
 
     async def refused(who: str, line: str, rule: str, message: str) -> None:
@@ -422,12 +422,7 @@ async def test_playoff_lineups_need_a_regular_season_game(night: Night) -> None:
 
 async def test_a_removed_machine_never_comes_back(night: Night) -> None:
     """TEAM-MACH-3, TEAM-MACH-4, TEAM-TV-16 (d) and (e): removal needs both captains and two other machines."""
-    clock = night.league.bot.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(at(19, 50))
-    for name in HOME[:4] + AWAY[:4]:
-        await night.run("/checkin match:MATCH", name)
-    clock.set(at(20, 1))
+    await four_each_checked_in(night)
     m1, m2, m3 = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m3}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
