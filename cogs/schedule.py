@@ -1,4 +1,5 @@
-"""/schedule: generate the team season's schedule and read it (TEAM-SCHED-1)."""
+"""/schedule: generate the team season's schedule, reschedule or move a match, and read it (TEAM-SCHED-1,
+TEAM-VENUE-2/3)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from discord.ext import commands
 
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
-from bot.render.schedule import generated_embed, schedule_embed
-from bot.services.schedule import MAX_WEEKS
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from bot.render.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
+from bot.services.schedule import MAX_WEEKS, REASON_MAX
+from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching, venue_autocomplete
+from cogs.match import MATCH_OPTION, match_autocomplete
 
 
 async def team_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -42,6 +44,65 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
                 actor_from(interaction), league, weeks=weeks, start=start
             )
             return Reply(embeds=[generated_embed(season)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="reschedule", description="Record a new date both captains agreed to (commissioners)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        date="The new date, YYYY-MM-DD",
+        agreed="Both captains agreed to the new date (TEAM-VENUE-3)",
+        reason="Why, for the league's record, e.g. all machines down",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def reschedule(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        date: str,
+        agreed: bool,
+        reason: app_commands.Range[str, 1, REASON_MAX],
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            change = await self.bot.services.schedule.reschedule(
+                actor_from(interaction), league, match_id=match, day=date, agreed=agreed, reason=reason
+            )
+            return Reply(embeds=[rescheduled_embed(change)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="move", description="Record the venue HOME moved a match to (commissioners)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        venue="The venue HOME chose: a regular league venue unless none could host the match",
+        reason="Why it moved, e.g. venue closed or no machine working (TEAM-VENUE-1)",
+        justification="Only for a venue that is not a regular league venue: why none of those could host it",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        venue: str,
+        reason: app_commands.Range[str, 1, REASON_MAX],
+        justification: app_commands.Range[str, 1, REASON_MAX] | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            change = await self.bot.services.schedule.move(
+                actor_from(interaction),
+                league,
+                match_id=match,
+                venue_name=venue,
+                reason=reason,
+                justification=justification,
+            )
+            return Reply(embeds=[moved_embed(change)], ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
 

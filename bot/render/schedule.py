@@ -7,12 +7,13 @@ import discord
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.scoring import Flag, MatchResult
-from bot.services.schedule import GeneratedSeason, ScheduledLine, ScheduleView
-from storage.matches import MatchKind
+from bot.services.schedule import GeneratedSeason, MatchChange, ScheduledLine, ScheduleView
+from storage.matches import MatchKind, MatchState
 
 DESCRIPTION_MAX = 4000  # Discord allows 4096; leaves room for the "more" note
 FIELD_MAX = 1024
 KIND_TAGS = {MatchKind.REGULAR: "", MatchKind.PLAYOFF: " 🏆", MatchKind.TIEBREAKER_MATCH: " ⚖️ tie-breaker match"}
+STATE_TAGS = {MatchState.SCHEDULED: "", MatchState.RESCHEDULED: " · rescheduled", MatchState.MOVED: " · moved"}
 
 
 def generated_embed(season: GeneratedSeason) -> discord.Embed:
@@ -59,12 +60,49 @@ def schedule_embed(view: ScheduleView) -> discord.Embed:
     return embed
 
 
+def rescheduled_embed(change: MatchChange) -> discord.Embed:
+    """TEAM-VENUE-3: reported to the league."""
+    line, match = change.line, change.line.match
+    venue = f" at {line.venue.name}" if line.venue else ""
+    embed = discord.Embed(
+        title="📅 Match rescheduled",
+        description=(
+            f"**{line.away.name} at {line.home.name}** moves from {change.date_before:%a %Y-%m-%d} "
+            f"(week {change.week_before}) to **{match.play_on:%a %Y-%m-%d}** (week {match.week}){venue}."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
+    embed.add_field(name="Reason", value=change.reason, inline=False)
+    return embed
+
+
+def moved_embed(change: MatchChange) -> discord.Embed:
+    """TEAM-VENUE-2: reported to the league, with the reason (TEAM-VENUE-1)."""
+    line, match = change.line, change.line.match
+    was = change.venue_before.name if change.venue_before else "no venue"
+    now = line.venue.name if line.venue else "no venue"
+    embed = discord.Embed(
+        title="📍 Match moved",
+        description=(
+            f"**{line.away.name} at {line.home.name}** on {match.play_on:%a %Y-%m-%d} moves from {was} to **{now}**, "
+            f"chosen by {line.home.name} as HOME."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
+    embed.add_field(name="Reason", value=change.reason, inline=False)
+    embed.set_footer(
+        text="A match moves only when no machine works or the venue is unavailable; moving otherwise forfeits "
+        "HOME (TEAM-VENUE-1)."
+    )
+    return embed
+
+
 def match_line(line: ScheduledLine) -> str:
     """`Tue 03-02 · Away at Home · Venue`, with the score (winner in bold) once there is one."""
     match = line.match
     venue = f" · {line.venue.name}" if line.venue else ""
     head = f"{match.play_on:%a %m-%d} · "
-    tag = KIND_TAGS[match.kind]
+    tag = KIND_TAGS[match.kind] + STATE_TAGS[match.state]
     result = line.result
     if result is None or _nothing_yet(result):
         pending = " · no result yet" if result is not None else ""

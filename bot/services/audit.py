@@ -19,14 +19,22 @@ def snapshot(row: SQLModel) -> dict[str, Any]:
     return row.model_dump(mode="json")
 
 
-def created(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime) -> None:
+def created(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime, reason: str | None = None) -> None:
     """Record a new row (flushed, so it has its id)."""
-    _record(session, actor, row, at=at, action="create", before=None, after=snapshot(row))
+    _record(session, actor, row, at=at, action="create", before=None, after=snapshot(row), reason=reason)
 
 
-def updated(session: AsyncSession, actor: Actor, row: SQLModel, *, before: dict[str, Any], at: datetime) -> None:
-    """Record a changed row, given its snapshot from before the change."""
-    _record(session, actor, row, at=at, action="update", before=before, after=snapshot(row))
+def updated(
+    session: AsyncSession,
+    actor: Actor,
+    row: SQLModel,
+    *,
+    before: dict[str, Any],
+    at: datetime,
+    reason: str | None = None,
+) -> None:
+    """Record a changed row, given its snapshot from before the change, and why it changed when that is asked."""
+    _record(session, actor, row, at=at, action="update", before=before, after=snapshot(row), reason=reason)
 
 
 def _record(
@@ -38,6 +46,7 @@ def _record(
     action: str,
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
+    reason: str | None = None,
 ) -> None:
     row_id = getattr(row, "id", None)
     table = str(getattr(row, "__tablename__", type(row).__name__.lower()))
@@ -53,6 +62,7 @@ def _record(
             entity_id=row_id,
             before=before,
             after=after,
+            reason=reason,
             at=at,
         )
     )

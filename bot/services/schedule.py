@@ -1,9 +1,12 @@
-"""The team season's schedule (TEAM-SCHED-1, TEAM-ROSTER-9, TEAM-CFG-1): generating it and reading it back.
+"""The team season's schedule (TEAM-SCHED-1, TEAM-ROSTER-9, TEAM-CFG-1): generating it, changing a match's date
+or venue (TEAM-VENUE-2/3, TEAM-CFG-3), and reading it back.
 
 `generate` gathers the teams' facts (submitted roster, match evening, home venue, conference), asks
 `bot.rules.team.schedule` for the pairings and stores them as REGULAR matches. `season_matches` is how the
 schedule, standings and playoffs read a season: its matches with their teams, venue and, from match day on,
-the result `match_facts.result` computes from the stored facts.
+the result `match_facts.result` computes from the stored facts. `reschedule` and `move` are commissioner records
+of what both teams agreed (a new date) or HOME chose (a new venue): they set the match's state and leave the reason
+in the audit log.
 """
 
 from __future__ import annotations
@@ -19,16 +22,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.team import schedule as rules
+from bot.rules.team.model import Side
 from bot.rules.team.scoring import MatchResult
 from bot.services import audit, match_facts
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team
+from bot.services.lookup import current_season, find_league, find_team, find_venue
 from bot.services.permissions import require_commissioner
 from storage.db import Database
-from storage.matches import Match, MatchKind
+from storage.matches import Match, MatchKind, MatchState
 from storage.models import Conference, League, LeagueFormat, RosterEntry, Season, Team, Venue
 
 MAX_WEEKS = 52
+REASON_MAX = 200  # each of a change's reason and justification; the audit entry keeps both
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,17 @@ class ScheduleView:
     week: int | None  # the week shown, when one week is shown
 
 
+@dataclass(frozen=True)
+class MatchChange:
+    """A match after `/schedule reschedule` or `/schedule move`, with what it was before."""
+
+    line: ScheduledLine
+    date_before: date
+    week_before: int
+    venue_before: Venue | None
+    reason: str  # as recorded in the audit entry
+
+
 class ScheduleService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
@@ -97,6 +113,7 @@ class ScheduleService:
             rules.check_schedule(generated.matches, {team.id or 0: team.name for team in teams})
             _check_rosters_in_force(generated.matches, teams, entries)
             matches = await self._store(session, actor, league, season, generated.matches)
+            _set_week_one(session, actor, season, first_day, at=self.clock.now())
             venues = await _venues(session, league)
             by_id = {team.id: team for team in teams}
             lines = [
@@ -122,6 +139,89 @@ class ScheduleService:
                 week = await _current_week(session, season, league_today(league, now)) or weeks
             lines = await season_matches(session, league, season, now=now, team=team, week=week)
             return ScheduleView(league, season, lines, weeks, team, week)
+
+    async def reschedule(
+        self, actor: Actor, league_name: str | None, *, match_id: int, day: str, agreed: bool, reason: str
+    ) -> MatchChange:
+        """TEAM-VENUE-3: record a new date both captains agreed to (state RESCHEDULED, TEAM-CFG-3); the venue stays.
+
+        Refuses a final match, a day in the past, and a day in a week where either team already plays
+        (TEAM-SCHED-1)."""
+        new_day = parse_date(day, option="date")
+        why = _reason(reason, option="reason")
+        async with self.db.writing() as session:
+            league = await team_league(session, actor, league_name)
+            require_commissioner(actor, league, "reschedule matches")
+            match = await _league_match(session, league, match_id)
+            if not agreed:
+                raise RuleViolation(
+                    "TEAM-VENUE-3",
+                    "Rescheduling needs both captains' agreement. Once both captains agree to the new date, record it "
+                    "with `agreed:True`; until then the match stays on "
+                    f"{match.play_on:%a %Y-%m-%d}.",
+                )
+            now = self.clock.now()
+            await _refuse_final(session, league, match, now, doing="rescheduled")
+            today = league_today(league, now)
+            if new_day < today:
+                raise InvalidInput(
+                    f"`date` {new_day:%a %Y-%m-%d} is in the past; the earliest is today, {today:%a %Y-%m-%d}."
+                )
+            if new_day == match.play_on:
+                raise InvalidInput(f"Match #{match_id} is already on {new_day:%a %Y-%m-%d}; pick another date.")
+            season = await _season_of(session, match)
+            await lock_season(session, season)  # two changes at once must not both pass the week check
+            teams = (match.home_team_id, match.away_team_id)
+            week = await free_week(session, league, season, teams, new_day, apart_from=match.id)
+            before = audit.snapshot(match)
+            change_from = (match.play_on, match.week)
+            match.play_on, match.week, match.state = new_day, week, MatchState.RESCHEDULED
+            session.add(match)
+            recorded = f"Both captains agreed (TEAM-VENUE-3). {why}"
+            audit.updated(session, actor, match, before=before, at=now, reason=recorded)
+            line = await _line(session, league, match)
+            return MatchChange(line, change_from[0], change_from[1], line.venue, recorded)
+
+    async def move(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        match_id: int,
+        venue_name: str,
+        reason: str,
+        justification: str | None,
+    ) -> MatchChange:
+        """TEAM-VENUE-2: record the venue HOME chose (state MOVED, TEAM-CFG-3), with the reason (TEAM-VENUE-1).
+
+        The venue must be a regular league venue unless `justification` says why none could host the match."""
+        why = _reason(reason, option="reason")
+        not_regular_because = _reason(justification, option="justification") if justification else None
+        async with self.db.writing() as session:
+            league = await team_league(session, actor, league_name)
+            require_commissioner(actor, league, "move matches")
+            match = await _league_match(session, league, match_id)
+            now = self.clock.now()
+            await _refuse_final(session, league, match, now, doing="moved")
+            venue = await find_venue(session, league, venue_name)
+            if venue.id == match.venue_id:
+                raise InvalidInput(f"Match #{match_id} is already at {venue.name}; pick the venue it moves to.")
+            if not venue.regular_league_venue and not_regular_because is None:
+                regular = await _regular_venue_names(session, league)
+                raise RuleViolation(
+                    "TEAM-VENUE-2",
+                    f"{venue.name} is not a regular league venue. HOME chooses a regular league venue "
+                    f"({', '.join(regular) or 'none yet'}) unless none can host the match; if so, say why with "
+                    "`justification:`.",
+                )
+            venue_before = await session.get(Venue, match.venue_id) if match.venue_id is not None else None
+            before = audit.snapshot(match)
+            match.venue_id, match.state = venue.id, MatchState.MOVED
+            session.add(match)
+            recorded = why if not not_regular_because else f"{why} Not a regular league venue: {not_regular_because}"
+            audit.updated(session, actor, match, before=before, at=now, reason=recorded)
+            line = await _line(session, league, match)
+            return MatchChange(line, match.play_on, match.week, venue_before, recorded)
 
     async def _store(
         self,
@@ -218,6 +318,97 @@ def parse_date(text: str, *, option: str) -> date:
         raise InvalidInput(
             f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
         ) from None
+
+
+async def week_one(session: AsyncSession, season: Season) -> date:
+    """The first day of the season's week 1 (COMMON-SEASON-1): set by `/schedule generate`.
+
+    A season generated before it was stored starts on the latest day its matches allow (its first week-1 match
+    day)."""
+    if season.starts_on is not None:
+        return season.starts_on
+    matches = (
+        await session.exec(select(col(Match.play_on), col(Match.week)).where(Match.season_id == season.id))
+    ).all()
+    if not matches:
+        raise NotFound(f"{season.name} has no schedule yet; a commissioner creates it with `/schedule generate`.")
+    return min(day - timedelta(weeks=week - 1) for day, week in matches)
+
+
+async def free_week(
+    session: AsyncSession, league: League, season: Season, teams: tuple[int, int], day: date, *, apart_from: int | None
+) -> int:
+    """TEAM-SCHED-1: the league week of a match of `teams` on `day`, refusing a week where either already plays
+    (any match of the season but `apart_from`, the match being changed)."""
+    query = select(Match).where(
+        Match.season_id == season.id,
+        (col(Match.home_team_id).in_(teams)) | (col(Match.away_team_id).in_(teams)),
+    )
+    others = [
+        rules.ScheduledMatch(m.week, m.play_on, m.home_team_id, m.away_team_id, m.venue_id or 0)
+        for m in (await session.exec(query)).all()
+        if m.id != apart_from
+    ]
+    names = {team.id or 0: team.name for team in await _teams(session, league)}
+    return rules.week_for_match(day, teams, others, week_one=await week_one(session, season), team_names=names)
+
+
+# --- changing a match ---------------------------------------------------------------------------------------
+
+
+async def _league_match(session: AsyncSession, league: League, match_id: int) -> Match:
+    match = await session.get(Match, match_id)
+    if match is None or match.league_id != league.id:
+        raise NotFound(f"{league.name} has no match #{match_id}. Pick one from the list as you type.")
+    return match
+
+
+async def _season_of(session: AsyncSession, match: Match) -> Season:
+    season = await session.get(Season, match.season_id)
+    assert season is not None  # the foreign key
+    return season
+
+
+async def _refuse_final(session: AsyncSession, league: League, match: Match, now: datetime, *, doing: str) -> None:
+    """TEAM-CFG-3: `final` ends a match's states; moving and rescheduling are exits before it."""
+    context = await match_facts.context_for(session, league, match)
+    result = await match_facts.result(session, context, now)
+    if result.final:
+        raise RuleViolation(
+            "TEAM-CFG-3",
+            f"{context.label} on {match.play_on:%a %Y-%m-%d} is final "
+            f"({result.points[Side.AWAY]}–{result.points[Side.HOME]}), so it cannot be {doing}. "
+            "A final result is changed by a commissioner's ruling, not by moving the match.",
+        )
+
+
+async def _line(session: AsyncSession, league: League, match: Match) -> ScheduledLine:
+    home, away = await session.get(Team, match.home_team_id), await session.get(Team, match.away_team_id)
+    assert home is not None and away is not None  # the foreign keys
+    venue = await session.get(Venue, match.venue_id) if match.venue_id is not None else None
+    return ScheduledLine(match, home, away, venue, None)
+
+
+async def _regular_venue_names(session: AsyncSession, league: League) -> list[str]:
+    query = select(Venue.name).where(Venue.league_id == league.id, col(Venue.regular_league_venue).is_(True))
+    return sorted((await session.exec(query)).all())
+
+
+def _reason(text: str, *, option: str) -> str:
+    cleaned = " ".join(text.split())
+    if not cleaned:
+        raise InvalidInput(f"`{option}` is empty; say in a few words why, for the league's record.")
+    if len(cleaned) > REASON_MAX:
+        raise InvalidInput(f"`{option}` has {len(cleaned)} characters; keep it within {REASON_MAX}.")
+    return cleaned
+
+
+def _set_week_one(session: AsyncSession, actor: Actor, season: Season, first_day: date, *, at: datetime) -> None:
+    """COMMON-SEASON-1: week 1 starts on `first_day`; later weeks follow every 7 days."""
+    before = audit.snapshot(season)
+    season.starts_on = first_day
+    session.add(season)
+    audit.updated(session, actor, season, before=before, at=at)
 
 
 # --- facts for generating ----------------------------------------------------------------------------------

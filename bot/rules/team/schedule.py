@@ -12,7 +12,7 @@ circuit, which leaves every team with home and away counts that differ by at mos
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -86,6 +86,42 @@ def check_schedule(matches: Iterable[ScheduledMatch], team_names: Mapping[TeamId
     for (week, team), count in sorted(appearances.items()):
         if count > 1:
             raise RuleViolation("TEAM-SCHED-1", f"{team_names[team]} has two matches in week {week}.")
+
+
+def league_week(week_one: date, day: date) -> int:
+    """The league week `day` falls in: weeks are 7 days long, counted from the first day of week 1."""
+    return (day - week_one).days // 7 + 1
+
+
+def week_for_match(
+    day: date,
+    teams: Collection[TeamId],
+    others: Iterable[ScheduledMatch],
+    *,
+    week_one: date,
+    team_names: Mapping[TeamId, str],
+) -> int:
+    """TEAM-SCHED-1: the week a match of `teams` would have on `day`, refusing a day in the week of another
+    match of either team (`others`: their other matches, whatever their kind)."""
+    week = league_week(week_one, day)
+    if week < 1:
+        raise RuleViolation(
+            "TEAM-SCHED-1", f"{day:%a %Y-%m-%d} is before week 1 of the season, which starts {week_one:%a %Y-%m-%d}."
+        )
+    clashes = []
+    for other in sorted(others, key=lambda m: (m.date, m.home)):
+        for team in (other.home, other.away):
+            if team in teams and league_week(week_one, other.date) == week:
+                opponent = other.away if team == other.home else other.home
+                clashes.append(f"{team_names[team]} already plays {team_names[opponent]} on {other.date:%a %Y-%m-%d}")
+    if clashes:
+        first_day = week_one + timedelta(weeks=week - 1)
+        raise RuleViolation(
+            "TEAM-SCHED-1",
+            f"{' and '.join(clashes)}, in week {week} ({first_day:%a %m-%d} to "
+            f"{first_day + timedelta(days=6):%a %m-%d}); a team plays one match a week. Pick a day in another week.",
+        )
+    return week
 
 
 def _pools(teams: Sequence[ScheduleTeam], intra_conference: bool) -> list[list[ScheduleTeam]]:

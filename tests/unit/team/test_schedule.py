@@ -2,13 +2,22 @@
 
 from collections import Counter
 from datetime import date, timedelta
+from typing import ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rules.refusals import RuleViolation
-from bot.rules.team.schedule import ScheduledMatch, ScheduleTeam, Season, check_schedule, generate_season
+from bot.rules.team.schedule import (
+    ScheduledMatch,
+    ScheduleTeam,
+    Season,
+    check_schedule,
+    generate_season,
+    league_week,
+    week_for_match,
+)
 
 FIRST_MONDAY = date(2023, 1, 2)
 TUESDAY, THURSDAY = 1, 3
@@ -115,6 +124,41 @@ class TestCheckSchedule:
         """TEAM-SCHED-1: the same teams in different weeks are fine."""
         matches = [ScheduledMatch(3, date(2023, 1, 17), 1, 2, 101), ScheduledMatch(4, date(2023, 1, 24), 2, 1, 102)]
         check_schedule(matches, {1: "Aces", 2: "Bumpers"})
+
+
+class TestMatchDayChange:
+    """TEAM-SCHED-1 for a match given a new date (TEAM-VENUE-3): its week must be free for both teams."""
+
+    NAMES: ClassVar = {1: "Aces", 2: "Bumpers", 3: "Cherries", 4: "Drains"}
+    OTHERS: ClassVar = [
+        ScheduledMatch(2, date(2023, 1, 10), 1, 3, 101),
+        ScheduledMatch(2, date(2023, 1, 12), 4, 2, 104),
+    ]
+
+    def test_weeks_count_seven_days_from_the_first_day(self) -> None:
+        assert [league_week(FIRST_MONDAY, FIRST_MONDAY + timedelta(days=d)) for d in (0, 6, 7, 13, 14)] == [
+            1,
+            1,
+            2,
+            2,
+            3,
+        ]
+
+    def test_a_free_week_gives_its_number(self) -> None:
+        assert week_for_match(date(2023, 1, 19), {1, 2}, self.OTHERS, week_one=FIRST_MONDAY, team_names=self.NAMES) == 3
+
+    def test_a_week_where_either_team_plays_is_refused_naming_every_clash(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            week_for_match(date(2023, 1, 15), {1, 2}, self.OTHERS, week_one=FIRST_MONDAY, team_names=self.NAMES)
+        assert refused.value.rule_id == "TEAM-SCHED-1"
+        assert refused.value.message.startswith(
+            "Aces already plays Cherries on Tue 2023-01-10 and Bumpers already plays Drains on Thu 2023-01-12, "
+            "in week 2 (Mon 01-09 to Sun 01-15)"
+        )
+
+    def test_a_day_before_week_one_is_refused(self) -> None:
+        with pytest.raises(RuleViolation, match="before week 1 of the season, which starts Mon 2023-01-02"):
+            week_for_match(date(2023, 1, 1), {1, 2}, [], week_one=FIRST_MONDAY, team_names=self.NAMES)
 
 
 conference_sizes = st.lists(st.integers(min_value=2, max_value=9), min_size=1, max_size=3)
