@@ -18,24 +18,21 @@ from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup
 from bot.rules.team.model import RoundKind, Side
-from bot.services import audit, match_facts, scoreboard
+from bot.services import audit, match_facts, playoff_lineups, scoreboard
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
 from bot.services.match_access import acting_in, load_context, player_from, player_id_of, require_side, side_of_player
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
-from bot.services.playoffs import playoff_eligible_players
 from storage.db import Database
 from storage.matches import (
     GameScore,
     Match,
     MatchChallenge,
     MatchConfirmation,
-    MatchKind,
     MatchLineup,
     MatchVisit,
 )
-from storage.models import Season
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
@@ -101,7 +98,7 @@ class MatchNightService:
                 now=now,
                 options=context.options,
             )
-            await _check_playoff_eligibility(session, context, side, night, [p for g in games for p in g.players])
+            await playoff_lineups.check(session, context, side, night, [p for g in games for p in g.players])
             row = MatchLineup(
                 match_id=match_id,
                 round_index=round_index,
@@ -128,7 +125,7 @@ class MatchNightService:
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
-            allowed = await _playoff_players(session, context, side)
+            allowed = await playoff_lineups.eligible(session, context, side)
             return [(e.player_id, e.name) for e in entries if allowed is None or e.player_id in allowed]
 
     async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
@@ -327,29 +324,6 @@ class MatchNightService:
             GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
         )
         return list((await session.exec(query)).all())
-
-
-async def _playoff_players(session: AsyncSession, context: MatchContext, side: Side) -> frozenset[int] | None:
-    """In a playoff match, the side's eligible players (TEAM-PO-2/3); None in any other match."""
-    if context.match.kind is not MatchKind.PLAYOFF:
-        return None
-    season = await session.get(Season, context.match.season_id)
-    assert season is not None
-    return await playoff_eligible_players(session, season, context.teams[side])
-
-
-async def _check_playoff_eligibility(
-    session: AsyncSession, context: MatchContext, side: Side, night: lineup.MatchNight, players: list[int]
-) -> None:
-    allowed = await _playoff_players(session, context, side)
-    names = {entry.player_id: entry.name for entry in night.rosters[side]}
-    for player in players:
-        if allowed is not None and player not in allowed:
-            raise RuleViolation(
-                "TEAM-PO-3",
-                f"{names.get(player, 'That player')} did not play in the regular season for "
-                f"{context.teams[side].name}, so cannot play in its playoffs.",
-            )
 
 
 def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:

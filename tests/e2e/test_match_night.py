@@ -22,7 +22,7 @@ from bot.rules.team.model import MatchOutcome, Side
 from bot.services import match_facts
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchChallenge, MatchKind, MatchLineup
-from storage.models import League, Machine, Player, Team, Venue
+from storage.models import League, Machine, Player, RosterEntry, RosterRole, Team, Venue
 from tests.e2e.harness import RunningBot, running_bot
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -449,3 +449,82 @@ async def test_a_removed_machine_never_comes_back(night: Night) -> None:
         f'/match machine match:MATCH machine:{m1} kind:eliminated agreed:true reason:"stuck flipper"', "a1"
     )
     assert "out of this match" in major  # TEAM-MACH-4: another machine (M3) still works
+
+
+async def test_a_player_on_two_playoff_teams_is_locked_to_the_first(night: Night) -> None:
+    """TEAM-MULTI-2, TEAM-TV-22: H2 also plays Thursdays for Night Owls (same conference). After a playoff
+    lineup for Flipper Kings names H2, a Night Owls playoff lineup naming H2 is refused."""
+    async with night.league.db.writing() as session:
+        regular = await session.get(Match, night.match_id)
+        assert regular is not None
+        players = {p.display_name: p.id or 0 for p in (await session.exec(select(Player))).all()}
+        owls = Team(league_id=regular.league_id, name="Night Owls", name_key="night owls", match_weekday=3)
+        session.add(owls)
+        await session.flush()
+        owls_id = owls.id or 0
+        dan = Player(
+            league_id=regular.league_id, discord_user_id=night.league.emulator.member("dan").id, display_name="Dan",
+            registered_at=at(12),
+        )  # fmt: skip
+        session.add(dan)
+        await session.flush()
+        players["Dan"] = dan.id or 0
+        owls_roster = (("H2", RosterRole.STARTER), ("A5", RosterRole.CAPTAIN), ("A6", RosterRole.STARTER))
+        for name, role in (*owls_roster, ("Dan", RosterRole.STARTER)):
+            session.add(RosterEntry(
+                league_id=regular.league_id, season_id=regular.season_id, team_id=owls_id, player_id=players[name],
+                role=role, starts_on=date(2027, 3, 1),
+            ))  # fmt: skip
+        owls_regular = Match(
+            league_id=regular.league_id, season_id=regular.season_id, week=1, play_on=date(2027, 3, 4),
+            home_team_id=owls_id, away_team_id=regular.away_team_id, venue_id=regular.venue_id,
+        )  # fmt: skip
+        session.add(owls_regular)
+        await session.flush()
+        played = [(night.match_id, Side.HOME, "H2")] + [
+            (owls_regular.id or 0, Side.HOME, n) for n in ("H2", "A5", "A6", "Dan")
+        ]
+        played += [(owls_regular.id or 0, Side.AWAY, n) for n in ("A1", "A2", "A3", "A4")]
+        for match_id, side, name in played:  # H2 played a regular-season game for both teams (TEAM-PO-3)
+            session.add(GameScore(
+                match_id=match_id, round_index=1, game_number=1, side=side, player_id=players[name],
+                score=1, entered_by=1, entered_at=at(21),
+            ))  # fmt: skip
+        kings_semifinal, owls_semifinal = (
+            Match(
+                league_id=regular.league_id,
+                season_id=regular.season_id,
+                week=2,
+                play_on=day,
+                home_team_id=home,
+                away_team_id=regular.away_team_id,
+                venue_id=regular.venue_id,
+                kind=MatchKind.PLAYOFF,
+            )
+            for home, day in ((regular.home_team_id, date(2027, 3, 10)), (owls_id, date(2027, 3, 11)))
+        )
+        session.add_all([kings_semifinal, owls_semifinal])
+        await session.flush()
+        session.add(MatchLineup(
+            match_id=kings_semifinal.id or 0, round_index=1, side=Side.HOME, declared_at=at(21),
+            games=[{"players": [players["H2"], players["H1"]], "machine": None}, {"players": [], "machine": None}],
+        ))  # fmt: skip
+        owls_match = owls_semifinal.id or 0
+    night.league.emulator.grant_role("a5", "Captain")
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime(2027, 3, 11, 19, 50, tzinfo=NEW_YORK))
+    for name in ("h2", "a6", "dan", "a1", "a2", "a3", "a4"):
+        await night.league.run(f"/checkin match:{owls_match} member:@{name}", as_member="alice")
+    await night.league.run(f"/checkin match:{owls_match}", as_member="a5")
+    clock.set(datetime(2027, 3, 11, 20, 1, tzinfo=NEW_YORK))
+    m1, m2, _ = night.machines
+    away = await night.league.run(f"/lineup match:{owls_match} p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", as_member="a1")
+    assert "declared round 1" in away.content, away.content
+    refused = await night.league.run(f"/lineup match:{owls_match} p1:H2 p2:A5 p3:A6 p4:Dan", as_member="a5")
+    assert "Rule TEAM-MULTI-2" in refused.content and "H2 is locked to Flipper Kings" in refused.content, (
+        refused.content
+    )
+    async with night.league.db.reading() as session:
+        stored = (await session.exec(select(MatchLineup).where(MatchLineup.match_id == owls_match))).all()
+    assert [row.side for row in stored] == [Side.AWAY]  # the refused HOME lineup left nothing behind
