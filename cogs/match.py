@@ -497,6 +497,32 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
+    @match_group.command(name="replay", description="A replay score that replaces a player's first (captains)")
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", member="The player who replayed",
+        score="The replay score; it counts even if lower", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def replay(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        member: discord.Member, score: str, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.match_rulings.replay(
+                actor_from(interaction), league, match, round_index=round, game_number=game,
+                member_id=member.id, score=score,
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(
+                f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
+                "The opposing captain confirms it below.",
+                ephemeral=False, view=ScoreView(match, round, game),
+            )  # fmt: skip
+
+        await answer(interaction, work(), ephemeral=False)
+
     @match_group.command(
         name="walkout", description="Record a team leaving or refusing to finish a disputed match (officials)"
     )

@@ -11,18 +11,20 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
+from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup, scoring
-from bot.rules.team.model import Side
+from bot.rules.team.model import ScoreStatus, Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
 from bot.services.match_access import acting_in, load_context, player_id_of
 from bot.services.permissions import is_commissioner
 from storage.db import Database
-from storage.matches import GamePenalty, MachineOut, MatchMachineOut, MatchWalkout
+from storage.matches import GamePenalty, GameScore, MachineOut, MatchMachineOut, MatchWalkout
 
 PENALTY_RULES = {
     scoring.Offence.OUT_OF_TURN: "TEAM-PEN-1",
@@ -77,6 +79,51 @@ class MatchRulingService:
             session.add(row)
             await session.flush()
             audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def replay(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        round_index: int,
+        game_number: int,
+        member_id: int,
+        score: str,
+    ) -> scoreboard.Scoreboard:
+        """A player's replay score, which replaces their first even when lower: after a failure that hit only
+        them (TEAM-MACH-6) or an opponent playing out of turn (TEAM-PEN-1). The opposing captain confirms it."""
+        value = score_rules.parse_score(score)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
+            player = await player_id_of(session, context.league, member_id)
+            first = (
+                await session.exec(
+                    select(GameScore).where(
+                        GameScore.match_id == match_id, GameScore.round_index == round_index,
+                        GameScore.game_number == game_number, GameScore.player_id == player,
+                        GameScore.status == ScoreStatus.NORMAL,
+                    )
+                )
+            ).first()  # fmt: skip
+            if first is None:
+                raise InvalidInput(
+                    f"<@{member_id}> has no score in round {round_index} game {game_number} to replace; enter it first."
+                )
+            replay = GameScore(
+                match_id=match_id, round_index=round_index, game_number=game_number, side=first.side,
+                player_id=first.player_id, score=value, status=ScoreStatus.REPLAY_REPLACES,
+                entered_by=actor.user_id, entered_for=acting.side, entered_at=now,
+            )  # fmt: skip
+            session.add(replay)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict("That player's replay score is already entered.") from None
+            audit.created(session, actor, replay, at=now)
             return await scoreboard.build(session, context, now)
 
     async def walkout(

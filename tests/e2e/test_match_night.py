@@ -528,3 +528,22 @@ async def test_a_player_on_two_playoff_teams_is_locked_to_the_first(night: Night
     async with night.league.db.reading() as session:
         stored = (await session.exec(select(MatchLineup).where(MatchLineup.match_id == owls_match))).all()
     assert [row.side for row in stored] == [Side.AWAY]  # the refused HOME lineup left nothing behind
+
+
+async def test_a_replay_replaces_the_first_score_even_when_lower(night: Night) -> None:
+    """TEAM-MACH-6 and TEAM-PEN-1: the replay counts even when lower; the opposing captain confirms it."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("30,000,000", "20,000,000"), ("26,000,000", "23,000,000"))
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+    missing = await night.run("/match replay match:MATCH round:1 game:2 member:@h1 score:1", "h1")
+    assert "has no score in round 1 game 2" in missing
+    replayed = await night.league.run(
+        f"/match replay match:{night.match_id} round:1 game:1 member:@h1 score:12,000,000", as_member="h1"
+    )
+    assert "replaces the first score" in replayed.content
+    confirmed = await night.league.emulator.click(replayed, f"score:confirm:{night.match_id}:1:1", as_member="a1")
+    assert "confirmed by A1" in confirmed.text()
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 12M + 20M < 26M + 23M
