@@ -7,10 +7,24 @@ import discord
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye, Entrant, MatchState, Source, WinnerOf
 from bot.rules.team.model import Side
-from bot.services.playoffs import ConferenceBracket, PlayoffsView
+from bot.rules.team.playoffs import VenueRanking
+from bot.services.playoffs import ConferenceBracket, NextRoundView, PlayoffsView, WaitingMatch
+from storage.matches import MatchState as ScheduleState
 
 FIELD_MAX = 1024
 ROUND_NAMES = {0: "Final", 1: "Semifinals", 2: "Quarterfinals"}  # by the rounds still to come after it
+STATE_TAGS = {ScheduleState.SCHEDULED: "", ScheduleState.RESCHEDULED: " · rescheduled", ScheduleState.MOVED: " · moved"}
+CRITERIA = (  # TEAM-PO-4, in priority order: what failing each means
+    "a team's home",
+    "played there in these playoffs",
+    "home-venue models",
+    "models played in earlier rounds",
+)
+CRITERIA_NOTE = (
+    "Ranked by TEAM-PO-4: c1 neither team's home · c2 neither played there in these playoffs · c3 no model from "
+    "either home this season · c4 no model either played in earlier rounds. Excluded (TEAM-PO-5): models found at "
+    "only one team's home."
+)
 
 
 def playoffs_embed(view: PlayoffsView, *, headline: str | None = None) -> discord.Embed:
@@ -54,7 +68,7 @@ def match_text(bracket: ConferenceBracket, state: MatchState) -> str:
         winner, loser = (home, away) if won is Side.HOME else (away, home)
         return f"{head}**{winner}** beat {loser} {line.result.points[won]}–{line.result.points[won.other]}"
     venue = f" at {line.venue.name}" if line.venue else ""
-    return f"{head}{home} vs {away} · {line.match.play_on:%a %m-%d}{venue}"
+    return f"{head}{home} vs {away} · {line.match.play_on:%a %m-%d}{venue}{STATE_TAGS[line.match.state]}"
 
 
 def _team(bracket: ConferenceBracket, team_id: int) -> str:
@@ -66,3 +80,69 @@ def _slot(bracket: ConferenceBracket, entrant: Entrant, source: Source) -> str:
     if isinstance(entrant, int):
         return _team(bracket, bracket.playoff.seeds[entrant - 1])
     return f"winner of {source.match}" if isinstance(source, WinnerOf) else "TBD"
+
+
+def next_round_embed(view: NextRoundView) -> discord.Embed:
+    """TEAM-PO-4: the ranked neutral venues for each waiting match, or the match just scheduled at one."""
+    created, chosen = view.created, view.chosen
+    if created is None or chosen is None:
+        embed = discord.Embed(title="🏆 Next playoff matches: choose a neutral venue", colour=LEAGUE_COLOUR)
+        embed.description = f"{CRITERIA_NOTE}\nSchedule one with `/playoffs next venue:`" + (
+            " and `fixture:`." if len(view.waiting) > 1 else "."
+        )
+        for waiting in view.waiting:
+            name = f"{waiting.label} · from {waiting.earliest:%a %m-%d}"
+            embed.add_field(name=name[:256], value=_clip(ranking_lines(waiting)), inline=False)
+        return embed
+    waiting, match = view.waiting[0], created.match
+    venue = created.venue.name if created.venue else "?"
+    embed = discord.Embed(title="🏆 Playoff match scheduled", colour=LEAGUE_COLOUR)
+    embed.description = (
+        f"{waiting.key}: ({waiting.seeds[0]}) **{waiting.home.name}** (HOME) v ({waiting.seeds[1]}) "
+        f"{waiting.away.name}, **{match.play_on:%a %Y-%m-%d}** at **{venue}**, rank {chosen.rank} of "
+        f"{len(waiting.ranking)} by TEAM-PO-4 ({criteria_text(chosen)})."
+    )
+    embed.add_field(
+        name=f"Out of play at {venue} (TEAM-PO-5)",
+        value=_clip([excluded_text(chosen, none="none: every machine there is in play")]),
+        inline=False,
+    )
+    embed.add_field(name="Ranking", value=_clip(ranking_lines(waiting)), inline=False)
+    return embed
+
+
+def ranking_lines(waiting: WaitingMatch) -> list[str]:
+    return [
+        f"{r.rank}. **{r.venue.name}** · {criteria_text(r)} · excluded: {excluded_text(r)}" for r in waiting.ranking
+    ]
+
+
+def venue_choice(ranking: VenueRanking) -> str:
+    """An autocomplete label: at most 100 characters."""
+    return f"{ranking.rank}. {ranking.venue.name} · {criteria_text(ranking)}"[:100]
+
+
+def criteria_text(ranking: VenueRanking) -> str:
+    met = (
+        ranking.c1_neither_home,
+        ranking.c2_not_played_in_playoffs,
+        ranking.c3_no_home_models,
+        ranking.c4_no_played_models,
+    )
+    failed = [f"c{n} ({why})" for n, (ok, why) in enumerate(zip(met, CRITERIA, strict=True), start=1) if not ok]
+    return "meets c1–c4" if not failed else "fails " + ", ".join(failed)
+
+
+def excluded_text(ranking: VenueRanking, *, none: str = "none") -> str:
+    excluded = [f"{e.machine.name} (home model of {e.home_team_name})" for e in ranking.excluded]
+    return ", ".join(excluded) or none
+
+
+def _clip(lines: list[str]) -> str:
+    """Join lines within an embed field, noting how many were left out."""
+    kept = list(lines)
+    text = "\n".join(kept)
+    while len(text) > FIELD_MAX and kept:
+        kept.pop()
+        text = "\n".join([*kept, f"… and {len(lines) - len(kept)} more"])
+    return text or "none"

@@ -107,8 +107,9 @@ class Facts:
             if confirmed:
                 self._confirm(session, match, winner)
 
-    async def played(self, match: Match, winners: str) -> None:
-        """A full match: `winners` names each game's winning side, H or A, round by round (D, D, S, S)."""
+    async def played(self, match: Match, winners: str, *, machine: int | None = None) -> None:
+        """A full match: `winners` names each game's winning side, H or A, round by round (D, D, S, S); every
+        game on `machine` when one is given."""
         rounds = [winners[0:2], winners[2:4], winners[4:8], winners[8:12]]
         async with self.league.db.writing() as session:
             for side in Side:
@@ -125,7 +126,7 @@ class Facts:
                             round_index=index,
                             side=side,
                             declared_at=self._at(match, time(20, index)),
-                            games=[{"players": players, "machine": None} for players in lineup],
+                            games=[{"players": players, "machine": machine} for players in lineup],
                         )
                     )
                     for number, (players, winner) in enumerate(zip(lineup, games, strict=True), start=1):
