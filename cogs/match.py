@@ -81,15 +81,14 @@ async def machine_autocomplete(interaction: discord.Interaction, current: str) -
     return _filtered(choices, current)
 
 
-async def tiebreak_player_autocomplete(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def present_player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The acting captain's players who are here: for replacement games and the tie-breaker."""
     match_id = getattr(interaction.namespace, "match", None)
     if not isinstance(match_id, int):
         return []
-    service = bot_of(interaction).services.tiebreaks
+    service = bot_of(interaction).services.match_night
     try:
-        choices = await service.player_choices(
+        choices = await service.present_choices(
             actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
         )
     except errors.Refusal:
@@ -411,7 +410,7 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
     @app_commands.autocomplete(
-        p1=tiebreak_player_autocomplete, p2=tiebreak_player_autocomplete, p3=tiebreak_player_autocomplete
+        p1=present_player_autocomplete, p2=present_player_autocomplete, p3=present_player_autocomplete
     )
     @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak_declare(
@@ -493,6 +492,32 @@ class MatchNightCommands(commands.Cog):
             await self._after(interaction, board)
             return Reply(
                 f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(name="replace", description="Replay a game whose machine failed: new machine, new players")
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round",
+        machine="The new machine (the team that picked the failed one)", p1="Your first player for the game",
+        p2="Your second player (Doubles)", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete, machine=machine_autocomplete)
+    @app_commands.autocomplete(p1=present_player_autocomplete, p2=present_player_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def replace(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        machine: int | None = None, p1: str | None = None, p2: str | None = None, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.match_night.replace_game(
+                actor_from(interaction), league, match, round_index=round, game_number=game,
+                players=[p1, p2], machine=machine,
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(
+                f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
             )
 
         await answer(interaction, work(), ephemeral=False)

@@ -84,6 +84,24 @@ class MatchLineup(SQLModel, table=True):
     games: list[dict[str, Any]] = json_column(default_factory=list)  # [{"players": [ids], "machine": id|null}]
 
 
+class LineupReplacement(SQLModel, table=True):
+    """TEAM-MACH-5: after a machine fails mid-game, one side's new entry for that game (players, and the new
+    machine from the team that picked the failed one). The game is replayed; its earlier scores become VOID."""
+
+    __tablename__ = "lineup_replacement"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    side: Side = enum_column(Side, 8)
+    players: list[int] = json_column(default_factory=list)
+    machine_id: int | None = Field(default=None, foreign_key="machine.id", ondelete="SET NULL")
+    declared_at: datetime = utc_column()
+    declared_by: int | None = Field(default=None, foreign_key="player.id", ondelete="SET NULL")
+    by_official: bool = False
+
+
 class GameScore(SQLModel, table=True):
     """One player's score in one game of a match (TEAM-GAME-*); a replay is another row (COMMON-SCORE-2)."""
 

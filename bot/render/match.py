@@ -8,6 +8,7 @@ from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.scores import format_score
 from bot.rules.team import lineup
 from bot.rules.team.model import MatchOutcome, Side
+from bot.services import match_facts
 from bot.services.scoreboard import Scoreboard
 from storage.matches import GameScore
 
@@ -47,7 +48,7 @@ def _state(board: Scoreboard) -> str:
 
 
 def _round_lines(board: Scoreboard, plan: lineup.RoundPlan) -> list[str]:
-    declared = {d.side: d.lineup for d in board.night.declarations if d.round_index == plan.index}
+    declared = match_facts.effective_lineups(board.night, plan.index)
     if not declared:
         return []
     machines = {m.machine_id: m.name for m in board.night.machines}

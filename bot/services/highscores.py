@@ -60,15 +60,13 @@ class HighScoreService:
             for match in matches:
                 context = await match_facts.context_for(session, league, match)
                 facts = await match_facts.facts(session, context, now)
-                night_lineups = await match_facts.declarations(session, match)
+                match_night = await match_facts.night(session, context)
                 conference = (
                     conferences.get(teams[match.home_team_id].conference_id, "") if match.home_team_id in teams else ""
                 )
                 weeks[match.id or 0] = (match.week, match.season_id)
                 for plan, games in zip(lineup.round_plan(context.options), facts.rounds, strict=False):
-                    first = next(
-                        d.lineup for d in night_lineups if d.round_index == plan.index and d.side is plan.first_declarer
-                    )
+                    first = match_facts.effective_lineups(match_night, plan.index)[plan.first_declarer]
                     for number, game in enumerate(games, start=1):
                         machine = machines.get(first.games[number - 1].machine or 0)
                         if machine is None:

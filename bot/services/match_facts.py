@@ -20,6 +20,7 @@ from bot.rules.team.options import TeamOptions
 from storage.matches import (
     GamePenalty,
     GameScore,
+    LineupReplacement,
     Match,
     MatchConfirmation,
     MatchLineup,
@@ -121,7 +122,38 @@ async def night(session: AsyncSession, context: MatchContext) -> lineup.MatchNig
         machines=await machines(session, context.match),
         removed=await machines_out(session, context.match),
         declarations=await declarations(session, context.match),
+        replacements=await replacements(session, context.match),
     )
+
+
+async def replacements(session: AsyncSession, match: Match) -> tuple[lineup.Replacement, ...]:
+    """Entries changed after a machine failed mid-game (TEAM-MACH-5), in the order they were made."""
+    query = select(LineupReplacement).where(LineupReplacement.match_id == match.id).order_by(col(LineupReplacement.id))
+    return tuple(
+        lineup.Replacement(
+            side=row.side,
+            round_index=row.round_index,
+            game_number=row.game_number,
+            entry=lineup.GameEntry(tuple(row.players), row.machine_id),
+            declared_at=row.declared_at,
+            declared_by=lineup.Declarant(row.declared_by, official=row.by_official),
+        )
+        for row in (await session.exec(query)).all()
+    )
+
+
+def effective_lineups(night: lineup.MatchNight, round_index: int) -> dict[Side, lineup.Lineup]:
+    """Each side's lineup for a round as played: the declaration with any TEAM-MACH-5 replacements applied.
+    A replacement without a machine keeps the game's machine."""
+    lineups = {d.side: d.lineup for d in night.declarations if d.round_index == round_index}
+    for change in night.replacements:
+        if change.round_index != round_index or change.side not in lineups:
+            continue
+        games = list(lineups[change.side].games)
+        kept = games[change.game_number - 1].machine
+        games[change.game_number - 1] = lineup.GameEntry(change.entry.players, change.entry.machine or kept)
+        lineups[change.side] = lineup.Lineup(tuple(games), lineups[change.side].write_in)
+    return lineups
 
 
 def attendance_call(
@@ -142,7 +174,7 @@ async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> 
     match = context.match
     call = attendance_call(context, await visits(session, match), now)
     status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
-    declared = await declarations(session, match)
+    match_night = await night(session, context)
     plans = lineup.round_plan(context.options)
     max_players = {m.machine_id: m.max_players for m in await machines(session, match)}
     scores = (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all()
@@ -162,7 +194,7 @@ async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> 
 
     rounds: list[tuple[scoring.GameScores, ...]] = []
     for plan in plans:
-        lineups = {d.side: d.lineup for d in declared if d.round_index == plan.index}
+        lineups = effective_lineups(match_night, plan.index)
         if len(lineups) < 2:
             break  # rounds are played in order; an undeclared round has no games yet
         games = []

@@ -17,7 +17,7 @@ from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup
-from bot.rules.team.model import RoundKind, Side
+from bot.rules.team.model import RoundKind, ScoreStatus, Side
 from bot.services import audit, match_facts, playoff_lineups, scoreboard
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
@@ -27,6 +27,7 @@ from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.matches import (
     GameScore,
+    LineupReplacement,
     Match,
     MatchChallenge,
     MatchConfirmation,
@@ -116,6 +117,54 @@ class MatchNightService:
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, self.clock.now()), round_index, side
 
+    async def replace_game(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        round_index: int,
+        game_number: int,
+        players: list[str | None],
+        machine: int | None,
+    ) -> scoreboard.Scoreboard:
+        """TEAM-MACH-5: after its machine failed mid-game, the team that picked it names the new machine (and may
+        change that game's players); then the other team may change its players once. The game is replayed, so
+        the scores already entered for it become VOID."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            plan = lineup.round_plan(context.options)[round_index - 1]
+            side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
+            current = _game_entries(night, context, round_index, game_number)[side]
+            chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
+            accepted = lineup.validate_replacement(
+                night, side, round_index, game_number, lineup.GameEntry(chosen, machine),
+                by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
+            )  # fmt: skip
+            if side is plan.first_declarer:
+                await self._void_game(session, actor, match_id, round_index, game_number)
+            row = LineupReplacement(
+                match_id=match_id, round_index=round_index, game_number=game_number, side=side,
+                players=list(accepted.entry.players), machine_id=accepted.entry.machine, declared_at=now,
+                declared_by=acting.player_id, by_official=acting.official,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def _void_game(self, session: AsyncSession, actor: Actor, match_id: int, round_index: int, game: int) -> None:
+        for row in await self._game_scores(session, match_id, round_index, game):
+            if row.status is not ScoreStatus.VOID:
+                before = audit.snapshot(row)
+                row.status = ScoreStatus.VOID
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=self.clock.now())
+        await session.flush()
+
     async def player_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
         """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
         async with self.db.reading() as session:
@@ -127,6 +176,21 @@ class MatchNightService:
             entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
             allowed = await playoff_lineups.eligible(session, context, side)
             return [(e.player_id, e.name) for e in entries if allowed is None or e.player_id in allowed]
+
+    async def present_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: the acting captain's players who are here now (both teams' for an official)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            sides = [acting.side] if acting.side else list(Side)
+            now = self.clock.now()
+            return [
+                (entry.player_id, entry.name)
+                for side in sides
+                for entry in night.rosters[side]
+                if entry.player_id in attendance.present_players(night.visits, side, now)
+            ]
 
     async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
         """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
@@ -370,7 +434,7 @@ def _games(kind: RoundKind, players: list[int | None], machines: list[int | None
 def _game_entries(
     night: lineup.MatchNight, context: MatchContext, round_index: int, game_number: int
 ) -> dict[Side, lineup.GameEntry]:
-    lineups = {d.side: d.lineup for d in night.declarations if d.round_index == round_index}
+    lineups = match_facts.effective_lineups(night, round_index)
     if len(lineups) < 2:
         raise RuleViolation("TEAM-LINEUP-2", f"Round {round_index} is not declared by both teams yet.")
     games = len(lineups[Side.HOME].games)

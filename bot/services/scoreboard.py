@@ -9,7 +9,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.team import lineup, scoring
-from bot.rules.team.model import Side
+from bot.rules.team.model import ScoreStatus, Side
 from bot.services import match_facts
 from bot.services.match_facts import MatchContext
 from storage.matches import GameScore, MatchChallenge
@@ -35,7 +35,8 @@ async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchCha
 async def build(session: AsyncSession, context: MatchContext, now: datetime) -> Scoreboard:
     night = await match_facts.night(session, context)
     names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-    scores = list((await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all())
+    query = select(GameScore).where(GameScore.match_id == context.match.id, GameScore.status != ScoreStatus.VOID)
+    scores = list((await session.exec(query)).all())  # a replayed game's first scores are VOID (TEAM-MACH-5)
     return Scoreboard(
         context=context,
         names=names,

@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.refusals import InvalidInput, RuleViolation
-from bot.rules.team import attendance, lineup
+from bot.rules.team import lineup
 from bot.rules.team.model import Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
@@ -83,14 +83,6 @@ class TiebreakService:
             await session.flush()
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
-
-    async def player_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
-        """Autocomplete: the acting captain's present players (an official sees the team whose turn it is)."""
-        async with self.db.reading() as session:
-            _context, acting, night, setup = await self._load(session, actor, league_name, match_id)
-            side = _side(acting, Side.AWAY if Side.AWAY not in _state(setup).lineups else Side.HOME)
-            present = attendance.present_players(night.visits, side, self.clock.now())
-            return [(e.player_id, e.name) for e in night.rosters[side] if e.player_id in present]
 
     async def _load(
         self, session: AsyncSession, actor: Actor, league_name: str | None, match_id: int

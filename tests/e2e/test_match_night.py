@@ -547,3 +547,27 @@ async def test_a_replay_replaces_the_first_score_even_when_lower(night: Night) -
     confirmed = await night.league.emulator.click(replayed, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     assert "confirmed by A1" in confirmed.text()
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 12M + 20M < 26M + 23M
+
+
+async def test_a_game_whose_machine_fails_is_replayed_on_a_new_machine(night: Night) -> None:
+    """TEAM-MACH-5 (with TEAM-MACH-4): the team that picked the machine names the new one, the game is replayed,
+    and the scores entered before the failure no longer count."""
+    await four_each_checked_in(night)
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run("/score match:MATCH round:1 game:1 home1:9,000,000 home2:9,000,000 away1:1 away2:1", "h1")
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+    await night.run(
+        f'/match machine match:MATCH machine:{m1} kind:eliminated agreed:true reason:"dead playfield"', "a1"
+    )
+    early = await night.run("/match replace match:MATCH round:1 game:1", "h1")
+    assert "Waiting for Tilt Warriors to pick the replacement machine" in early and "TEAM-MACH-5" in early
+    assert "will be replayed" in await night.run(f"/match replace match:MATCH round:1 game:1 machine:{m3}", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 0}  # the first scores are VOID
+    locked = await night.run(f"/match replace match:MATCH round:1 game:1 machine:{m2}", "a1")
+    assert "TEAM-LINEUP-4" in locked
+    await enter_and_confirm(night, 1, 1, ("1", "1"), ("5,000,000", "5,000,000"))
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+    board = await night.run("/match show match:MATCH", "h1")
+    assert "Attack from Mars: A1 5,000,000 + A2 5,000,000" in board and "9,000,000" not in board

@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-29 20:32:32.505117
+Create Date: 2026-11-29 20:39:01.674608
 """
 
 from collections.abc import Sequence
@@ -112,6 +112,32 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("game_score", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_game_score_match_id"), ["match_id"], unique=False)
+
+    op.create_table(
+        "lineup_replacement",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("round_index", sa.Integer(), nullable=False),
+        sa.Column("game_number", sa.Integer(), nullable=False),
+        sa.Column("side", sa.String(length=8), nullable=False),
+        sa.Column("players", sa.JSON(), nullable=False),
+        sa.Column("machine_id", sa.Integer(), nullable=True),
+        sa.Column("declared_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("declared_by", sa.Integer(), nullable=True),
+        sa.Column("by_official", sa.Boolean(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["declared_by"], ["player.id"], name=op.f("fk_lineup_replacement_declared_by_player"), ondelete="SET NULL"
+        ),
+        sa.ForeignKeyConstraint(
+            ["machine_id"], ["machine.id"], name=op.f("fk_lineup_replacement_machine_id_machine"), ondelete="SET NULL"
+        ),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["match.id"], name=op.f("fk_lineup_replacement_match_id_match"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_lineup_replacement")),
+    )
+    with op.batch_alter_table("lineup_replacement", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_lineup_replacement_match_id"), ["match_id"], unique=False)
 
     op.create_table(
         "match_challenge",
@@ -297,6 +323,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_match_challenge_match_id"))
 
     op.drop_table("match_challenge")
+    with op.batch_alter_table("lineup_replacement", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_lineup_replacement_match_id"))
+
+    op.drop_table("lineup_replacement")
     with op.batch_alter_table("game_score", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_game_score_match_id"))
 
