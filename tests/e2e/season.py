@@ -40,20 +40,26 @@ async def build_roster(league: RunningBot, team: str, prefix: str, *, effective:
 
 
 async def set_up_season_league(league: RunningBot) -> None:
-    """NYC: East (4 teams on Tue/Tue/Wed/Thu) and West (2 teams on Mondays), every roster submitted."""
+    """NYC: East (4 teams on Tue/Tue/Wed/Thu) and West (2 teams on Mondays), every roster submitted.
+
+    Setup commands answer once and send nothing after, so the emulator need not wait to collect followups."""
     clock = league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(SETUP_DAY)
-    await league.run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
-    for venue in VENUES:
-        await league.run(f'/venue add name:"{venue}"', as_member="alice")
-    for name, prefix, evening, venue, conference in TEAMS:
-        created = await league.run(
-            f'/team create name:"{name}" evening:{evening} home_venue:"{venue}" conference:{conference}',
-            as_member="alice",
-        )
-        assert not created.content.startswith("⛔"), created.content
-        await build_roster(league, name, prefix)
+    quiet_window, league.emulator.quiet_window = league.emulator.quiet_window, 0.001
+    try:
+        await league.run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        for venue in VENUES:
+            await league.run(f'/venue add name:"{venue}"', as_member="alice")
+        for name, prefix, evening, venue, conference in TEAMS:
+            created = await league.run(
+                f'/team create name:"{name}" evening:{evening} home_venue:"{venue}" conference:{conference}',
+                as_member="alice",
+            )
+            assert not created.content.startswith("⛔"), created.content
+            await build_roster(league, name, prefix)
+    finally:
+        league.emulator.quiet_window = quiet_window
 
 
 async def refused(league: RunningBot, line: str, *, as_member: str, rule: str | None, message: str) -> None:
