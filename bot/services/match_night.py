@@ -84,7 +84,9 @@ class MatchNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             acting = await acting_in(session, actor, context)
-            night = await match_facts.night(session, context)
+            today = now.astimezone(context.zone).date()
+            await playoff_lineups.check_machines(session, context, [m for m in machines if m is not None], today)
+            night = await playoff_lineups.night(session, context, today)
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             plan = lineup.round_plan(context.options)[round_index - 1]
@@ -135,7 +137,9 @@ class MatchNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             acting = await acting_in(session, actor, context)
-            night = await match_facts.night(session, context)
+            today = now.astimezone(context.zone).date()
+            await playoff_lineups.check_machines(session, context, [machine] if machine is not None else [], today)
+            night = await playoff_lineups.night(session, context, today)
             plan = lineup.round_plan(context.options)[round_index - 1]
             side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
             current = _game_entries(night, context, round_index, game_number)[side]
@@ -196,7 +200,7 @@ class MatchNightService:
         """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name, match_id)
-            night = await match_facts.night(session, context)
+            night = await playoff_lineups.night(session, context, self.clock.now().astimezone(context.zone).date())
             round_index = _open_round(night, context)
             machines = lineup.legal_machines(night, round_index, options=context.options)
             return [(machine.machine_id, machine.name) for machine in machines]

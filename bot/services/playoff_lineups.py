@@ -6,15 +6,20 @@ locks them to that team (TEAM-MULTI-2), so the check reads the lineups already d
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import date
+
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.refusals import RuleViolation
 from bot.rules.team import lineup
+from bot.rules.team import playoffs as playoff_rules
 from bot.rules.team import roster as roster_rules
 from bot.rules.team.model import Side
+from bot.services import match_facts
 from bot.services.match_facts import MatchContext
-from bot.services.playoffs import playoff_eligible_players
+from bot.services.playoffs import neutral_venue_exclusions, playoff_eligible_players
 from storage.matches import Match, MatchKind, MatchLineup
 from storage.models import Conference, RosterEntry, Season, Team
 
@@ -28,10 +33,32 @@ async def eligible(session: AsyncSession, context: MatchContext, side: Side) -> 
     return await playoff_eligible_players(session, season, context.teams[side])
 
 
+async def excluded(session: AsyncSession, context: MatchContext, today: date) -> frozenset[int]:
+    """Machines a playoff match at a neutral venue leaves out of play (TEAM-PO-5); none in other matches."""
+    exclusions = await neutral_venue_exclusions(session, context.league, context.match, today=today)
+    return frozenset(exclusion.machine.machine for exclusion in exclusions)
+
+
+async def night(session: AsyncSession, context: MatchContext, today: date) -> lineup.MatchNight:
+    """The match night as the lineup rules should see it: at a neutral playoff venue the excluded machines are
+    not in play at all (TEAM-PO-5), so TEAM-MACH-1 counts only the machines that are."""
+    loaded = await match_facts.night(session, context)
+    left_out = await excluded(session, context, today)
+    return replace(loaded, machines=tuple(m for m in loaded.machines if m.machine_id not in left_out))
+
+
+async def check_machines(session: AsyncSession, context: MatchContext, machines: list[int], today: date) -> None:
+    """TEAM-PO-5: refuse a pick of a machine excluded at this neutral venue, in the catalog's words."""
+    exclusions = await neutral_venue_exclusions(session, context.league, context.match, today=today)
+    for machine in machines:
+        playoff_rules.check_machine_pick(machine, exclusions)
+
+
 async def check(
     session: AsyncSession, context: MatchContext, side: Side, night: lineup.MatchNight, players: list[int]
 ) -> None:
-    """Refuse a playoff lineup naming an ineligible player, or one locked to (or playing tonight for) another team."""
+    """Refuse a playoff lineup naming an ineligible player (TEAM-PO-2/3), or a player locked to (or playing
+    tonight for) another team (TEAM-MULTI-2/3)."""
     allowed = await eligible(session, context, side)
     if allowed is None:
         return

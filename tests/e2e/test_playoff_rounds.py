@@ -158,6 +158,26 @@ async def test_next_round_at_a_ranked_neutral_venue_to_the_champion(season_leagu
     assert [(e.machine.machine, e.home_team_name) for e in excluded] == [(machines["Attack from Mars"], "Ball Busters")]
     shown = (await league.run("/playoffs show", as_member="sp2")).text()
     assert "W2-1 · (1) Flipper Kings vs (2) Ball Busters · Tue 03-30 at Pinball Hall · moved" in shown
+
+    # TEAM-PO-5 on the night: the Busters cannot pick their home model; Monster Bash alone is in play, so every
+    # game goes on it (TEAM-MACH-1 counts only the machines in play).
+    league.bot.clock.set(at(date(2027, 3, 30), 19))  # type: ignore[attr-defined]
+    for prefix in ("fk", "bb"):
+        for n in range(1, 5):
+            await league.run(f"/checkin match:{final.id} member:@{prefix}{n}", as_member="alice")
+    league.bot.clock.set(datetime(2027, 3, 30, 20, 1, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    afm, bash = machines["Attack from Mars"], machines["Monster Bash"]
+    offered = await league.emulator.autocomplete(f"/lineup match:{final.id} m1:", focused="m1", as_member="bb1")
+    assert [choice["value"] for choice in offered] == [bash]
+    lineup = f"/lineup match:{final.id} p1:BB1 p2:BB2 p3:BB3 p4:BB4"
+    await refused(
+        league, f"{lineup} m1:{afm} m2:{bash}", as_member="bb1", rule="TEAM-PO-5",
+        message="Attack from Mars excluded: home-venue model of Ball Busters",
+    )  # fmt: skip
+    # The machines now pass; this season's regular matches were forfeits, so nobody has a regular-season game
+    # and eligibility is what stops the lineup (TEAM-PO-3), not TEAM-MACH-1.
+    machines_pass = await league.run(f"{lineup} m1:{bash} m2:{bash}", as_member="bb1")
+    assert "Rule TEAM-PO-3" in machines_pass.content, machines_pass.content
     await refused(league, "/playoffs next", as_member="alice", rule="TEAM-PO-4", message="Still to finish: East W2-1")
 
     await facts.venue_forfeit(final, Side.AWAY)
