@@ -6,6 +6,7 @@ Every change refreshes the match's one living scoreboard message in the channel 
 from __future__ import annotations
 
 import re
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -131,6 +132,14 @@ async def publish_scoreboard(bot: LeagueBot, interaction: discord.Interaction, b
     await bot.services.match_night.scoreboard_posted(match.id or 0, message.channel.id, message.id)
 
 
+async def answer_component(interaction: discord.Interaction, work: Coroutine[Any, Any, Reply]) -> None:
+    """`answer` for buttons and forms, whose errors never reach the command tree's handler."""
+    try:
+        await answer(interaction, work, ephemeral=False)
+    except Exception as error:
+        await errors.report(interaction, error)
+
+
 class ConfirmGame(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:confirm:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
 ):
@@ -151,19 +160,16 @@ class ConfirmGame(
         return cls(int(match["m"]), int(match["r"]), int(match["g"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        try:
+        async def work() -> Reply:
+            bot = bot_of(interaction)
             board = await bot.services.match_night.confirm_game(
                 actor_from(interaction), self.match_id, self.round_index, self.game
             )
-        except Exception as error:  # buttons' errors never reach the command tree
-            await errors.report(interaction, error)
-            return
-        await interaction.response.send_message(
-            f"✅ Round {self.round_index} game {self.game} confirmed by {interaction.user.display_name}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await publish_scoreboard(bot, interaction, board)
+            await publish_scoreboard(bot, interaction, board)
+            who = interaction.user.display_name
+            return Reply(f"✅ Round {self.round_index} game {self.game} confirmed by {who}.", ephemeral=False)
+
+        await answer_component(interaction, work())
 
 
 class DisputeForm(discord.ui.Modal, title="Dispute this match"):
@@ -180,20 +186,19 @@ class DisputeForm(discord.ui.Modal, title="Dispute this match"):
         self.match_id, self.games = match_id, games
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        try:
+        async def work() -> Reply:
+            bot = bot_of(interaction)
             board = await bot.services.match_night.challenge(
                 actor_from(interaction), self.match_id, self.games, self.reason.value
             )
-        except Exception as error:
-            await errors.report(interaction, error)
-            return
-        await interaction.response.send_message(
-            f"⚠️ {interaction.user.display_name} disputed this match; a commissioner will rule. File the full report "
-            "within 24 hours.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await publish_scoreboard(bot, interaction, board)
+            await publish_scoreboard(bot, interaction, board)
+            return Reply(
+                f"⚠️ {interaction.user.display_name} disputed this match; a commissioner will rule. File the full "
+                "report within 24 hours.",
+                ephemeral=False,
+            )
+
+        await answer_component(interaction, work())
 
 
 class DisputeGame(
@@ -238,14 +243,13 @@ class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match
         return cls(int(match["m"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        try:
+        async def work() -> Reply:
+            bot = bot_of(interaction)
             board = await bot.services.match_night.sign(actor_from(interaction), self.match_id)
-        except Exception as error:
-            await errors.report(interaction, error)
-            return
-        await interaction.response.send_message(f"🖊️ {interaction.user.display_name} signed the scoresheet.")
-        await publish_scoreboard(bot, interaction, board)
+            await publish_scoreboard(bot, interaction, board)
+            return Reply(f"🖊️ {interaction.user.display_name} signed the scoresheet.", ephemeral=False)
+
+        await answer_component(interaction, work())
 
 
 class SignView(discord.ui.View):
