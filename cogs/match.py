@@ -5,6 +5,7 @@ Every change refreshes the match's one living scoreboard message in the channel 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Coroutine
 from typing import Any
@@ -20,6 +21,8 @@ from bot.render.match import scoreboard_embed, scores_echo
 from bot.rules.team.model import Side
 from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
+
+log = logging.getLogger(__name__)
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
@@ -116,19 +119,26 @@ def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands
 
 
 async def publish_scoreboard(bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard) -> None:
-    """Edit the match's living scoreboard, or post it where play began (TEAM-MATCH: one message per match)."""
+    """Edit the match's living scoreboard, or post it where play began (one message per match).
+
+    The change it shows is already saved, so a failure here (say, the bot may not post in this channel) is
+    logged, never reported as if the change had failed."""
     match = board.context.match
     embed, view = scoreboard_embed(board), SignView(match.id or 0, done=board.result.final)
-    if match.scoreboard_channel_id and match.scoreboard_message_id:
-        channel = bot.get_partial_messageable(match.scoreboard_channel_id)
-        try:
-            await channel.get_partial_message(match.scoreboard_message_id).edit(embed=embed, view=view)
+    try:
+        if match.scoreboard_channel_id and match.scoreboard_message_id:
+            channel = bot.get_partial_messageable(match.scoreboard_channel_id)
+            try:
+                await channel.get_partial_message(match.scoreboard_message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post a fresh one
+        if interaction.channel is None or not isinstance(interaction.channel, discord.abc.Messageable):
             return
-        except discord.NotFound:
-            pass  # deleted by someone: post a fresh one
-    if interaction.channel is None or not isinstance(interaction.channel, discord.abc.Messageable):
+        message = await interaction.channel.send(embed=embed, view=view)
+    except discord.HTTPException:
+        log.warning("could not post the scoreboard of match %s", match.id, exc_info=True)
         return
-    message = await interaction.channel.send(embed=embed, view=view)
     await bot.services.match_night.scoreboard_posted(match.id or 0, message.channel.id, message.id)
 
 

@@ -106,7 +106,16 @@ class GameScore(SQLModel, table=True):
     """One player's score in one game of a match (TEAM-GAME-*); a replay is another row (COMMON-SCORE-2)."""
 
     __tablename__ = "game_score"
-    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "game_number", "player_id", "status"),)
+    __table_args__ = (
+        # One live score per player and status; a replayed game's VOID rows may pile up (TEAM-MACH-5).
+        sa.Index(
+            "uq_game_score_live",
+            "match_id", "round_index", "game_number", "player_id", "status",
+            unique=True,
+            sqlite_where=sa.text("status <> 'void'"),
+            postgresql_where=sa.text("status <> 'void'"),
+        ),
+    )  # fmt: skip
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")

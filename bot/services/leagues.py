@@ -8,6 +8,7 @@ from sqlmodel import col, select
 
 from bot.clock import Clock
 from bot.rules import setup as rules
+from bot.rules.refusals import InvalidInput
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names
@@ -47,6 +48,7 @@ class LeagueService:
         commissioner_role_id: int | None,
     ) -> League:
         require_server_admin(actor, "start a league")
+        _check_commissioner_role(actor, commissioner_role_id)
         clean = rules.clean_name(name, option="name", max_length=rules.LEAGUE_NAME_MAX)
         fmt = rules.league_format(league_format)
         zone = rules.time_zone(timezone, league_format=fmt, default=self.default_timezone)
@@ -109,8 +111,15 @@ class LeagueService:
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "change who the commissioners are")
+            _check_commissioner_role(actor, role_id)
             before = audit.snapshot(league)
             league.commissioner_role_id = role_id
             session.add(league)
             audit.updated(session, actor, league, before=before, at=now)
         return league
+
+
+def _check_commissioner_role(actor: Actor, role_id: int | None) -> None:
+    """@everyone's role id is the guild's id; naming it would make every member a commissioner."""
+    if role_id == actor.guild_id:
+        raise InvalidInput("@everyone cannot be the commissioner role: pick a role only the league's officials have.")

@@ -18,7 +18,7 @@ from bot.services import match_facts
 from bot.services.actor import Actor
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
-from storage.matches import Match
+from storage.matches import Match, MatchConfirmation
 from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole
 
 
@@ -102,3 +102,16 @@ def player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
         if entry.name.casefold() == typed.casefold():
             return entry.player_id
     raise InvalidInput(f"{typed!r} is not on {night.team_names[side]}'s roster tonight; pick a player from the list.")
+
+
+async def require_unsigned(session: AsyncSession, context: MatchContext) -> None:
+    """COMMON-SCORE-3: once a captain has signed the scoresheet, the match's facts no longer change here;
+    a correction is a commissioner's override, with a reason."""
+    signed = (
+        await session.exec(select(MatchConfirmation.id).where(MatchConfirmation.match_id == context.match.id))
+    ).first()
+    if signed is not None:
+        raise RuleViolation(
+            "COMMON-SCORE-3",
+            f"{context.label} has been signed, so it can no longer be changed here; ask a commissioner.",
+        )

@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RosterRole as Role
-from bot.rules.team.model import Side
+from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from storage.matches import (
     GamePenalty,
@@ -183,9 +183,10 @@ async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> 
         lambda: {Side.HOME: [], Side.AWAY: []}
     )
     for row in scores:
-        by_game[(row.round_index, row.game_number)][row.side].append(
-            scoring.PlayerScore(row.player_id, row.score, row.status)
-        )
+        if row.status is not ScoreStatus.VOID:  # a replayed game's first scores do not make it entered
+            by_game[(row.round_index, row.game_number)][row.side].append(
+                scoring.PlayerScore(row.player_id, row.score, row.status)
+            )
     penalties_by_game: dict[tuple[int, int], list[scoring.Penalty]] = defaultdict(list)
     for penalty in penalties:
         penalties_by_game[(penalty.round_index, penalty.game_number)].append(

@@ -21,7 +21,15 @@ from bot.rules.team.model import RoundKind, ScoreStatus, Side
 from bot.services import audit, match_facts, playoff_lineups, scoreboard
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
-from bot.services.match_access import acting_in, load_context, player_from, player_id_of, require_side, side_of_player
+from bot.services.match_access import (
+    acting_in,
+    load_context,
+    player_from,
+    player_id_of,
+    require_side,
+    require_unsigned,
+    side_of_player,
+)
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
 from storage.db import Database
@@ -53,6 +61,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             rosters = await match_facts.rosters(session, context)
             me = await player_id_of(session, context.league, actor.user_id)
             target = me if member_id is None else await player_id_of(session, context.league, member_id)
@@ -83,6 +92,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             today = now.astimezone(context.zone).date()
             await playoff_lineups.check_machines(session, context, [m for m in machines if m is not None], today)
@@ -136,6 +146,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             today = now.astimezone(context.zone).date()
             await playoff_lineups.check_machines(session, context, [machine] if machine is not None else [], today)
@@ -149,6 +160,7 @@ class MatchNightService:
                 by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
             )  # fmt: skip
             if side is plan.first_declarer:
+                await self._refuse_finished(session, match_id, round_index, game_number)
                 await self._void_game(session, actor, match_id, round_index, game_number)
             row = LineupReplacement(
                 match_id=match_id, round_index=round_index, game_number=game_number, side=side,
@@ -159,6 +171,17 @@ class MatchNightService:
             await session.flush()
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
+
+    async def _refuse_finished(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> None:
+        """TEAM-MACH-5 replays a game its machine broke; a game whose scores are confirmed was finished."""
+        rows = [
+            r for r in await self._game_scores(session, match_id, round_index, game) if r.status is not ScoreStatus.VOID
+        ]
+        if rows and all(row.confirmed_at is not None for row in rows):
+            raise RuleViolation(
+                "TEAM-MACH-5",
+                f"Round {round_index} game {game} is finished and confirmed; a later failure does not replay it.",
+            )
 
     async def _void_game(self, session: AsyncSession, actor: Actor, match_id: int, round_index: int, game: int) -> None:
         for row in await self._game_scores(session, match_id, round_index, game):
@@ -220,6 +243,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             entries = _game_entries(night, context, round_index, game_number)
@@ -266,16 +290,22 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, None, match_id, any_league=True)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
-            rows = await self._game_scores(session, match_id, round_index, game_number)
-            if not rows:
+            live = [
+                r
+                for r in await self._game_scores(session, match_id, round_index, game_number)
+                if r.status is not ScoreStatus.VOID
+            ]
+            if not live:
                 raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
-            if all(row.confirmed_at is not None for row in rows):
+            pending = [row for row in live if row.confirmed_at is None]
+            if not pending:
                 raise Conflict(f"Round {round_index} game {game_number} is already confirmed.")
-            entered_for = rows[0].entered_for
-            if not acting.official and (acting.side is None or acting.side == entered_for):
+            entered_for = {row.entered_for for row in pending}
+            if not acting.official and (acting.side is None or acting.side in entered_for):
                 raise PermissionDenied("The opposing captain confirms scores; the captain who entered them cannot.")
-            for row in rows:
+            for row in pending:
                 before = audit.snapshot(row)
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
@@ -292,6 +322,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, None, match_id, any_league=True)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             row = MatchChallenge(
                 match_id=match_id,
@@ -340,8 +371,12 @@ class MatchNightService:
             unsigned = [m for m in board.result.missing if "confirmation" not in m]
             if unsigned:
                 raise RuleViolation("TEAM-MATCH-2", f"The match is not over: {'; '.join(unsigned)}.")
-            sides = [acting.side] if acting.side else list(Side)
-            for side in sides:
+            if acting.side is None:
+                raise RuleViolation(
+                    "TEAM-MATCH-4",
+                    "The captains sign the scoresheet; a commissioner's correction is an override, with a reason.",
+                )
+            for side in [acting.side]:
                 already = f"{context.teams[side].name} already signed this match."  # read before a failed flush
                 row = MatchConfirmation(match_id=match_id, side=side, confirmed_by=actor.user_id, confirmed_at=now)
                 session.add(row)

@@ -21,7 +21,7 @@ from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import ScoreStatus, Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
-from bot.services.match_access import acting_in, load_context, player_id_of
+from bot.services.match_access import acting_in, load_context, player_id_of, require_unsigned
 from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.matches import GamePenalty, GameScore, MachineOut, MatchMachineOut, MatchWalkout
@@ -57,6 +57,7 @@ class MatchRulingService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             await acting_in(session, actor, context)
             player = await player_id_of(session, context.league, member_id)
             night = await match_facts.night(session, context)
@@ -98,6 +99,7 @@ class MatchRulingService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             player = await player_id_of(session, context.league, member_id)
             first = (
@@ -160,6 +162,7 @@ class MatchRulingService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             call = match_facts.attendance_call(context, await match_facts.visits(session, context.match), now)
             forfeiting = {side for side, status in call.status.items() if status is attendance.AttendanceStatus.FORFEIT}
@@ -202,6 +205,7 @@ class MatchRulingService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
             await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             if out is MachineOut.REMOVED:

@@ -24,7 +24,7 @@ from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.options import TeamOptions
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team
+from bot.services.lookup import current_season, find_league, find_team, insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
 from storage.db import Database
@@ -247,6 +247,9 @@ class RosterService:
         if league.format is not LeagueFormat.TEAM:
             raise InvalidInput(f"{league.name} is a {league.format.value} league; rosters belong to team leagues.")
         team = await find_team(session, league, team_name)
+        # Writers lock the team's row: concurrent changes to one roster run one after the other on PostgreSQL
+        # too, so two adds cannot both pass the 12-player or IFPA limits (SQLite already serialises writers).
+        await session.exec(select(Team.id).where(Team.id == team.id).with_for_update())
         season = await current_season(session, league)
         return _Scope(league, season, team, TeamOptions.model_validate(league.options))
 
@@ -309,11 +312,13 @@ class RosterService:
             player.ifpa_rank = rank
         if adult and player.adult_attested_at is None:
             player.adult_attested_at = now
+        if snapshot is None:
+            await insert_unique(session, player, f"{player.display_name} was registered a moment ago; try again.")
+            audit.created(session, actor, player, at=now)
+            return player
         session.add(player)
         await session.flush()
-        if snapshot is None:
-            audit.created(session, actor, player, at=now)
-        elif snapshot != audit.snapshot(player):
+        if snapshot != audit.snapshot(player):
             audit.updated(session, actor, player, before=snapshot, at=now)
         return player
 

@@ -17,7 +17,8 @@ from bot.rules.team import lineup
 from bot.rules.team.model import Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
-from bot.services.match_access import Acting, acting_in, load_context, player_from
+from bot.services.lookup import insert_unique
+from bot.services.match_access import Acting, acting_in, load_context, player_from, require_unsigned
 from bot.services.match_facts import MatchContext
 from storage.db import Database
 from storage.matches import TiebreakerGame, TiebreakerSetup
@@ -79,8 +80,7 @@ class TiebreakService:
             )
             if row.home_score == row.away_score:
                 raise InvalidInput("Tie-breaker scores are level: replay the tie-breaker game and enter the replay.")
-            session.add(row)
-            await session.flush()
+            await insert_unique(session, row, "The tie-breaker score is already entered; dispute it if it is wrong.")
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
 
@@ -88,6 +88,7 @@ class TiebreakService:
         self, session: AsyncSession, actor: Actor, league_name: str | None, match_id: int
     ) -> tuple[MatchContext, Acting, lineup.MatchNight, TiebreakerSetup | None]:
         context = await load_context(session, actor, league_name, match_id)
+        await require_unsigned(session, context)
         acting = await acting_in(session, actor, context)
         result = await match_facts.result(session, context, self.clock.now())
         if not result.needs_tiebreaker:
@@ -110,8 +111,9 @@ class TiebreakService:
         row.format_by, row.machine_id, row.machine_by = state.format_by, state.machine, state.machine_by
         row.home_players = list(state.lineups.get(Side.HOME, ()))
         row.away_players = list(state.lineups.get(Side.AWAY, ()))
-        session.add(row)
-        await session.flush()
+        await insert_unique(
+            session, row, "Another tie-breaker decision was just recorded; look at the scoreboard and retry."
+        )
         now = self.clock.now()
         if before is None:
             audit.created(session, actor, row, at=now)

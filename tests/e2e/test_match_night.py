@@ -213,6 +213,12 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     assert len({o.message_id for o in scoreboards}) == 1  # one living scoreboard, edited in place
     assert len(scoreboards) > 20
 
+    # COMMON-SCORE-3: once signed, nothing about the match changes through the captains' commands.
+    frozen = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h1", "a1")
+    assert "Rule COMMON-SCORE-3" in frozen
+    frozen = await night.run("/match replay match:MATCH round:4 game:4 member:@a1 score:1", "a1")
+    assert "Rule COMMON-SCORE-3" in frozen
+
     # The result in the league table (TEAM-STAND-1): a win for AWAY, 8 match points each.
     table = await night.run("/standings", "carol")
     assert "1 of 1 regular-season matches final" in table
@@ -547,6 +553,15 @@ async def test_a_replay_replaces_the_first_score_even_when_lower(night: Night) -
     confirmed = await night.league.emulator.click(replayed, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     assert "confirmed by A1" in confirmed.text()
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 12M + 20M < 26M + 23M
+    # The away captain enters a replay for his own player: he cannot confirm it; the home captain does.
+    own = await night.league.run(
+        f"/match replay match:{night.match_id} round:1 game:1 member:@a2 score:1", as_member="a1"
+    )
+    refused = await night.league.emulator.click(own, f"score:confirm:{night.match_id}:1:1", as_member="a1")
+    assert "the captain who entered them cannot" in refused.text()
+    accepted = await night.league.emulator.click(own, f"score:confirm:{night.match_id}:1:1", as_member="h1")
+    assert "confirmed by H1" in accepted.text()
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}  # 12M + 20M > 26M + 1
 
 
 async def test_a_game_whose_machine_fails_is_replayed_on_a_new_machine(night: Night) -> None:
@@ -571,3 +586,8 @@ async def test_a_game_whose_machine_fails_is_replayed_on_a_new_machine(night: Ni
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
     board = await night.run("/match show match:MATCH", "h1")
     assert "Attack from Mars: A1 5,000,000 + A2 5,000,000" in board and "9,000,000" not in board
+    # A game already played and confirmed is not replayed when its machine fails afterwards.
+    await night.run(f'/match machine match:MATCH machine:{m3} kind:eliminated agreed:true reason:"died later"', "a1")
+    finished = await night.run(f"/match replace match:MATCH round:1 game:1 machine:{m2}", "a1")
+    assert "is finished and confirmed" in finished and "TEAM-MACH-5" in finished
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}

@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-29 20:39:01.674608
+Create Date: 2026-11-29 20:58:19.368501
 """
 
 from collections.abc import Sequence
@@ -101,17 +101,16 @@ def upgrade() -> None:
             ["player_id"], ["player.id"], name=op.f("fk_game_score_player_id_player"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_game_score")),
-        sa.UniqueConstraint(
-            "match_id",
-            "round_index",
-            "game_number",
-            "player_id",
-            "status",
-            name=op.f("uq_game_score_match_id_round_index_game_number_player_id_status"),
-        ),
     )
     with op.batch_alter_table("game_score", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_game_score_match_id"), ["match_id"], unique=False)
+        batch_op.create_index(
+            "uq_game_score_live",
+            ["match_id", "round_index", "game_number", "player_id", "status"],
+            unique=True,
+            sqlite_where=sa.text("status <> 'void'"),
+            postgresql_where=sa.text("status <> 'void'"),
+        )
 
     op.create_table(
         "lineup_replacement",
@@ -328,6 +327,9 @@ def downgrade() -> None:
 
     op.drop_table("lineup_replacement")
     with op.batch_alter_table("game_score", schema=None) as batch_op:
+        batch_op.drop_index(
+            "uq_game_score_live", sqlite_where=sa.text("status <> 'void'"), postgresql_where=sa.text("status <> 'void'")
+        )
         batch_op.drop_index(batch_op.f("ix_game_score_match_id"))
 
     op.drop_table("game_score")
