@@ -37,6 +37,11 @@ def updated(
     _record(session, actor, row, at=at, action="update", before=before, after=snapshot(row), reason=reason)
 
 
+def deleted(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime) -> None:
+    """Record a row about to be deleted, keeping its last state."""
+    _record(session, actor, row, at=at, action="delete", before=snapshot(row), after=None)
+
+
 def _record(
     session: AsyncSession,
     actor: Actor,

@@ -108,6 +108,7 @@ class RosterService:
             if not await self._is_formed(session, scope):
                 await self._require_forming_editor(session, actor, scope)
                 entry = await self._forming_entry(session, scope, player)
+                audit.deleted(session, actor, entry, at=self.clock.now())
                 await session.delete(entry)
                 return await self._view(session, scope, None)
             on = effective or self._today(scope.league)
@@ -131,8 +132,10 @@ class RosterService:
             if not await self._is_formed(session, scope):
                 await self._require_forming_editor(session, actor, scope)
                 entry = await self._forming_entry(session, scope, player)
+                before = audit.snapshot(entry)
                 entry.role = wanted
                 session.add(entry)
+                audit.updated(session, actor, entry, before=before, at=self.clock.now())
                 return await self._view(session, scope, None)
             on = effective or self._today(scope.league)
             change = rules.RosterChange(effective_on=on, role_changes=(rules.RoleChange(player.id or 0, Role(wanted)),))
@@ -387,6 +390,7 @@ class RosterService:
         )
         session.add(entry)
         await session.flush()
+        audit.created(session, actor, entry, at=self.clock.now())
 
     async def _forming_entry(self, session: AsyncSession, scope: _Scope, player: Player) -> RosterEntry:
         for entry in await self._entries(session, scope, forming=True):
