@@ -270,7 +270,10 @@ async def run_chat(settings: Settings, *, script: Path | None, as_json: bool, de
             for line in DEMO_SETUP:
                 await chat.execute(f"@{DEMO_ACTOR} {line}")
             if not as_json:
-                print("Demo league ready. Try /league show, or :as bob to act as a captain.")
+                print(
+                    'Demo league ready. Try /league show and /roster show team:"Flipper Kings", or :as bob '
+                    "to act as that team's captain (/schedule generate needs a commissioner: :as alice)."
+                )
         if script is None and not as_json:
             print(f"Connected to the emulated server {chat.emulator.guild.name!r} as {chat.acting}. :help for help.")
         number = 0

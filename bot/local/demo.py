@@ -1,4 +1,5 @@
-"""The demo league `pinleague run` sets up when no Discord token is configured.
+"""The demo league `pinleague run` sets up when no Discord token is configured: two teams with submitted
+rosters (Bob and Heidi captain them), two venues and their machines.
 
 It is built by typing ordinary commands as the server owner, so the demo exercises the real bot.
 """
@@ -15,9 +16,27 @@ DEMO_SETUP = """\
 /team create name:"Flipper Kings" evening:Tuesday home_venue:"Ace Arcade"
 /team create name:"Tilt Warriors" evening:Tuesday home_venue:"Tilt Tavern"
 /player register member:@alice ifpa_number:12345 ifpa_rank:850
-/player register member:@bob
-/player register member:@carol
-/player register member:@dan
+:member add frank
+:member add grace
+:member add heidi Captain
+:member add ivan
+:member add judy
+:member add ken
+:member add leo
+/roster add team:"Flipper Kings" member:@bob role:captain adult:true
+/roster add team:"Flipper Kings" member:@carol role:starter adult:true
+/roster add team:"Flipper Kings" member:@dan role:starter adult:true
+/roster add team:"Flipper Kings" member:@erin role:starter adult:true
+/roster add team:"Flipper Kings" member:@frank role:starter adult:true
+/roster add team:"Flipper Kings" member:@grace role:starter adult:true
+/roster submit team:"Flipper Kings"
+/roster add team:"Tilt Warriors" member:@heidi role:captain adult:true
+/roster add team:"Tilt Warriors" member:@ivan role:starter adult:true
+/roster add team:"Tilt Warriors" member:@judy role:starter adult:true
+/roster add team:"Tilt Warriors" member:@ken role:starter adult:true
+/roster add team:"Tilt Warriors" member:@leo role:starter adult:true
+/roster add team:"Tilt Warriors" member:@alice role:starter adult:true
+/roster submit team:"Tilt Warriors"
 """.splitlines()
 
 DEMO_ACTOR = "owner"

@@ -46,12 +46,15 @@ def test_script_prints_one_json_object_per_bot_output() -> None:
 
 
 def test_run_without_a_token_opens_the_local_chat_on_a_demo_league() -> None:
-    done = _pinleague("run", stdin="/league show\n:as bob\n/team create name:Sneaky\n")
+    done = _pinleague(
+        "run", stdin='/league show\n/roster show team:"Tilt Warriors"\n:as bob\n/team create name:Sneaky\n'
+    )
     assert done.returncode == 0, done.stderr
     assert "No Discord token is configured" in done.stdout
     assert "PINLEAGUE_DISCORD_TOKEN" in done.stdout
     assert "Demo league ready" in done.stdout
     assert "Demo Team League" in done.stdout and "Flipper Kings" in done.stdout
+    assert "Tilt Warriors roster" in done.stdout and "In force on" in done.stdout  # the demo's rosters were accepted
     assert "now acting as bob" in done.stdout
     assert "⛔ Only commissioners" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
