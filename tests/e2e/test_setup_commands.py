@@ -28,6 +28,8 @@ async def league(league_bot: RunningBot) -> RunningBot:
 
 
 async def test_commissioner_sets_up_a_whole_league(league: RunningBot) -> None:
+    """COMMON-LEAGUE-1, COMMON-VENUE-1 (name, address), COMMON-MACH-1 (title, variant kept apart, family key),
+    COMMON-MACH-2 (capacity, balls), COMMON-PLAYER-1 (IFPA number and rank), every change audited."""
     alice = "alice"  # holds the Commissioner role, is not a server admin
     steps = [
         '/venue add name:"Ace Arcade" address:"12 Flipper Street"',
