@@ -136,6 +136,11 @@ class GamePenalty(SQLModel, table=True):
     """TEAM-PEN-*: an offence in one game and the player it concerns."""
 
     __tablename__ = "game_penalty"
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "match_id", "round_index", "game_number", "offence", "player_id", name="uq_game_penalty_once"
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")

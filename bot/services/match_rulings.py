@@ -21,6 +21,7 @@ from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import ScoreStatus, Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
+from bot.services.lookup import insert_unique
 from bot.services.match_access import acting_in, load_context, player_id_of, require_unsigned
 from bot.services.permissions import is_commissioner
 from storage.db import Database
@@ -77,8 +78,7 @@ class MatchRulingService:
                 match_id=match_id, round_index=round_index, game_number=game_number, offence=kind,
                 player_id=player, recorded_by=actor.user_id, recorded_at=now,
             )  # fmt: skip
-            session.add(row)
-            await session.flush()
+            await insert_unique(session, row, f"That {kind.value.replace('_', ' ')} is already recorded for this game.")
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
 

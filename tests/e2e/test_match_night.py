@@ -322,6 +322,8 @@ async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> Non
         "/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "a1"
     )
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+    twice = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "a1")
+    assert "already recorded for this game" in twice  # a double click records one slam tilt, not two
 
 
 async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None:

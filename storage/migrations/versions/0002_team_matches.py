@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-29 20:58:19.368501
+Create Date: 2026-11-29 21:10:14.032447
 """
 
 from collections.abc import Sequence
@@ -75,6 +75,9 @@ def upgrade() -> None:
             ["player_id"], ["player.id"], name=op.f("fk_game_penalty_player_id_player"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_game_penalty")),
+        sa.UniqueConstraint(
+            "match_id", "round_index", "game_number", "offence", "player_id", name="uq_game_penalty_once"
+        ),
     )
     with op.batch_alter_table("game_penalty", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_game_penalty_match_id"), ["match_id"], unique=False)
