@@ -172,11 +172,11 @@ def attendance_call(
 async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchFacts:
     """Everything recorded about the match that bears on its result (TEAM-MATCH-*)."""
     match = context.match
-    call = attendance_call(context, await visits(session, match), now)
-    status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
     match_night = await night(session, context)
+    call = attendance_call(context, match_night.visits, now)
+    status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
     plans = lineup.round_plan(context.options)
-    max_players = {m.machine_id: m.max_players for m in await machines(session, match)}
+    max_players = {m.machine_id: m.max_players for m in match_night.machines}
     scores = (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all()
     penalties = (await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all()
     by_game: dict[tuple[int, int], dict[Side, list[scoring.PlayerScore]]] = defaultdict(

@@ -6,6 +6,7 @@ what was accepted in one transaction. Captains act for their own side; a commiss
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
@@ -16,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
-from bot.rules.team import attendance, lineup
+from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RoundKind, ScoreStatus, Side
 from bot.services import audit, match_facts, playoff_lineups, scoreboard
 from bot.services.actor import Actor
@@ -368,9 +369,11 @@ class MatchNightService:
                 raise RuleViolation(
                     "TEAM-MATCH-4", f"Confirm every game first; still unconfirmed: {', '.join(sorted(set(waiting)))}."
                 )
-            unsigned = [m for m in board.result.missing if "confirmation" not in m]
-            if unsigned:
-                raise RuleViolation("TEAM-MATCH-2", f"The match is not over: {'; '.join(unsigned)}.")
+            # What would still be missing if both captains had signed: games, a tie-breaker (TEAM-MATCH-2/3).
+            facts = await match_facts.facts(session, context, now)
+            signed = scoring.match_result(replace(facts, confirmed_by=frozenset(Side)), context.options)
+            if signed.missing:
+                raise RuleViolation("TEAM-MATCH-2", f"The match is not over: {'; '.join(signed.missing)}.")
             if acting.side is None:
                 raise RuleViolation(
                     "TEAM-MATCH-4",
