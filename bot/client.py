@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -14,6 +15,7 @@ from sqlmodel import select
 import cogs
 from bot import errors
 from bot.clock import Clock
+from bot.jobs import PostScheduler
 from bot.services import Services
 from bot.settings import Settings
 from storage.db import Database
@@ -56,12 +58,25 @@ class LeagueBot(commands.Bot):
         self.clock = clock
         self.services = Services.build(db, clock, default_timezone=settings.default_timezone)
         self.force_sync = force_sync
+        self.posts = PostScheduler(self, self.services.posts)
+        self._first_catch_up: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         for extension in cog_modules():
             await self.load_extension(extension)
         errors.install(self.tree)
         await self.sync_commands()
+        await self.posts.start()
+        self._first_catch_up = asyncio.create_task(self._catch_up_when_ready())
+
+    async def _catch_up_when_ready(self) -> None:
+        """At start, send what fell due while the bot was down (within the grace), once the gateway is up."""
+        await self.wait_until_ready()
+        await self.posts.catch_up()
+
+    async def close(self) -> None:
+        self.posts.shutdown()
+        await super().close()
 
     async def sync_commands(self) -> None:
         """Push commands to Discord only when they differ from what was last pushed (a hash in the database)."""

@@ -11,6 +11,7 @@ from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
 from bot.services.players import PlayerService
 from bot.services.playoffs import PlayoffService
+from bot.services.posts import PostService
 from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
 from bot.services.standings import StandingsService
@@ -34,6 +35,7 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    posts: PostService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -50,4 +52,5 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            posts=PostService(db, clock),
         )

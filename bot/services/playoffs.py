@@ -340,6 +340,12 @@ async def _has_playoffs(session: AsyncSession, season: Season) -> bool:
     return (await session.exec(query)).first() is not None
 
 
+async def bracket_view(session: AsyncSession, league: League, season: Season, now: datetime) -> PlayoffsView:
+    """The season's brackets with the playoff results so far, for the scheduled bracket post."""
+    loaded = await season_results(session, league, season, now=now)
+    return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), [])
+
+
 async def _brackets(
     session: AsyncSession, league: League, season: Season, loaded: SeasonResults, now: datetime
 ) -> list[ConferenceBracket]:

@@ -1,0 +1,161 @@
+"""The scheduler: APScheduler jobs that send the posts `bot.rules.posts` says are due, each exactly once.
+
+Thin on purpose. Jobs are rebuilt from our own tables at every start (`replace_existing=True`): one cron job per
+league and kind at the kind's local time, in the league's IANA zone, plus a catch-up tick every minute and one
+at start. Every job only asks the service what is due now (by the injected clock) and sends it; the claim table
+decides who sends what, so a restart or a second process never posts twice (DESIGN.md §4).
+`claim_and_send` is the same path for one-off notices from any service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.render.posts import Outgoing, render_post
+from bot.rules import posts as rules
+from bot.services.posts import DuePost, Posting, PostService
+
+if TYPE_CHECKING:
+    from bot.client import LeagueBot
+
+log = logging.getLogger(__name__)
+
+CATCH_UP_EVERY = 60  # seconds
+MISFIRE_GRACE = 15 * 60  # seconds a job may start late (a busy loop, a suspended laptop); the tick catches the rest
+PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+class PostScheduler:
+    def __init__(self, bot: LeagueBot, service: PostService) -> None:
+        self.bot = bot
+        self.service = service
+        self.scheduler = AsyncIOScheduler(
+            timezone="UTC", job_defaults={"coalesce": True, "misfire_grace_time": MISFIRE_GRACE, "max_instances": 1}
+        )
+        self._ticking = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Called from `setup_hook` (APScheduler needs the running loop)."""
+        self.scheduler.add_job(
+            self.catch_up, IntervalTrigger(seconds=CATCH_UP_EVERY), id="posts:catch-up", replace_existing=True
+        )
+        await self.rebuild()
+        self.scheduler.start()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    async def rebuild(self, league_id: int | None = None) -> None:
+        """(Re)create the cron jobs of every league (or one) from `league_posting`."""
+        for posting in await self.service.postings():
+            if league_id is None or posting.league.id == league_id:
+                self._schedule(posting)
+
+    def _schedule(self, posting: Posting) -> None:
+        settings = posting.settings()
+        for kind in posting.kinds():
+            job_id = f"posts:{posting.league.id}:{kind.name}"
+            timing = settings.timing(kind)
+            if not timing.enabled or timing.at is None or settings.paused:
+                if self.scheduler.get_job(job_id):
+                    self.scheduler.remove_job(job_id)
+                continue
+            trigger = CronTrigger(hour=timing.at.hour, minute=timing.at.minute, timezone=posting.zone)
+            self.scheduler.add_job(self.catch_up, trigger, args=[posting.league.id], id=job_id, replace_existing=True)
+
+    async def catch_up(self, league_id: int | None = None) -> int:
+        """Send every post due now (within the grace) that nobody has claimed; update living posts. Returns how
+        many this process sent."""
+        async with self._ticking:
+            sent = 0
+            try:
+                for due in await self.service.due(league_id):
+                    sent += await self._claim_and_send_due(due)
+                await self._refresh_living()
+            except Exception:
+                log.exception("scheduled posts: the tick failed; the next one tries again")
+            return sent
+
+    async def _claim_and_send_due(self, due: DuePost) -> int:
+        claim_id = await self.service.claim(due.league_id, due.post.kind, due.post.period, due.channel_id)
+        if claim_id is None:
+            return 0  # another process (or an earlier tick) has it
+        try:
+            outgoing = render_post(await self.service.content(due.league_id, due.post))
+        except Exception:
+            await self.service.release(claim_id)
+            raise
+        return await self._send(claim_id, due.channel_id, outgoing, label=f"{due.post.kind} {due.post.period}")
+
+    async def resend(self, due: DuePost) -> discord.Message | None:
+        """Send a post again for `/posts resend`; the claim (made by the service) gets the new message id."""
+        assert due.claim_id is not None
+        outgoing = render_post(await self.service.content(due.league_id, due.post))
+        message = await self._deliver(due.channel_id, outgoing)
+        await self.service.sent(due.claim_id, message.id, digest=outgoing.digest())
+        return message
+
+    async def claim_and_send(
+        self, league_id: int, kind: str, period: str, channel: rules.Channel, outgoing: Outgoing
+    ) -> bool:
+        """A one-off notice through the same exactly-once path: claimed under (league, kind, period), sent to the
+        league's `channel`, its message id stored. False when it was sent already or the channel is not named."""
+        posting = next((p for p in await self.service.postings() if p.league.id == league_id), None)
+        channel_id = posting.channel_id(channel) if posting else None
+        if channel_id is None:
+            log.info("notice %s %s of league %s: no %s channel named", kind, period, league_id, channel.value)
+            return False
+        claim_id = await self.service.claim(league_id, kind, period, channel_id)
+        if claim_id is None:
+            return False
+        return await self._send(claim_id, channel_id, outgoing, label=f"{kind} {period}") == 1
+
+    async def _send(self, claim_id: int, channel_id: int, outgoing: Outgoing, *, label: str) -> int:
+        try:
+            message = await self._deliver(channel_id, outgoing)
+        except discord.HTTPException:
+            log.warning("could not send %s to channel %s; it will be retried", label, channel_id, exc_info=True)
+            await self.service.release(claim_id)
+            return 0
+        await self.service.sent(claim_id, message.id, digest=outgoing.digest())
+        return 1
+
+    async def _deliver(self, channel_id: int, outgoing: Outgoing) -> discord.Message:
+        channel = self.bot.get_partial_messageable(channel_id)
+        view = outgoing.view()
+        message = await channel.send(
+            outgoing.content or None,
+            embeds=outgoing.embeds,
+            files=outgoing.files(),
+            view=view or discord.utils.MISSING,
+            allowed_mentions=PINGS if outgoing.mentions else discord.AllowedMentions.none(),
+        )
+        if view is not None:
+            view.stop()  # the buttons are answered by the persistent DynamicItems in cogs/posts.py
+        return message
+
+    async def _refresh_living(self) -> None:
+        """The bracket post is edited in place as playoff results arrive."""
+        for claim, _league in await self.service.living(rules.BRACKET.name):
+            content = await self.service.content_for(claim.league_id, claim.kind, claim.period)
+            if content is None or claim.message_id is None:
+                continue
+            outgoing = render_post(content)
+            digest = outgoing.digest()
+            if digest == claim.digest:
+                continue
+            message = self.bot.get_partial_messageable(claim.channel_id).get_partial_message(claim.message_id)
+            try:
+                await message.edit(embeds=outgoing.embeds, attachments=outgoing.files())
+            except discord.HTTPException:
+                log.warning("could not update the bracket post %s", claim.message_id, exc_info=True)
+                continue
+            await self.service.sent(claim.id or 0, claim.message_id, digest=digest)

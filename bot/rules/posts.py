@@ -1,0 +1,382 @@
+"""Which scheduled posts are due, and when, in the league's own time zone. Pure: no clock, no database.
+
+A league's calendar (its match days, results and open disputes, as plain facts) and its posting settings go
+in; planned posts come out, each with its kind, a period key that names it once and for all (the claim key
+of `storage.posts.PostClaim`), the local time it is due and the UTC instant that is. Local times are
+combined with the league's IANA zone, so a 14:00 reminder stays at 14:00 across the March and November
+changes. A time inside the spring-forward gap (02:00–02:59 in New York) does not exist that day: it is read
+on the old offset, i.e. it lands an hour later on the wall clock (PEP 495, fold=0); avoid 01:00–02:59.
+
+Post kinds live in a registry a format adds to (`register`); the team format's kinds are below. A kind's
+`plan` turns the calendar and its timing into planned posts; whether a post is sent is decided here, what it
+says is the service's and renderer's business.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from enum import StrEnum
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DEFAULT_GRACE = timedelta(hours=2)
+SHORT_HANDED = 4  # a team with fewer players than this plays short (TEAM-SHORT-1) or forfeits (TEAM-FORF-1)
+
+
+class Channel(StrEnum):
+    """Where a kind of post goes; each league names its three channels."""
+
+    ANNOUNCEMENTS = "announcements"
+    SCORES = "scores"
+    COMMISSIONERS = "commissioners"
+
+
+class Timing(BaseModel):
+    """One kind's settings: on/off, the local time of day, and how many days (or hours) from its anchor."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    at: time | None = None  # local time of day; None for kinds timed in hours from an event
+    days: int = Field(default=0, ge=-14, le=14)  # days after the anchor day (negative: before)
+    hours: int = Field(default=0, ge=0, le=168)  # hours after the anchor instant (dispute deadlines)
+
+
+@dataclass(frozen=True)
+class Event:
+    """A match (team), a night (ladder, field): something on the calendar that posts hang on.
+
+    `ref` is the event's id; `final_at` the time its result became final (None while it is not);
+    `available` how many players of each side said they are coming (roll call), in side order.
+    """
+
+    ref: int
+    day: date
+    week: int
+    kind: str = "regular"  # "regular" | "playoff" | a format's own
+    final_at: datetime | None = None
+    available: tuple[int, ...] = ()
+
+    @property
+    def final(self) -> bool:
+        return self.final_at is not None
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """An open challenge (TEAM-DISP-1): the 24 h report window runs from `raised_at`."""
+
+    ref: int
+    event_ref: int
+    raised_at: datetime
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The facts posts are planned from. `season` keys the periods of per-season posts (weeks, brackets);
+    `bracket_at` is when the post-season bracket was drawn, None before."""
+
+    season: int
+    events: tuple[Event, ...] = ()
+    disputes: tuple[Dispute, ...] = ()
+    bracket_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class PostingSettings:
+    """A league's posting settings as the rules see them (`storage.posts.LeaguePosting` holds them)."""
+
+    zone: ZoneInfo
+    timings: Mapping[str, Timing] = field(default_factory=dict)  # kind → overrides of the kind's default
+    channels: frozenset[Channel] = frozenset()  # the channels the league has named
+    grace: timedelta = DEFAULT_GRACE
+    paused: bool = False
+    resumed_at: datetime | None = None  # posts due while paused are not sent after resuming
+
+    def timing(self, kind: PostKind) -> Timing:
+        return self.timings.get(kind.name, kind.default)
+
+
+@dataclass(frozen=True)
+class PlannedPost:
+    """One post: `period` names it once within (league, kind); `refs` are the events (or disputes) it is about."""
+
+    kind: str
+    period: str
+    due_at: datetime  # UTC
+    local: datetime  # the same instant in the league's zone, as people read it
+    refs: tuple[int, ...] = ()
+    expires_at: datetime | None = None  # after this it is stale even within the grace (e.g. superseded)
+
+
+Planner = Callable[["PostKind", Timing, Calendar, ZoneInfo], Iterable[PlannedPost]]
+
+
+@dataclass(frozen=True)
+class PostKind:
+    name: str
+    title: str  # how people call it: "roll call"
+    description: str
+    channel: Channel
+    default: Timing
+    formats: frozenset[str]
+    plan: Planner
+
+
+REGISTRY: dict[str, PostKind] = {}
+
+
+def register(kind: PostKind) -> PostKind:
+    """Add a kind of post (a format's module calls this at import); names are unique."""
+    if kind.name in REGISTRY and REGISTRY[kind.name] != kind:
+        raise ValueError(f"a post kind named {kind.name!r} is already registered")
+    REGISTRY[kind.name] = kind
+    return kind
+
+
+def kinds_for(league_format: str) -> list[PostKind]:
+    return [kind for kind in REGISTRY.values() if league_format in kind.formats]
+
+
+def local_moment(day: date, at: time, zone: ZoneInfo) -> datetime:
+    """`at` on `day` in `zone`, as an aware UTC instant (see the module note on the spring-forward gap)."""
+    return datetime.combine(day, at, tzinfo=zone).astimezone(UTC)
+
+
+def plan(league_format: str, settings: PostingSettings, calendar: Calendar) -> list[PlannedPost]:
+    """Every post of the enabled kinds whose channel the league has named, in due order."""
+    posts: list[PlannedPost] = []
+    for kind in kinds_for(league_format):
+        timing = settings.timing(kind)
+        if timing.enabled and kind.channel in settings.channels:
+            posts.extend(kind.plan(kind, timing, calendar, settings.zone))
+    return sorted(posts, key=lambda post: (post.due_at, post.kind, post.period))
+
+
+def due(league_format: str, settings: PostingSettings, calendar: Calendar, *, now: datetime) -> list[PlannedPost]:
+    """The posts to send at `now`: due already, no older than the grace, not expired, none while paused,
+    none that fell due while the league was paused. Whether one was sent already is the claim table's say."""
+    if settings.paused:
+        return []
+    since = now - settings.grace
+    if settings.resumed_at is not None:
+        since = max(since, settings.resumed_at)
+    return [
+        post
+        for post in plan(league_format, settings, calendar)
+        if since <= post.due_at <= now and (post.expires_at is None or now < post.expires_at)
+    ]
+
+
+def upcoming(
+    league_format: str, settings: PostingSettings, calendar: Calendar, *, now: datetime, horizon: timedelta
+) -> list[PlannedPost]:
+    """The posts due after `now` and within `horizon`, for `/posts upcoming`."""
+    return [post for post in plan(league_format, settings, calendar) if now < post.due_at <= now + horizon]
+
+
+def latest(
+    league_format: str, settings: PostingSettings, calendar: Calendar, kind: str, *, now: datetime
+) -> PlannedPost | None:
+    """The post of `kind` a preview shows: the next one due, else the last one (settings' on/off ignored)."""
+    chosen = REGISTRY[kind]
+    posts = sorted(chosen.plan(chosen, settings.timing(chosen), calendar, settings.zone), key=lambda p: p.due_at)
+    ahead = [post for post in posts if post.due_at > now]
+    if ahead:
+        return ahead[0]
+    return posts[-1] if posts else None
+
+
+# --- the team format's posts --------------------------------------------------------------------------------
+
+TEAM = frozenset({"team"})
+
+
+def _post(kind: PostKind, period: str, day: date, timing: Timing, zone: ZoneInfo, refs: tuple[int, ...]) -> PlannedPost:
+    when = day + timedelta(days=timing.days)
+    due_at = local_moment(when, timing.at or time(12), zone)
+    return PlannedPost(kind.name, period, due_at, due_at.astimezone(zone), refs)
+
+
+def _by_day(events: Iterable[Event], kinds: tuple[str, ...] = ("regular", "playoff")) -> dict[date, list[Event]]:
+    days: dict[date, list[Event]] = {}
+    for event in events:
+        if event.kind in kinds:
+            days.setdefault(event.day, []).append(event)
+    return dict(sorted(days.items()))
+
+
+def _plan_cutoff(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """TEAM-ROSTER-7: on each match day, remind captains that changes for today are due by the cutoff."""
+    for day, events in _by_day(calendar.events).items():
+        yield _post(kind, day.isoformat(), day, timing, zone, tuple(e.ref for e in events))
+
+
+def _plan_roll_call(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """One roll call per match, the day before by default: players answer in / out / maybe."""
+    for event in calendar.events:
+        if event.kind in ("regular", "playoff"):
+            yield _post(kind, f"match-{event.ref}", event.day, timing, zone, (event.ref,))
+
+
+def _plan_short_warning(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """Warn both captains of a match where a side has fewer than four players coming (TEAM-SHORT-1)."""
+    for event in calendar.events:
+        if event.kind in ("regular", "playoff") and event.available and min(event.available) < SHORT_HANDED:
+            yield _post(kind, f"match-{event.ref}", event.day, timing, zone, (event.ref,))
+
+
+def _plan_match_night(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """On each match day: tonight's matches, venues, machines in service and who is coming."""
+    for day, events in _by_day(calendar.events).items():
+        yield _post(kind, day.isoformat(), day, timing, zone, tuple(e.ref for e in events))
+
+
+def _plan_missing_scores(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """The morning after a match day, for the matches not final by then (complete and confirmed)."""
+    for day, events in _by_day(calendar.events).items():
+        post = _post(kind, day.isoformat(), day, timing, zone, ())
+        late = tuple(e.ref for e in events if e.final_at is None or e.final_at > post.due_at)
+        if late:
+            yield PlannedPost(post.kind, post.period, post.due_at, post.local, late)
+
+
+def _plan_after_challenge(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """TEAM-DISP-1: `hours` after an open challenge was raised (+12 h reminder, +24 h window closed)."""
+    for dispute in calendar.disputes:
+        due_at = dispute.raised_at + timedelta(hours=timing.hours)
+        yield PlannedPost(kind.name, f"challenge-{dispute.ref}", due_at, due_at.astimezone(zone), (dispute.ref,))
+
+
+def _plan_weekly_standings(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """TEAM-STAND-1: after each regular week's last result: at `at` the day after its last match day, or when
+    its last result becomes final if that is later. A week's post is stale once the next week's is due."""
+    weeks: dict[int, list[Event]] = {}
+    for event in calendar.events:
+        if event.kind == "regular":
+            weeks.setdefault(event.week, []).append(event)
+    planned: list[PlannedPost] = []
+    for week, events in sorted(weeks.items()):
+        if not all(event.final for event in events):
+            continue
+        last_day = max(event.day for event in events)
+        earliest = local_moment(last_day + timedelta(days=timing.days), timing.at or time(12), zone)
+        due_at = max([earliest, *(event.final_at for event in events if event.final_at is not None)])
+        refs = tuple(event.ref for event in events)
+        planned.append(PlannedPost(kind.name, f"s{calendar.season}-week-{week}", due_at, due_at.astimezone(zone), refs))
+    for post, following in itertools.pairwise(planned):
+        yield PlannedPost(post.kind, post.period, post.due_at, post.local, post.refs, expires_at=following.due_at)
+    if planned:
+        yield planned[-1]
+
+
+def _plan_bracket(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """The post-season bracket as soon as it is drawn (the message is then edited as results arrive)."""
+    if calendar.bracket_at is not None:
+        due_at = calendar.bracket_at
+        yield PlannedPost(kind.name, f"s{calendar.season}-bracket", due_at, due_at.astimezone(zone))
+
+
+ROSTER_CUTOFF = register(
+    PostKind(
+        "roster_cutoff",
+        "roster-cutoff reminder",
+        "Captains: roster changes for today are due by the 4 p.m. cutoff (TEAM-ROSTER-7)",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(14, 0)),
+        TEAM,
+        _plan_cutoff,
+    )
+)
+ROLL_CALL = register(
+    PostKind(
+        "roll_call",
+        "roll call",
+        "The day before a match: players answer in / out / maybe",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(12, 0), days=-1),
+        TEAM,
+        _plan_roll_call,
+    )
+)
+SHORT_WARNING = register(
+    PostKind(
+        "short_warning",
+        "short-handed warning",
+        "Match day: both captains are told when a team has fewer than four players coming",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(12, 0)),
+        TEAM,
+        _plan_short_warning,
+    )
+)
+MATCH_NIGHT = register(
+    PostKind(
+        "match_night",
+        "match-night reminder",
+        "Match day: opponent, venue, machines in service and who is coming",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(17, 0)),
+        TEAM,
+        _plan_match_night,
+    )
+)
+MISSING_SCORES = register(
+    PostKind(
+        "missing_scores",
+        "missing-score nudge",
+        "The morning after: matches not yet complete and confirmed",
+        Channel.SCORES,
+        Timing(at=time(9, 0), days=1),
+        TEAM,
+        _plan_missing_scores,
+    )
+)
+DISPUTE_REMINDER = register(
+    PostKind(
+        "dispute_reminder",
+        "dispute report reminder",
+        "TEAM-DISP-1: 12 h after a challenge, the full report is due within 24 h",
+        Channel.SCORES,
+        Timing(hours=12),
+        TEAM,
+        _plan_after_challenge,
+    )
+)
+DISPUTE_CLOSED = register(
+    PostKind(
+        "dispute_closed",
+        "dispute window closed",
+        "TEAM-DISP-1: 24 h after a challenge, the commissioners are told the report window closed",
+        Channel.COMMISSIONERS,
+        Timing(hours=24),
+        TEAM,
+        _plan_after_challenge,
+    )
+)
+WEEKLY_STANDINGS = register(
+    PostKind(
+        "weekly_standings",
+        "weekly standings",
+        "After the week's last result: the table and the standings race as images",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(12, 0), days=1),
+        TEAM,
+        _plan_weekly_standings,
+    )
+)
+BRACKET = register(
+    PostKind(
+        "bracket",
+        "playoff bracket",
+        "When the playoffs are drawn, the bracket as an image, updated as results arrive",
+        Channel.ANNOUNCEMENTS,
+        Timing(),
+        TEAM,
+        _plan_bracket,
+    )
+)
