@@ -163,12 +163,13 @@ def due(league_format: str, settings: PostingSettings, calendar: Calendar, *, no
     if settings.paused:
         return []
     since = now - settings.grace
-    if settings.resumed_at is not None:
-        since = max(since, settings.resumed_at)
+    resumed = settings.resumed_at
     return [
         post
         for post in plan(league_format, settings, calendar)
-        if since <= post.due_at <= now and (post.expires_at is None or now < post.expires_at)
+        if since <= post.due_at <= now
+        and (resumed is None or post.due_at > resumed)
+        and (post.expires_at is None or now < post.expires_at)
     ]
 
 

@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
 from bot.rules.team import standings as standing_rules
-from bot.rules.team.model import Side
+from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
 from bot.services import match_facts
 from bot.services.lookup import current_season
@@ -26,7 +26,7 @@ from bot.services.playoffs import PlayoffsView, bracket_view
 from bot.services.schedule import ScheduledLine, season_matches
 from bot.services.standings import ConferenceTable, StandingsView, season_results
 from storage.matches import Match, MatchChallenge, MatchConfirmation, MatchKind
-from storage.models import AuditEntry, League, Machine, Player, RosterEntry, RosterRole, Season
+from storage.models import AuditEntry, League, Machine, Player, RosterEntry, Season
 from storage.posts import RollCallAnswer, RollCallReply
 
 

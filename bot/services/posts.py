@@ -261,9 +261,7 @@ class PostService:
     async def postings(self) -> list[Posting]:
         """Every league with posting settings (the scheduler builds its jobs from these at start)."""
         async with self.db.reading() as session:
-            rows = (
-                await session.exec(select(League, LeaguePosting).join(LeaguePosting))
-            ).all()
+            rows = (await session.exec(select(League, LeaguePosting).join(LeaguePosting))).all()
             return [Posting(league, row) for league, row in rows]
 
     async def due(self, league_id: int | None = None) -> list[DuePost]:

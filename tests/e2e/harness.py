@@ -42,16 +42,17 @@ class RunningBot:
 
 @asynccontextmanager
 async def running_bot(
-    db: Database, emulator: Emulator | None = None, *, sync: bool = True
+    db: Database, emulator: Emulator | None = None, *, sync: bool = True, clock: ManualClock | None = None
 ) -> AsyncIterator[RunningBot]:
-    """The bot connected to an emulator (a new one unless given) and ready for commands."""
+    """The bot connected to an emulator (a new one unless given) and ready for commands; `clock` is the time the
+    bot starts at (default: now)."""
     emulator = emulator or Emulator(guild_name="Pinball Club")
     owns_emulator = not emulator.started
     if owns_emulator:
         await emulator.start()
     point_discord_at(emulator.api_url, emulator.gateway_url)
     settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused")
-    bot = LeagueBot(settings, db, ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
+    bot = LeagueBot(settings, db, clock or ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(emulator.token))
     try:
         await emulator.wait_until_ready(timeout=15)

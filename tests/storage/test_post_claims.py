@@ -24,10 +24,7 @@ async def test_concurrent_claims_from_two_engines_have_exactly_one_winner(db: Da
     try:
         services = [PostService(engine, ManualClock(NOW)) for engine in (db, other_process)]
         claims = await asyncio.gather(
-            *(
-                services[n % 2].claim(league.id or 0, "roster_cutoff", "2027-03-14", channel_id=555)
-                for n in range(20)
-            )
+            *(services[n % 2].claim(league.id or 0, "roster_cutoff", "2027-03-14", channel_id=555) for n in range(20))
         )
     finally:
         await other_process.dispose()

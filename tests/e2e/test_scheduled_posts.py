@@ -1,0 +1,290 @@
+"""Scheduled posts through the emulator: a season's first two weeks walked across the March DST change with the
+bot's clock (every post at its local time, once), roll-call buttons, the commissioner's /posts commands, the
+weekly standings with images, a restart, and two bots on one PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from datetime import date, datetime, time, timedelta
+
+import pytest
+from PIL import Image
+from sqlmodel import col, select
+
+from bot.clock import ManualClock
+from bot.local.emulator import Emulator, Output
+from bot.render.posts import render_post, standings_rows
+from storage.db import Database
+from storage.matches import Match
+from storage.posts import PostClaim
+from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.season import NEW_YORK, Facts, set_up_season_league, stored_matches, teams_by_name
+
+MINUTE = timedelta(minutes=1)
+SCHEDULE_START = "2027-03-08"  # a Monday: week 1 before the 14 March change, week 2 after it
+ROW = re.compile(r"^(\d+=?)\s+(.+?)\s+(\d+-\d+)\s+(\S+)\s+(\d+)\s*(\S*)$")
+
+
+def ny(day: date, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute), tzinfo=NEW_YORK)
+
+
+def clock_of(league: RunningBot) -> ManualClock:
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    return clock
+
+
+async def tick_at(league: RunningBot, moment: datetime) -> int:
+    clock_of(league).set(moment)
+    return await league.bot.posts.catch_up()
+
+
+async def set_up_posting(league: RunningBot) -> None:
+    generated = await league.run(f"/schedule generate weeks:2 start:{SCHEDULE_START}", as_member="alice")
+    assert "6 matches over 2 weeks" in generated.text(), generated.text()
+    reply = await league.run(
+        "/posts channels announcements:#announcements scores:#scores commissioners:#commissioners", as_member="alice"
+    )
+    assert reply.ephemeral and "Posting settings saved" in reply.text(), reply.text()
+
+
+async def claims(league: RunningBot) -> list[PostClaim]:
+    async with league.db.reading() as session:
+        return list((await session.exec(select(PostClaim).order_by(col(PostClaim.id)))).all())
+
+
+def messages(league: RunningBot, channel: str) -> list[Output]:
+    return league.emulator.messages_in(channel)
+
+
+async def test_two_weeks_across_the_march_change_every_post_at_its_local_time_once(season_league: RunningBot) -> None:
+    """TEAM-ROSTER-7: the cutoff reminder goes at 2 p.m. New York time on every match day, on EST before
+    14 March and EDT after; roll calls at noon the day before, match-night reminders at 5 p.m., the
+    missing-score nudge at 9 a.m. the day after. Each post arrives once, never a minute early."""
+    league = season_league
+    await set_up_posting(league)
+    off = await league.run("/posts set kind:short_warning enabled:false", as_member="alice")
+    assert "Short-handed warning: off" in off.text(), off.text()
+
+    matches = await stored_matches(league)
+    days = sorted({m.play_on for m in matches})
+    expected: list[tuple[str, str, datetime, str]] = []  # kind, period, local time, channel
+    for day in days:
+        expected += [
+            ("roster_cutoff", day.isoformat(), ny(day, 14), "announcements"),
+            ("match_night", day.isoformat(), ny(day, 17), "announcements"),
+            ("missing_scores", day.isoformat(), ny(day + timedelta(days=1), 9), "scores"),
+        ]
+    expected += [
+        ("roll_call", f"match-{m.id}", ny(m.play_on - timedelta(days=1), 12), "announcements") for m in matches
+    ]
+    times = sorted({moment for _, _, moment, _ in expected})
+
+    for moment in times:
+        before = {channel: len(messages(league, channel)) for channel in ("announcements", "scores")}
+        assert await tick_at(league, moment - MINUTE) == 0, f"something went out early before {moment}"
+        due_now = [e for e in expected if e[2] == moment]
+        assert await tick_at(league, moment) == len(due_now), moment
+        assert await league.bot.posts.catch_up() == 0  # a second tick at the same minute sends nothing
+        for channel in ("announcements", "scores"):
+            arrived = len(messages(league, channel)) - before[channel]
+            assert arrived == sum(1 for e in due_now if e[3] == channel), (moment, channel)
+
+    sent = {(c.kind, c.period): c for c in await claims(league)}
+    assert set(sent) == {(kind, period) for kind, period, _, _ in expected}
+    for kind, period, moment, _ in expected:
+        assert sent[(kind, period)].claimed_at == moment, (kind, period)
+        assert sent[(kind, period)].message_id is not None
+    cutoff_utc_hours = {day: sent[("roster_cutoff", day.isoformat())].claimed_at.hour for day in days}
+    assert {h for d, h in cutoff_utc_hours.items() if d < date(2027, 3, 14)} == {19}  # 14:00 EST
+    assert {h for d, h in cutoff_utc_hours.items() if d > date(2027, 3, 14)} == {18}  # 14:00 EDT
+
+    teams = await teams_by_name(league)
+    captain = league.emulator.member("sp1")
+    monday_cutoff = next(m for m in messages(league, "announcements") if "roster changes for tonight" in m.content)
+    assert "**2:00 p.m.**" not in monday_cutoff.content and "4:00 p.m." in monday_cutoff.content
+    assert f"<@{captain.user.id}>" in monday_cutoff.content and "TEAM-ROSTER-7" in monday_cutoff.content
+    match_night = next(m for m in messages(league, "announcements") if "Match night" in m.text())
+    assert "Rollovers at Spinners" in match_night.text() or "Spinners at Rollovers" in match_night.text()
+    assert teams["Spinners"].name in match_night.text()
+
+
+async def test_roll_call_buttons_and_the_short_handed_warning(season_league: RunningBot) -> None:
+    """Players answer in / maybe / out; the living message shows who is coming per team; a player on neither
+    roster is refused (TEAM-SCHED-2); on match day both captains hear that a team has fewer than four
+    (TEAM-SHORT-1)."""
+    league = season_league
+    await set_up_posting(league)
+    monday = date(2027, 3, 8)
+    assert await tick_at(league, ny(monday - timedelta(days=1), 12)) == 1  # Monday's one match (West)
+    [post] = messages(league, "announcements")
+    assert "Roll call" in post.text() and not post.ephemeral
+    match_id = int(re.search(r"rollcall:(\d+):in", str(post.components)).group(1))  # type: ignore[union-attr]
+
+    async def press(member: str, choice: str) -> str:
+        result = await league.emulator.click(post, f"rollcall:{match_id}:{choice}", as_member=member)
+        return result.content
+
+    for member in ("sp1", "sp2", "sp3", "sp4", "ro1", "ro2", "ro3"):
+        assert "Noted: you are in" in await press(member, "in")
+    assert "you are out" in await press("ro4", "out")
+    assert "a maybe" in await press("sp5", "maybe")
+    refusal = await press("fk1", "in")
+    assert refusal.startswith("⛔") and "Rule TEAM-SCHED-2" in refusal
+    [living] = messages(league, "announcements")
+    shown = living.text()
+    assert "In (4): Sp1, Sp2, Sp3, Sp4" in shown and "In (3): Ro1, Ro2, Ro3" in shown
+    assert "Out: Ro4" in shown and "Maybe: Sp5" in shown and "No answer: Sp6" in shown
+
+    await tick_at(league, ny(monday, 12))  # with Tuesday's roll calls
+    [warning] = [m for m in messages(league, "announcements") if "fewer than four" in m.content]
+    assert "**Rollovers** (3 coming)" in warning.content and "Spinners**" not in warning.content
+    for captain in ("sp1", "ro1"):
+        assert f"<@{league.emulator.member(captain).user.id}>" in warning.content
+    assert "TEAM-SHORT-1" in warning.content
+
+
+async def test_weekly_standings_with_images_once_the_week_is_final(season_league: RunningBot) -> None:
+    """TEAM-STAND-1: the day after the week's last match, the table as an embed and as PNG images (table and
+    rank race) that a phone can read; the image's cells are the embed's rows."""
+    league = season_league
+    await set_up_posting(league)
+    await league.run("/posts set kind:weekly_standings at:10:30", as_member="alice")
+    facts = await Facts.load(league)
+    week_one = [m for m in await stored_matches(league) if m.week == 1]
+    for number, match in enumerate(week_one):
+        await facts.played(match, "HHAAHHHHAAAH" if number % 2 else "AAHHAAAAHHHA")
+    last_day = max(m.play_on for m in week_one)
+    clock_of(league).set(ny(last_day + timedelta(days=1), 10, 29))
+    assert not [c for c in await claims(league) if c.kind == "weekly_standings"]
+    await league.bot.posts.catch_up()
+    assert not [c for c in await claims(league) if c.kind == "weekly_standings"]
+    await tick_at(league, ny(last_day + timedelta(days=1), 10, 30))
+    [post] = [m for m in messages(league, "announcements") if "standings after week 1" in m.text()]
+    names = sorted(a.filename for a in post.attachments)
+    assert names == ["race-1.png", "race-2.png", "standings-1.png", "standings-2.png"]
+    for attachment in post.attachments:
+        image = Image.open(io.BytesIO(attachment.data))
+        assert image.format == "PNG" and image.width >= 800 and image.height >= 250
+
+    embed_rows = {
+        field["name"]: [ROW.match(line).groups() for line in field["value"].strip("`\n").splitlines()[1:]]  # type: ignore[union-attr]
+        for field in post.embeds[0]["fields"]
+        if field["value"].startswith("```")
+    }
+    async with league.db.reading() as session:
+        claim = (await session.exec(select(PostClaim).where(PostClaim.kind == "weekly_standings"))).one()
+    content = await league.bot.services.posts.content_for(claim.league_id, claim.kind, claim.period)
+    assert content is not None and content.standings is not None
+    outgoing = render_post(content)
+    for number, table in enumerate(content.standings.tables, start=1):
+        picture = outgoing.pictures[f"standings-{number}.png"]
+        drawn = [tuple(cell for cell in row) for row in picture.cells[1:]]
+        assert drawn == standings_rows(table)
+        shown = [
+            (rank, name, record, pct, points, tie) for rank, name, record, pct, points, tie in embed_rows[table.name]
+        ]
+        assert [(r[0], r[2], r[3], r[4], r[5]) for r in drawn] == [(s[0], s[2], s[3], s[4], s[5]) for s in shown]
+        assert [r[1][:12] for r in drawn] == [s[1].rstrip("…")[:12] for s in shown]
+    east, west = outgoing.pictures["standings-1.png"], outgoing.pictures["standings-2.png"]
+    assert east.png != west.png and east.height > west.height  # four teams drawn against two
+
+
+async def test_commissioner_lists_previews_pauses_resumes_and_resends(season_league: RunningBot) -> None:
+    """/posts upcoming, preview (private), pause, resume and resend; only commissioners (COMMON-ROLE-1)."""
+    league = season_league
+    await set_up_posting(league)
+    clock_of(league).set(ny(date(2027, 3, 7), 9))
+    upcoming = await league.run("/posts upcoming", as_member="alice")
+    assert upcoming.ephemeral
+    assert "Sun 7 Mar, 12:00 p.m. · roll call" in upcoming.text() and "Mon 8 Mar, 2:00 p.m." in upcoming.text()
+    refused = await league.run("/posts upcoming", as_member="sp1")
+    assert refused.ephemeral and "Rule COMMON-ROLE-1" in refused.content
+
+    preview = await league.run("/posts preview kind:roll_call", as_member="alice")
+    assert preview.ephemeral and "Preview of `roll_call`" in preview.text() and "Roll call" in preview.text()
+    assert messages(league, "announcements") == []
+
+    paused = await league.run("/posts pause", as_member="alice")
+    assert "paused" in paused.content
+    assert await tick_at(league, ny(date(2027, 3, 7), 12)) == 0
+    resumed = await league.run("/posts resume", as_member="alice")
+    assert "running again" in resumed.content
+    assert await tick_at(league, ny(date(2027, 3, 7), 12, 5)) == 0  # fell due while paused: not sent
+    assert messages(league, "announcements") == []
+    assert await tick_at(league, ny(date(2027, 3, 8), 12)) == 2  # later posts go out as usual: a roll call, a warning
+    assert await tick_at(league, ny(date(2027, 3, 8), 14)) == 1  # and the cutoff reminder
+    assert len(messages(league, "announcements")) == 3
+
+    resend = await league.run("/posts resend kind:roster_cutoff period:2027-03-08", as_member="alice")
+    assert "Sent `roster_cutoff` `2027-03-08` again" in resend.content, resend.content
+    reminders = [m for m in messages(league, "announcements") if "roster changes for tonight" in m.content]
+    assert len(reminders) == 2
+    not_yet = await league.run("/posts resend kind:roster_cutoff period:2027-03-09", as_member="alice")
+    assert not_yet.content.startswith("⛔") and "has fallen due" in not_yet.content
+    audited = [e for e in await league.audit() if e.entity in ("league_posting", "post_claim")]
+    assert [e.action for e in audited][-1] == "update" and audited[-1].reason == "re-sent by a commissioner"
+
+
+async def test_a_post_due_while_the_bot_was_down_arrives_once_after_restart(sqlite_db: Database) -> None:
+    """Stop the bot an hour before the 2 p.m. reminder, start it ten minutes after: it arrives once, at start.
+    Start it again later: nothing is sent twice."""
+    async with Emulator(guild_name="Pinball Club") as emulator:
+        async with running_bot(sqlite_db, emulator) as league:
+            await set_up_season_league(league)
+            await set_up_posting(league)
+            monday = date(2027, 3, 8)
+            await tick_at(league, ny(monday - timedelta(days=1), 12))  # Monday's roll call, while running
+            await tick_at(league, ny(monday, 13))  # Tuesday's roll calls, Monday's short-handed warning
+            posted_before_stop = len(emulator.messages_in("announcements"))
+        assert [m for m in emulator.messages_in("announcements") if "roster changes" in m.content] == []
+
+        async with running_bot(sqlite_db, emulator, sync=False, clock=ManualClock(ny(monday, 14, 10))) as league:
+            for _ in range(50):  # the catch-up at start runs once the gateway is ready
+                if [c for c in await claims(league) if c.kind == "roster_cutoff"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert await league.bot.posts.catch_up() == 0
+        cutoffs = [m for m in emulator.messages_in("announcements") if "roster changes" in m.content]
+        assert len(cutoffs) == 1
+
+        async with running_bot(sqlite_db, emulator, sync=False, clock=ManualClock(ny(monday, 14, 30))) as league:
+            assert await league.bot.posts.catch_up() == 0
+        assert len([m for m in emulator.messages_in("announcements") if "roster changes" in m.content]) == 1
+        assert len(emulator.messages_in("announcements")) == posted_before_stop + 1
+
+
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+async def test_two_bots_on_one_postgresql_database_send_each_post_once(db: Database) -> None:
+    """Two bot processes (own engines, own gateway sessions, own clocks) tick at the same moments: every post
+    goes out once, whichever wins its claim."""
+    async with Emulator(guild_name="Pinball Club") as emulator:
+        async with running_bot(db, emulator) as first:
+            await set_up_season_league(first)
+            await set_up_posting(first)
+            start = ny(date(2027, 3, 7), 11)
+            second_db = Database(db.url.render_as_string(hide_password=False))
+            try:
+                async with running_bot(second_db, emulator, sync=False, clock=ManualClock(start)) as second:
+                    clock_of(first).set(start)
+                    sent = 0
+                    moment = start
+                    while moment <= ny(date(2027, 3, 9), 18):
+                        clock_of(first).set(moment)
+                        clock_of(second).set(moment)
+                        sent += sum(await asyncio.gather(first.bot.posts.catch_up(), second.bot.posts.catch_up()))
+                        moment += timedelta(minutes=30)
+            finally:
+                await second_db.dispose()
+        posted = emulator.messages_in("announcements") + emulator.messages_in("scores")
+        async with db.reading() as session:
+            rows = (await session.exec(select(PostClaim))).all()
+            match_count = len((await session.exec(select(Match.id))).all())
+    assert match_count == 6
+    assert sent == len(posted) == len(rows) >= 8
+    assert len({(row.kind, row.period) for row in rows}) == len(rows)
+    assert {row.message_id for row in rows} == {message.message_id for message in posted}
+    assert len({row.claimed_by for row in rows}) == 1  # one OS process here: both bots share its name
