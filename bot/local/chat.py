@@ -100,6 +100,11 @@ class LocalChat:
             member, line = name, line.strip()
         if line.startswith(":click "):
             return await self._click(line.removeprefix(":click ").strip().strip('"'), member), None
+        if line.startswith(":clock ") and self._bot is not None:
+            # Scheduled posts follow the emulated clock: whatever fell due by the new time goes out now.
+            note, seen = self._control(line[1:]), len(self.emulator.outputs)
+            await self._bot.posts.catch_up()
+            return self.emulator.outputs[seen:], note
         if line.startswith(":"):
             return [], self._control(line[1:])
         if not line.startswith("/"):

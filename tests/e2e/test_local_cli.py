@@ -6,7 +6,9 @@ import json
 import os
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 SCRIPT = Path(__file__).parent / "scripts" / "setup.txt"
 
@@ -58,3 +60,24 @@ def test_run_without_a_token_opens_the_local_chat_on_a_demo_league() -> None:
     assert "now acting as bob" in done.stdout
     assert "⛔ Only commissioners" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_scheduled_posts_follow_the_local_chat_clock(tmp_path: Path) -> None:
+    """`:clock` moves the emulated time and whatever fell due by then is posted: the roll call the day before."""
+    today = datetime.now(ZoneInfo("America/New_York")).date()
+    start = today + timedelta(days=2)  # so the day before the match is after today, whatever the hour
+    tuesday = start + timedelta(days=(1 - start.weekday()) % 7)  # the demo teams play on Tuesdays
+    script = tmp_path / "posts.txt"
+    script.write_text(
+        f"/schedule generate weeks:1 start:{start}\n"
+        "/posts channels announcements:#announcements\n"
+        "/posts set kind:roster_cutoff enabled:false\n"
+        f":clock {tuesday - timedelta(days=1)} 11:59 America/New_York\n"
+        f":clock {tuesday - timedelta(days=1)} 12:00 America/New_York\n"
+    )
+    done = _pinleague("local", "--demo", "--script", str(script), "--json")
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    posted = [line for line in lines if line["kind"] == "message" and line["channel"] == "announcements"]
+    assert len(posted) == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert posted[0]["embeds"][0]["title"].startswith("🙋 Roll call: ")
+    assert [c["label"] for c in posted[0]["components"][0]["components"]] == ["In", "Maybe", "Out"]
