@@ -16,8 +16,9 @@ from sqlmodel import col, select
 from bot.clock import ManualClock
 from bot.local.emulator import Emulator, Output
 from bot.render.posts import render_post, standings_rows
+from bot.rules.team.model import Side
 from storage.db import Database
-from storage.matches import Match
+from storage.matches import Match, MatchChallenge
 from storage.posts import PostClaim
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import NEW_YORK, Facts, set_up_season_league, stored_matches, teams_by_name
@@ -288,3 +289,40 @@ async def test_two_bots_on_one_postgresql_database_send_each_post_once(db: Datab
     assert len({(row.kind, row.period) for row in rows}) == len(rows)
     assert {row.message_id for row in rows} == {message.message_id for message in posted}
     assert len({row.claimed_by for row in rows}) == 1  # one OS process here: both bots share its name
+
+
+async def test_dispute_report_reminded_at_12_hours_and_flagged_to_commissioners_at_24(
+    season_league: RunningBot,
+) -> None:
+    """TEAM-DISP-1: a challenge's 24 h report window: the challenger is reminded at +12 h (in #scores, pinged)
+    and the commissioners are told at +24 h (in #commissioners); a ruled challenge gets neither."""
+    league = season_league
+    await set_up_posting(league)
+    for kind in ("roster_cutoff", "roll_call", "short_warning", "match_night", "missing_scores"):
+        await league.run(f"/posts set kind:{kind} enabled:false", as_member="alice")
+    monday = date(2027, 3, 8)
+    [match, ruled_match] = [m for m in await stored_matches(league) if m.week == 1][:2]
+    challenger = league.emulator.member("sp1").user.id
+    raised = ny(monday, 22, 45)
+    async with league.db.writing() as session:
+        for disputed in (match, ruled_match):
+            session.add(
+                MatchChallenge(
+                    match_id=disputed.id or 0,
+                    side=Side.HOME,
+                    games=[[1, 1]],
+                    reason="Game 1: the away score was 1,230,000",
+                    raised_by=challenger,
+                    raised_at=raised,
+                    ruled_at=raised + timedelta(hours=1) if disputed is ruled_match else None,
+                )
+            )
+    assert await tick_at(league, raised + timedelta(hours=12) - MINUTE) == 0
+    assert await tick_at(league, raised + timedelta(hours=12)) == 1
+    [reminder] = messages(league, "scores")
+    assert f"<@{challenger}>" in reminder.content and "TEAM-DISP-1" in reminder.content
+    assert "by **Tue 9 Mar, 10:45 p.m.**" in reminder.content
+    assert await tick_at(league, raised + timedelta(hours=24)) == 1
+    [flag] = messages(league, "commissioners")
+    assert "report window" in flag.content and "/match ruling" in flag.content
+    assert "1,230,000" in flag.content
