@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import posts as rules
-from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
+from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import Side
 from bot.services import audit
 from bot.services.actor import Actor
@@ -392,10 +392,9 @@ class PostService:
                     if entry.applies_on(match.play_on)
                 ]
             if player is None or not entries:
-                raise RuleViolation(
-                    "TEAM-SCHED-2",
-                    "Only players on either team's roster for this match can answer its roll call. "
-                    "Ask your captain to add you with `/roster add`.",
+                raise InvalidInput(
+                    "Only players on either team's roster on the match date can answer its roll call. "
+                    "Ask your captain to add you with `/roster add`."
                 )
             if match.play_on < league_today(league, now):
                 raise InvalidInput("This match has been played; its roll call is closed.")

@@ -115,7 +115,7 @@ async def test_two_weeks_across_the_march_change_every_post_at_its_local_time_on
 
 async def test_roll_call_buttons_and_the_short_handed_warning(season_league: RunningBot) -> None:
     """Players answer in / maybe / out; the living message shows who is coming per team; a player on neither
-    roster is refused (TEAM-SCHED-2); on match day both captains hear that a team has fewer than four
+    roster is refused; on match day both captains hear that a team has fewer than four
     (TEAM-SHORT-1)."""
     league = season_league
     await set_up_posting(league)
@@ -134,7 +134,7 @@ async def test_roll_call_buttons_and_the_short_handed_warning(season_league: Run
     assert "you are out" in await press("ro4", "out")
     assert "a maybe" in await press("sp5", "maybe")
     refusal = await press("fk1", "in")
-    assert refusal.startswith("⛔") and "Rule TEAM-SCHED-2" in refusal
+    assert refusal.startswith("⛔") and "Only players on either team's roster" in refusal
     [living] = messages(league, "announcements")
     shown = living.text()
     assert "In (4): Sp1, Sp2, Sp3, Sp4" in shown and "In (3): Ro1, Ro2, Ro3" in shown
