@@ -326,3 +326,45 @@ async def test_dispute_report_reminded_at_12_hours_and_flagged_to_commissioners_
     [flag] = messages(league, "commissioners")
     assert "report window" in flag.content and "/match ruling" in flag.content
     assert "1,230,000" in flag.content
+
+
+async def test_the_playoff_bracket_is_posted_when_drawn_and_edited_as_results_arrive(
+    season_league: RunningBot,
+) -> None:
+    """When `/playoffs seed` draws the bracket, it is posted with an image per conference; a playoff result
+    edits that same message (its embed and image), and a tick without news leaves it alone."""
+    league = season_league
+    await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
+    await league.run("/posts channels announcements:#announcements", as_member="alice")
+    for kind in ("roster_cutoff", "roll_call", "short_warning", "match_night", "weekly_standings"):
+        await league.run(f"/posts set kind:{kind} enabled:false", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    facts = await Facts.load(league)
+    order = ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters", "Spinners", "Rollovers"]
+    for match in matches:
+        names = {name for name, team in teams.items() if team.id in (match.home_team_id, match.away_team_id)}
+        winner = teams[min(names, key=order.index)]
+        loser = Side.AWAY if match.home_team_id == winner.id else Side.HOME
+        await facts.venue_forfeit(match, loser)
+    seeded_at = ny(date(2027, 3, 22), 9)
+    clock_of(league).set(seeded_at)
+    seeded = await league.run("/playoffs seed start:2027-03-22", as_member="alice")
+    assert "3 first-round matches scheduled" in seeded.text(), seeded.text()
+    assert await league.bot.posts.catch_up() == 1
+    [post] = messages(league, "announcements")
+    assert sorted(a.filename for a in post.attachments) == ["bracket-1.png", "bracket-2.png"]
+    assert "beat" not in post.text()
+    first_image = {a.filename: a.data for a in post.attachments}["bracket-1.png"]
+    assert Image.open(io.BytesIO(first_image)).width >= 800
+
+    assert await tick_at(league, seeded_at + timedelta(minutes=5)) == 0
+    assert not [output for output in league.emulator.outputs if output.kind == "message_edit"]
+    kings = teams["Flipper Kings"]
+    [final_four] = [m for m in await stored_matches(league) if m.bracket_match == "W1-1" and m.home_team_id == kings.id]
+    await facts.played(final_four, "HHHHHHHHAAAA")
+    await tick_at(league, ny(date(2027, 3, 24), 9))
+    [edited] = messages(league, "announcements")
+    assert edited.message_id == post.message_id
+    assert len([output for output in league.emulator.outputs if output.kind == "message_edit"]) == 1
+    assert "(1) Flipper Kings** beat (4) Drain Masters" in edited.text()
+    assert {a.filename: a.data for a in edited.attachments}["bracket-1.png"] != first_image
