@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CATCH_UP_EVERY = 60  # seconds
-MISFIRE_GRACE = 15 * 60  # seconds a job may start late (a busy loop, a suspended laptop); the tick catches the rest
+MISFIRE_GRACE = 15 * 60  # seconds the catch-up job may start late (a busy loop, a suspended laptop)
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -69,7 +69,14 @@ class PostScheduler:
                     self.scheduler.remove_job(job_id)
                 continue
             trigger = CronTrigger(hour=timing.at.hour, minute=timing.at.minute, timezone=posting.zone)
-            self.scheduler.add_job(self.catch_up, trigger, args=[posting.league.id], id=job_id, replace_existing=True)
+            self.scheduler.add_job(
+                self.catch_up,
+                trigger,
+                args=[posting.league.id],
+                id=job_id,
+                replace_existing=True,
+                misfire_grace_time=max(60, posting.row.grace_minutes * 60),  # the league's own grace
+            )
 
     async def catch_up(self, league_id: int | None = None) -> int:
         """Send every post due now (within the grace) that nobody has claimed; update living posts. Returns how
@@ -144,7 +151,7 @@ class PostScheduler:
 
     async def _refresh_living(self) -> None:
         """The bracket post is edited in place as playoff results arrive."""
-        for claim, _league in await self.service.living(rules.BRACKET.name):
+        for claim in await self.service.living(rules.BRACKET.name):
             content = await self.service.content_for(claim.league_id, claim.kind, claim.period)
             if content is None or claim.message_id is None:
                 continue

@@ -15,7 +15,7 @@ from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
-from bot.render.posts import render_post, roll_call_embed, when
+from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
 from bot.rules.refusals import InvalidInput
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
@@ -35,7 +35,8 @@ class RollCallButton(
     """In / Maybe / Out under a roll-call post (`bot.render.posts.ROLL_CALL_ID` makes the ids)."""
 
     def __init__(self, match_id: int, choice: RollCallAnswer) -> None:
-        super().__init__(discord.ui.Button(label=choice.value, custom_id=f"rollcall:{match_id}:{choice.value}"))
+        custom_id = ROLL_CALL_ID.format(match=match_id, answer=choice.value)
+        super().__init__(discord.ui.Button(label=choice.value.capitalize(), custom_id=custom_id))
         self.match_id, self.choice = match_id, choice
 
     @classmethod

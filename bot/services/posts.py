@@ -325,17 +325,11 @@ class PostService:
         async with self.db.reading() as session:
             return await _claim_row(session, league_id, kind, period)
 
-    async def living(self, kind: str) -> list[tuple[PostClaim, League]]:
-        """Sent posts of a kind that are kept up to date (the bracket), with their leagues."""
+    async def living(self, kind: str) -> list[PostClaim]:
+        """Sent posts of a kind that are kept up to date (the bracket)."""
         async with self.db.reading() as session:
-            rows = (
-                await session.exec(
-                    select(PostClaim, League)
-                    .join(League, League.id == PostClaim.league_id)  # type: ignore[arg-type]
-                    .where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
-                )
-            ).all()
-            return [(claim, league) for claim, league in rows]
+            query = select(PostClaim).where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
+            return list((await session.exec(query)).all())
 
     async def content(self, league_id: int, post: rules.PlannedPost) -> PostContent:
         async with self.db.reading() as session:

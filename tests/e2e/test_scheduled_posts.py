@@ -15,7 +15,8 @@ from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.local.emulator import Emulator, Output
-from bot.render.posts import render_post, standings_rows
+from bot.render.posts import Outgoing, render_post, standings_rows
+from bot.rules.posts import Channel
 from bot.rules.team.model import Side
 from storage.db import Database
 from storage.matches import Match, MatchChallenge
@@ -368,3 +369,18 @@ async def test_the_playoff_bracket_is_posted_when_drawn_and_edited_as_results_ar
     assert len([output for output in league.emulator.outputs if output.kind == "message_edit"]) == 1
     assert "(1) Flipper Kings** beat (4) Drain Masters" in edited.text()
     assert {a.filename: a.data for a in edited.attachments}["bracket-1.png"] != first_image
+
+
+async def test_one_off_notices_go_through_the_same_claim_once(season_league: RunningBot) -> None:
+    """The one-off notice path any service can use (the commissioner notices of issue 7): `claim_and_send` posts
+    a notice to the league's commissioner channel once per (kind, period), not at all while it is not named."""
+    league = season_league
+    async with league.db.reading() as session:
+        league_id = (await session.exec(select(Match.league_id))).first() or 1
+    notice = Outgoing("📅 Rollovers at Spinners moved to Wed 10 Mar (TEAM-VENUE-3).")
+    posts = league.bot.posts
+    assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is False
+    await league.run("/posts channels commissioners:#commissioners", as_member="alice")
+    assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is True
+    assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is False
+    assert [m.content for m in messages(league, "commissioners")] == [notice.content]
