@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 from PIL import Image
@@ -384,3 +384,29 @@ async def test_one_off_notices_go_through_the_same_claim_once(season_league: Run
     assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is True
     assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is False
     assert [m.content for m in messages(league, "commissioners")] == [notice.content]
+
+
+async def test_scheduler_jobs_follow_the_settings_in_the_league_zone(season_league: RunningBot) -> None:
+    """The APScheduler side: one cron job per league and kind at the kind's local time in the league's zone
+    (so the next 2 p.m. after the March change is 18:00 UTC), a catch-up job every minute, jobs rebuilt when
+    settings change and at start, none while paused."""
+    league = season_league
+    scheduler = league.bot.posts.scheduler
+    assert scheduler.running and scheduler.get_job("posts:catch-up") is not None
+    await set_up_posting(league)
+    async with league.db.reading() as session:
+        league_id = (await session.exec(select(Match.league_id))).first()
+    cutoff = scheduler.get_job(f"posts:{league_id}:roster_cutoff")
+    assert cutoff is not None and cutoff.misfire_grace_time == 120 * 60 and cutoff.coalesce
+    saturday_evening = datetime(2027, 3, 13, 23, 0, tzinfo=UTC)
+    assert cutoff.trigger.get_next_fire_time(None, saturday_evening) == ny(date(2027, 3, 14), 14)
+    assert cutoff.trigger.get_next_fire_time(None, saturday_evening).astimezone(UTC).hour == 18
+    assert scheduler.get_job(f"posts:{league_id}:dispute_reminder") is None  # timed from each challenge instead
+
+    await league.run("/posts set kind:roster_cutoff at:15:30", as_member="alice")
+    moved = scheduler.get_job(f"posts:{league_id}:roster_cutoff")
+    assert moved.trigger.get_next_fire_time(None, saturday_evening) == ny(date(2027, 3, 14), 15, 30)
+    await league.run("/posts set kind:roster_cutoff enabled:false", as_member="alice")
+    assert scheduler.get_job(f"posts:{league_id}:roster_cutoff") is None
+    await league.run("/posts pause", as_member="alice")
+    assert [job.id for job in scheduler.get_jobs()] == ["posts:catch-up"]
