@@ -1,8 +1,9 @@
 """What scheduled posts are about: a team league's calendar as `bot.rules.posts` reads it, and each post's content.
 
-`calendar` turns the season's matches, their results and open challenges into plain facts. `content` gathers
-what one planned post shows (matches, rosters, roll-call answers, standings…), for `bot.render.posts`.
-Formats other than team add their loaders to `CALENDARS` and `CONTENT` (see `bot.rules.posts.register`).
+`team_calendar` turns the season's matches, their results and open challenges into plain facts; `team_content`
+gathers what one planned post shows (matches, rosters, roll-call answers, standings…) for `bot.render.posts`.
+Other formats add their loaders to `CALENDARS` and `CONTENT` by format name, next to their kinds in
+`bot.rules.posts.REGISTRY` and their renderers in `bot.render.posts.RENDERERS`.
 """
 
 from __future__ import annotations
