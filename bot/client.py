@@ -76,6 +76,8 @@ class LeagueBot(commands.Bot):
 
     async def close(self) -> None:
         self.posts.shutdown()
+        if self._first_catch_up is not None:
+            self._first_catch_up.cancel()
         await super().close()
 
     async def sync_commands(self) -> None:
