@@ -7,8 +7,10 @@ keeps what it drew (`cells`, `series`, `lines`) so tests can check it against th
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -37,8 +39,29 @@ class Picture:
     lines: tuple[str, ...] = ()  # a text panel's lines
 
 
+@cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
+
+
+@cache
+def _has_glyph(char: str) -> bool:
+    """Whether the bundled font draws `char` (it lacks accents, dashes and emoji: those come out as boxes)."""
+    font = _font(TEXT_SIZE)
+    return char.isspace() or bytes(font.getmask(char)) != bytes(font.getmask("\uffff"))
+
+
+def drawable(text: str) -> str:
+    """`text` in characters the font has: accents dropped (é → e), dashes as hyphens, emoji left out."""
+    out = []
+    for char in text:
+        if _has_glyph(char):
+            out.append(char)
+        elif unicodedata.category(char) == "Pd":
+            out.append("-")
+        else:
+            out.extend(c for c in unicodedata.normalize("NFKD", char) if _has_glyph(c) and not unicodedata.combining(c))
+    return "".join(out).strip()
 
 
 def _png(image: Image.Image) -> bytes:
@@ -52,7 +75,7 @@ def table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], *, w
     height = MARGIN * 2 + TITLE_SIZE + 20 + ROW_HEIGHT * (len(rows) + 1)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), title, font=_font(TITLE_SIZE), fill=INK)
+    draw.text((MARGIN, MARGIN), drawable(title), font=_font(TITLE_SIZE), fill=INK)
     inner = WIDTH - 2 * MARGIN
     edges = [MARGIN + round(inner * sum(widths[:n]) / sum(widths)) for n in range(len(widths) + 1)]
     top = MARGIN + TITLE_SIZE + 20
@@ -83,7 +106,7 @@ def rank_race(title: str, weeks: Sequence[int], ranks: Mapping[str, Sequence[int
     height = plot_top + plot_height + 60 + legend_rows * ROW_HEIGHT + MARGIN
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), title, font=_font(TITLE_SIZE), fill=INK)
+    draw.text((MARGIN, MARGIN), drawable(title), font=_font(TITLE_SIZE), fill=INK)
     font = _font(TEXT_SIZE - 4)
     left, right = MARGIN + 70, WIDTH - MARGIN - 20
     bottom = plot_top + plot_height
@@ -98,7 +121,7 @@ def rank_race(title: str, weeks: Sequence[int], ranks: Mapping[str, Sequence[int
         draw.line((left, y(rank), right, y(rank)), fill=STRIPE, width=2)
         draw.text((left - 20, y(rank)), f"{rank}", font=font, fill=MUTED, anchor="rm")
     for index, week in enumerate(weeks):
-        draw.text((x(index), bottom + 20), f"Wk {week}", font=font, fill=MUTED, anchor="mt")
+        draw.text((x(index), bottom + 28), f"Wk {week}", font=font, fill=MUTED, anchor="mt")
     for number, team in enumerate(teams):
         colour = PALETTE[number % len(PALETTE)]
         points = [(x(i), y(rank)) for i, rank in enumerate(ranks[team])]
@@ -121,18 +144,19 @@ def text_panel(title: str, lines: Sequence[str]) -> Picture:
     height = MARGIN * 2 + TITLE_SIZE + 20 + ROW_HEIGHT * len(lines)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), title, font=_font(TITLE_SIZE), fill=INK)
+    draw.text((MARGIN, MARGIN), drawable(title), font=_font(TITLE_SIZE), fill=INK)
     for index, line in enumerate(lines):
         y = MARGIN + TITLE_SIZE + 20 + index * ROW_HEIGHT
         if line.startswith("#"):
-            draw.text((MARGIN, y + 6), line.lstrip("# "), font=heading, fill=INK)
+            draw.text((MARGIN, y + 6), drawable(line.lstrip("# ")), font=heading, fill=INK)
         else:
             draw.text((MARGIN + 24, y + 8), _fit(draw, line, font, WIDTH - 2 * MARGIN - 24), font=font, fill=INK)
     return Picture(_png(image), WIDTH, height, lines=tuple(lines))
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: int) -> str:
-    """Shorten `text` with an ellipsis until it fits in `room` pixels."""
+    """`text` in drawable characters, shortened with an ellipsis until it fits in `room` pixels."""
+    text = drawable(text)
     if draw.textlength(text, font=font) <= room:
         return text
     while text and draw.textlength(text + "…", font=font) > room:

@@ -38,3 +38,9 @@ def test_the_rank_race_draws_one_line_per_team() -> None:
     assert swapped.png != picture.png
     colours = {colour for _, colour in image.getcolors(maxcolors=100_000) or []}
     assert images.PALETTE[0] in colours and images.PALETTE[1] in colours
+
+
+def test_text_the_font_cannot_draw_is_spelled_with_what_it_can() -> None:
+    """Pillow's bundled font has no accents, dashes or emoji: they would come out as empty boxes."""
+    assert images.drawable("🏆 Champion: Café Tilt — 12–4") == "Champion: Cafe Tilt - 12-4"
+    assert images.drawable("Flipper Kings · 1.000") == "Flipper Kings · 1.000"
