@@ -44,8 +44,8 @@ async def tick_at(league: RunningBot, moment: datetime) -> int:
     return await league.bot.posts.catch_up()
 
 
-async def set_up_posting(league: RunningBot) -> None:
-    generated = await league.run(f"/schedule generate weeks:2 start:{SCHEDULE_START}", as_member="alice")
+async def set_up_posting(league: RunningBot, start: str = SCHEDULE_START) -> None:
+    generated = await league.run(f"/schedule generate weeks:2 start:{start}", as_member="alice")
     assert "6 matches over 2 weeks" in generated.text(), generated.text()
     reply = await league.run(
         "/posts channels announcements:#announcements scores:#scores commissioners:#commissioners", as_member="alice"
@@ -62,12 +62,19 @@ def messages(league: RunningBot, channel: str) -> list[Output]:
     return league.emulator.messages_in(channel)
 
 
-async def test_two_weeks_across_the_march_change_every_post_at_its_local_time_once(season_league: RunningBot) -> None:
-    """TEAM-ROSTER-7: the cutoff reminder goes at 2 p.m. New York time on every match day, on EST before
-    14 March and EDT after; roll calls at noon the day before, match-night reminders at 5 p.m., the
+@pytest.mark.parametrize(
+    ("start", "change", "utc_hours"),
+    [("2027-03-08", date(2027, 3, 14), (19, 18)), ("2027-11-01", date(2027, 11, 7), (18, 19))],
+    ids=["march", "november"],
+)
+async def test_two_weeks_across_a_dst_change_every_post_at_its_local_time_once(
+    season_league: RunningBot, start: str, change: date, utc_hours: tuple[int, int]
+) -> None:
+    """TEAM-ROSTER-7: the cutoff reminder goes at 2 p.m. New York time on every match day, before and after the
+    clocks change (EST/EDT); roll calls at noon the day before, match-night reminders at 5 p.m., the
     missing-score nudge at 9 a.m. the day after. Each post arrives once, never a minute early."""
     league = season_league
-    await set_up_posting(league)
+    await set_up_posting(league, start)
     off = await league.run("/posts set kind:short_warning enabled:false", as_member="alice")
     assert "Short-handed warning: off" in off.text(), off.text()
 
@@ -101,8 +108,8 @@ async def test_two_weeks_across_the_march_change_every_post_at_its_local_time_on
         assert sent[(kind, period)].claimed_at == moment, (kind, period)
         assert sent[(kind, period)].message_id is not None
     cutoff_utc_hours = {day: sent[("roster_cutoff", day.isoformat())].claimed_at.hour for day in days}
-    assert {h for d, h in cutoff_utc_hours.items() if d < date(2027, 3, 14)} == {19}  # 14:00 EST
-    assert {h for d, h in cutoff_utc_hours.items() if d > date(2027, 3, 14)} == {18}  # 14:00 EDT
+    assert {h for d, h in cutoff_utc_hours.items() if d < change} == {utc_hours[0]}  # 14:00 before the change
+    assert {h for d, h in cutoff_utc_hours.items() if d > change} == {utc_hours[1]}  # 14:00 after it
 
     teams = await teams_by_name(league)
     captain = league.emulator.member("sp1")
