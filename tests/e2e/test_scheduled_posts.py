@@ -384,7 +384,7 @@ async def test_one_off_notices_go_through_the_same_claim_once(season_league: Run
     league = season_league
     async with league.db.reading() as session:
         league_id = (await session.exec(select(Match.league_id))).first() or 1
-    notice = Outgoing("📅 Rollovers at Spinners moved to Wed 10 Mar (TEAM-VENUE-3).")
+    notice = Outgoing("📅 Rollovers at Spinners moved to Wed 10 Mar.")
     posts = league.bot.posts
     assert await posts.claim_and_send(league_id, "match_moved", "match-1", Channel.COMMISSIONERS, notice) is False
     await league.run("/posts channels commissioners:#commissioners", as_member="alice")
