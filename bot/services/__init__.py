@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.field_finals import FieldFinalsService
+from bot.services.field_nights import FieldNightService
+from bot.services.field_standings import FieldStandingsService
 from bot.services.highscores import HighScoreService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
@@ -34,6 +37,9 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    field_nights: FieldNightService
+    field_standings: FieldStandingsService
+    field_finals: FieldFinalsService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -50,4 +56,7 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            field_nights=FieldNightService(db, clock),
+            field_standings=FieldStandingsService(db, clock),
+            field_finals=FieldFinalsService(db, clock),
         )

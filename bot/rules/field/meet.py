@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from enum import StrEnum
@@ -13,7 +13,7 @@ from bot.rules.refusals import RuleViolation
 
 
 def check_meet_machines(
-    chosen: Sequence[MachineId], working: Collection[MachineId], options: FieldOptions, names: dict[MachineId, str]
+    chosen: Sequence[MachineId], working: Collection[MachineId], options: FieldOptions, names: Mapping[MachineId, str]
 ) -> None:
     """FIELD-MSEL-1: exactly five distinct working machines."""
     if len(set(chosen)) != len(chosen):

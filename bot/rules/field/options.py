@@ -42,6 +42,7 @@ class FieldOptions(BaseModel):
     drop_lowest_weeks: int = Field(2, ge=0)  # FIELD-STAND-1
     best_meets: int | None = Field(None, ge=1)  # UKPL: only the best N meets count (replaces drop_lowest_weeks)
     correction_window_hours: int = Field(48, ge=1)  # FIELD-SCORE-4
+    require_commas: bool = False  # COMMON-AMB-5
     recompute_on_wipe: bool = False  # FIELD-AMB-19
 
     # Finals (FIELD-FIN-*, FIELD-PAY-*, FIELD-AMB-4/5/8/9)

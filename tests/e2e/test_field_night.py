@@ -1,0 +1,132 @@
+"""A field league night through Discord: ten members and a guest, a tie on a machine settled by a one-ball
+playoff, and a death-save penalty (FIELD-MSEL-1, FIELD-ATT-1/3, FIELD-GROUP-1, FIELD-SCORE-1/2/3/6,
+FIELD-PEN-9, FIELD-AMB-3/11, FIELD-STAND-1)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlmodel import select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.field import FieldCheckin, FieldNight, FieldScore, NightState
+from storage.models import Player
+from tests.e2e.harness import RunningBot, running_bot
+
+ZONE = ZoneInfo("America/Indiana/Indianapolis")
+MACHINES = ["Godzilla", "Medieval Madness", "Attack from Mars", "Twilight Zone", "Deadpool", "Jaws"]
+MEMBERS = [f"p{n:02d}" for n in range(1, 11)]
+GUEST = "gus"
+
+
+def score(player: int, machine: int) -> int:
+    """Player 1 best everywhere; on machine 1, p03 and p04 tie exactly and the guest tops the field."""
+    if machine == 1 and player in (3, 4):
+        return 97_000
+    return (100 - player) * 1000 + machine
+
+
+@pytest.fixture
+async def field_league(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 6, 1, 19, 0, tzinfo=ZONE))
+        league.emulator.quiet_window = 0.001
+        created = await league.run(
+            '/league create name:"LPL" format:field timezone:America/Indiana/Indianapolis '
+            "commissioner_role:@Commissioner",
+            as_member="owner",
+        )
+        assert "field" in created.content, created.content
+        await league.run('/venue add name:"MSA"', as_member="alice")
+        for model in MACHINES:
+            await league.run(f'/machine add venue:"MSA" model:"{model}"', as_member="alice")
+        for name in [*MEMBERS, GUEST]:
+            league.emulator.add_member(name)
+        for name in MEMBERS:
+            registered = await league.run(f"/player register member:@{name}", as_member="alice")
+            assert "⛔" not in registered.content, registered.content
+        yield league
+
+
+async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league: RunningBot) -> None:
+    league = field_league
+    four = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:1", as_member="alice")
+    assert "FIELD-MSEL-1" in four.content and four.ephemeral  # a machine twice is refused
+    opened = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert "Week 1" in opened.text() and "Godzilla" in opened.text()
+
+    for name in MEMBERS:
+        checked = await league.run("/field checkin", as_member=name)
+        assert "checked in" in checked.content, checked.content
+    unapproved = await league.run(f"/field guest member:@{GUEST}", as_member="p01")
+    assert unapproved.ephemeral and "COMMON-ROLE-1" in unapproved.content
+    guest = await league.run(f"/field guest member:@{GUEST}", as_member="alice")
+    assert "guest" in guest.content
+
+    grouped = await league.run("/field groups", as_member="alice")
+    async with league.db.reading() as session:
+        checkins = (await session.exec(select(FieldCheckin))).all()
+    sizes = sorted(sum(1 for c in checkins if c.group_number == n) for n in {c.group_number for c in checkins})
+    assert sizes == [3, 4, 4], grouped.text()  # FIELD-GROUP-1: 10 members in 4 + 3 + 3, the guest fills a 3
+    guest_checkin = next(c for c in checkins if c.guest)
+    assert guest_checkin.approved_by == league.emulator.member("alice").id  # FIELD-ATT-3
+
+    for number, name in enumerate(MEMBERS, start=1):
+        for machine in range(1, 6):
+            entered = await league.run(
+                f"/field score machine:{machine} score:{score(number, machine):,}", as_member=name
+            )
+            assert "✅" in entered.content, entered.content
+    for machine in range(1, 6):
+        value = 200_000 if machine == 1 else 1_000
+        entered = await league.run(f"/field score machine:{machine} score:{value} member:@{GUEST}", as_member="alice")
+        assert "✅" in entered.content, entered.content
+
+    again = await league.run("/field score machine:1 score:5", as_member="p01")
+    assert again.ephemeral and "FIELD-SCORE-1" in again.content and "already has a score on Godzilla" in again.content
+    group_of = {c.player_id: c.group_number for c in checkins}
+    async with league.db.reading() as session:
+        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
+    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
+    outsider = await league.run(f"/field score machine:1 score:5 member:@{other}", as_member="p10")
+    assert outsider.ephemeral and "own group" in outsider.content
+
+    penalty = await league.run(
+        "/field penalty member:@p07 offence:death_save machine:2 note:bangback", as_member="alice"
+    )
+    assert "ranked last" in penalty.content and not penalty.ephemeral
+
+    sheet = (await league.run("/field night show", as_member="p05")).text()
+    assert "One-ball playoffs" in sheet and "P03 v P04" in sheet
+    assert "114*" in sheet and "110*" in sheet  # both tied players provisional on 22 (FIELD-SCORE-3)
+
+    refused = await league.run("/field night close", as_member="alice")
+    assert refused.ephemeral and "FIELD-SCORE-3" in refused.content
+    not_tied = await league.run("/field tiebreak machine:2 first:@p04 second:@p03", as_member="p04")
+    assert not_tied.ephemeral and "FIELD-SCORE-3" in not_tied.content
+    playoff = await league.run("/field tiebreak machine:1 first:@p04 second:@p03", as_member="p04")
+    assert "Playoff recorded" in playoff.content, playoff.content
+    closed = await league.run("/field night close", as_member="alice")
+    text = closed.text()
+    assert "final" in text and "*" not in text.split("Tonight's points")[1]
+
+    rows = {line.split()[1]: line.split() for line in text.splitlines() if line[:2].strip().isdigit()}
+    # p01: 2nd behind the guest on Godzilla (24), first elsewhere (4 x 30); guest 30 + 16 + 3 x 15
+    assert rows["P01"][2] == "144" and rows["Gus"][2:4] == ["91", "guest"]
+    assert rows["P03"][2] == "113" and rows["P04"][2] == "110"  # playoff: p04 22, p03 21 on Godzilla
+    assert rows["P07"][2] == "90"  # death save on Medieval Madness: ranked 11th of 11 → 15 (FIELD-AMB-3)
+
+    standings = (await league.run("/field standings", as_member="p05")).text()
+    assert "P01" in standings and "144" in standings and "Gus" not in standings  # FIELD-AMB-11
+    async with league.db.reading() as session:
+        night = (await session.exec(select(FieldNight))).one()
+        assert night.state is NightState.CLOSED
+        assert len((await session.exec(select(FieldScore))).all()) == 55
+    late = await league.run("/field score machine:1 score:5", as_member="p01")
+    assert late.ephemeral and "No league night is open" in late.content
