@@ -228,13 +228,49 @@ class FieldCommands(commands.Cog):
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            entered = await self.bot.services.field_nights.enter_score(
+            entered = await self.bot.services.field_nights.enter_scores(
                 actor_from(interaction),
                 league,
-                member_id=member.id if member else None,
                 machine_id=machine,
-                score_text=score,
+                entries=[(member.id if member else None, score)],
                 replay=replay,
+            )
+            return Reply(score_echo(entered), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="game", description="Enter one game's scores for your group on a machine, player by player")
+    @app_commands.describe(
+        machine="One of tonight's machines",
+        p1="A player of your group", s1="Their score, e.g. 12,345,670",
+        p2="The next player", s2="Their score",
+        p3="The next player", s3="Their score",
+        p4="The next player", s4="Their score",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(machine=night_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def game(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        p1: discord.Member,
+        s1: str,
+        p2: discord.Member | None = None,
+        s2: str | None = None,
+        p3: discord.Member | None = None,
+        s3: str | None = None,
+        p4: discord.Member | None = None,
+        s4: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            pairs = [(p1, s1), (p2, s2), (p3, s3), (p4, s4)]
+            if any((member is None) != (text is None) for member, text in pairs):
+                raise InvalidInput("Give each player with their score: p2 with s2, p3 with s3, p4 with s4.")
+            entries = [(member.id, text) for member, text in pairs if member is not None and text is not None]
+            entered = await self.bot.services.field_nights.enter_scores(
+                actor_from(interaction), league, machine_id=machine, entries=entries
             )
             return Reply(score_echo(entered), ephemeral=False)
 

@@ -67,8 +67,9 @@ def night_embed(view: NightView) -> discord.Embed:
 
 
 def score_echo(entered: ScoreEntered) -> str:
-    kind = "replay score (replaces the first, FIELD-MALF-2)" if entered.replay else "score"
-    return f"✅ {entered.player}'s {kind} on {entered.machine}: **{format_score(entered.score)}**"
+    kind = "Replay (replaces the first score, FIELD-MALF-2)" if entered.replay else "Scores"
+    scores = ", ".join(f"{name} **{format_score(value)}**" for name, value in entered.scores)
+    return f"✅ {kind} on {entered.machine}: {scores}"
 
 
 def penalty_text(recorded: PenaltyRecorded) -> str:

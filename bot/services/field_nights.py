@@ -8,7 +8,7 @@ what was accepted in one transaction, with an audit entry. Officials are the lea
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -50,9 +50,8 @@ class NightView:
 @dataclass(frozen=True)
 class ScoreEntered:
     view: NightView
-    player: str
     machine: str
-    score: int
+    scores: list[tuple[str, int]]  # player name, score
     replay: bool
 
 
@@ -221,36 +220,28 @@ class FieldNightService:
 
     # --- scores, playoffs, penalties (FIELD-SCORE-*, FIELD-PEN-*) ---------------------------------------
 
-    async def enter_score(
+    async def enter_scores(
         self,
         actor: Actor,
         league_name: str | None,
         *,
-        member_id: int | None,
         machine_id: int,
-        score_text: str,
+        entries: Sequence[tuple[int | None, str]],
         replay: bool = False,
     ) -> ScoreEntered:
-        """FIELD-SCORE-1: one score per player and machine; a replay (official) replaces the first score even
-        when lower (FIELD-MALF-2, FIELD-PEN-2/5). Players enter scores for their own group."""
+        """One game's scores on one machine: (Discord id or None for the actor, typed score) per player.
+
+        FIELD-SCORE-1: one score per player and machine; a replay (official) replaces the first score even
+        when lower (FIELD-MALF-2, FIELD-PEN-2/5). Players enter scores for their own group; all or none are
+        stored."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            value = score_rules.parse_score(score_text, require_commas=context.options.require_commas)
+            values = [
+                score_rules.parse_score(text, require_commas=context.options.require_commas) for _, text in entries
+            ]
             season = await load_season(session, context)
             facts = season.open_night()
-            official = is_commissioner(actor, context.league)
-            target_user = member_id if member_id is not None else actor.user_id
-            player = await registered_player(session, context, target_user)
-            assert player.id is not None
-            _check_allowed(player, season)
-            if player.id not in {c.player_id for c in facts.checkins}:
-                raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
-            if not official:
-                me = await registered_player(session, context, actor.user_id)
-                group = facts.group_of(me.id or 0)
-                if me.id != player.id and (group is None or player.id not in group):
-                    raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
             if machine_id not in facts.night.machine_ids:
                 names = ", ".join(season.machine_names[m] for m in facts.night.machine_ids)
                 raise RuleViolation("FIELD-MSEL-1", f"That machine is not one of tonight's: {names}.")
@@ -258,39 +249,42 @@ class FieldNightService:
             meet_rules.check_before_closing(
                 now.astimezone(context.zone).replace(tzinfo=None), facts.night.play_on, context.options
             )
-            existing = {(s.player_id, s.machine_id) for s in facts.scores}
             if replay:
                 require_commissioner(actor, context.league, "enter a replay score (FIELD-MALF-2)")
-                if (player.id, machine_id) not in existing:
-                    raise RuleViolation(
-                        "FIELD-MALF-2", f"{player.display_name} has no first score on {machine} to replay."
-                    )
-                attempt = 1 + max(
-                    s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)
+            official = is_commissioner(actor, context.league)
+            me = None if official else await registered_player(session, context, actor.user_id)
+            existing = {(s.player_id, s.machine_id) for s in facts.scores}
+            stored: list[tuple[str, int]] = []
+            for (member_id, _), value in zip(entries, values, strict=True):
+                player = await registered_player(session, context, member_id or actor.user_id)
+                assert player.id is not None
+                _check_allowed(player, season)
+                if player.id not in {c.player_id for c in facts.checkins}:
+                    raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
+                if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
+                    raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
+                attempt = _attempt(facts, player, machine_id, machine, existing, replay)
+                existing.add((player.id, machine_id))
+                row = FieldScore(
+                    night_id=facts.night.id or 0,
+                    player_id=player.id,
+                    machine_id=machine_id,
+                    attempt=attempt,
+                    score=value,
+                    entered_by=actor.user_id,
+                    entered_at=now,
                 )
-            else:
-                label = f"{player.display_name} already has a score on {machine}"
-                meet_rules.check_new_score(player.id, machine_id, existing, label)
-                attempt = 1
-            row = FieldScore(
-                night_id=facts.night.id or 0,
-                player_id=player.id,
-                machine_id=machine_id,
-                attempt=attempt,
-                score=value,
-                entered_by=actor.user_id,
-                entered_at=now,
-            )
-            session.add(row)
-            try:
-                await session.flush()
-            except IntegrityError:
-                raise RuleViolation(
-                    "FIELD-SCORE-1", f"{player.display_name} already has a score on {machine} tonight."
-                ) from None
-            audit.created(session, actor, row, at=now)
+                session.add(row)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise RuleViolation(
+                        "FIELD-SCORE-1", f"{player.display_name} already has a score on {machine} tonight."
+                    ) from None
+                audit.created(session, actor, row, at=now)
+                stored.append((player.display_name, value))
             view = await self._view(session, context)
-            return ScoreEntered(view, player.display_name, machine, value, replay)
+            return ScoreEntered(view, machine, stored, replay)
 
     async def playoff_result(
         self, actor: Actor, league_name: str | None, *, machine_id: int, order: list[int], unplayable: bool = False
@@ -495,6 +489,23 @@ def _check_allowed(player: Player, season: SeasonFacts) -> None:
         raise RuleViolation("COMMON-PLAYER-2", f"{player.display_name} is {player.status}: ask a league official.")
     if player.id in penalty_rules.season_forfeits(season.sanctions):
         raise RuleViolation("FIELD-PEN-3", f"{player.display_name} forfeited the season (fourth interference offence).")
+
+
+def _attempt(
+    facts: NightFacts, player: Player, machine_id: int, machine: str, existing: set[tuple[int, int]], replay: bool
+) -> int:
+    """FIELD-SCORE-1: a first score, or (officials) a replay that replaces it (FIELD-MALF-2)."""
+    assert player.id is not None
+    if not replay:
+        meet_rules.check_new_score(
+            player.id, machine_id, existing, f"{player.display_name} already has a score on {machine}"
+        )
+        return 1
+    if (player.id, machine_id) not in existing:
+        raise RuleViolation("FIELD-MALF-2", f"{player.display_name} has no first score on {machine} to replay.")
+    return 1 + max(
+        (s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)), default=1
+    )
 
 
 def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:

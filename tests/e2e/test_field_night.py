@@ -85,7 +85,7 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
             assert "✅" in entered.content, entered.content
     for machine in range(1, 6):
         value = 200_000 if machine == 1 else 1_000
-        entered = await league.run(f"/field score machine:{machine} score:{value} member:@{GUEST}", as_member="alice")
+        entered = await league.run(f"/field game machine:{machine} p1:@{GUEST} s1:{value}", as_member="alice")
         assert "✅" in entered.content, entered.content
 
     again = await league.run("/field score machine:1 score:5", as_member="p01")
