@@ -7,6 +7,7 @@ payouts are recomputed from them by `bot.rules.brackets` and `bot.rules.field.fi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,7 +246,7 @@ class FieldFinalsService:
     async def _view(self, session: AsyncSession, context: FieldContext) -> FinalsView:
         season = await load_season(session, context)
         table = season.season_table()
-        finals = await _finals(session, context, missing_ok=True)
+        finals = await _existing_finals(session, context)
         entries: list[FieldFinalsEntry] = []
         brackets: list[BracketView] = []
         seeds: list[int] = []
@@ -278,18 +279,20 @@ class FieldFinalsService:
         )
 
 
-async def _finals(
-    session: AsyncSession, context: FieldContext, *, create: bool = False, missing_ok: bool = False
-) -> Any:
-    finals = (await session.exec(select(FieldFinals).where(FieldFinals.season_id == context.season.id))).first()
+async def _finals(session: AsyncSession, context: FieldContext, *, create: bool = False) -> FieldFinals:
+    finals = await _existing_finals(session, context)
     if finals is None and create:
         assert context.league.id is not None and context.season.id is not None
         finals = FieldFinals(league_id=context.league.id, season_id=context.season.id)
         session.add(finals)
         await session.flush()
-    if finals is None and not missing_ok:
+    if finals is None:
         raise NotFound("No finals yet: an official checks players in with `/field finals entry`.")
     return finals
+
+
+async def _existing_finals(session: AsyncSession, context: FieldContext) -> FieldFinals | None:
+    return (await session.exec(select(FieldFinals).where(FieldFinals.season_id == context.season.id))).first()
 
 
 async def _seeding(session: AsyncSession, context: FieldContext, finals: FieldFinals) -> finals_rules.Seeding:
@@ -326,7 +329,7 @@ def _pick_json(pick: finals_rules.Pick) -> dict[str, Any]:
     return {"seed": pick.seed, "kind": pick.kind.value, "machine": pick.machine, "plays_first": pick.plays_first}
 
 
-def _bracket_views(finals: FieldFinals, context: FieldContext, rows: Any) -> list[BracketView]:
+def _bracket_views(finals: FieldFinals, context: FieldContext, rows: Sequence[FieldFinalsGame]) -> list[BracketView]:
     seeding = finals_rules.Seeding(tuple(finals.seeds), (), finals.a_division)
     views = []
     for index, bracket in enumerate(finals_rules.finals_brackets(seeding, context.options)):
@@ -341,19 +344,20 @@ def _bracket_views(finals: FieldFinals, context: FieldContext, rows: Any) -> lis
                 )
                 games.setdefault(row.match_code, []).append(finals_rules.FinalsGame(row.number, picks, row.winner_seed))
         winners: dict[str, int] = {}
-        while True:
+        while True:  # a decided pairing can make the next one ready: resolve until nothing new is decided
             state = resolve(bracket, winners)
-            decided = {
-                s.match.id: w
-                for s in state.ready()
-                if (w := finals_rules.pairing_winner(games.get(s.match.id, []), (s.top, s.bottom))) is not None  # type: ignore[arg-type]
-            }
+            decided = {m.match.id: w for m in state.ready() if (w := _pairing_winner(m, games)) is not None}
             if not decided:
                 break
             winners.update(decided)
         name = "Finals" if not context.options.ab_divisions else ("A division" if index == 0 else "B division")
         views.append(BracketView(name, bracket, state, players, games))
     return views
+
+
+def _pairing_winner(match: MatchState, games: dict[str, list[finals_rules.FinalsGame]]) -> int | None:
+    assert isinstance(match.top, int) and isinstance(match.bottom, int)  # a ready match has two seeds
+    return finals_rules.pairing_winner(games.get(match.match.id, []), (match.top, match.bottom))
 
 
 def _code(bracket_index: int, match_id: str) -> str:
