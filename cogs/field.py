@@ -15,10 +15,11 @@ from discord.ext import commands
 from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
-from bot.render.field import finals_embed, night_embed, penalty_text, score_echo, standings_embed
+from bot.render.field import finals_embed, night_embed, options_text, penalty_text, score_echo, standings_embed
 from bot.rules.field.finals import PickKind
 from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
+from bot.services.field_config import OPTION_NAMES
 from bot.services.players import Member
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, matching
 
@@ -42,6 +43,10 @@ async def league_machine_autocomplete(interaction: discord.Interaction, current:
 
 async def night_machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     return await _machines(interaction, current, tonight=True)
+
+
+async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return matching(list(OPTION_NAMES), current)
 
 
 async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -353,6 +358,31 @@ class FieldCommands(commands.Cog):
             return Reply(embeds=[standings_embed(view)], ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="config", description="Show the league's field options, or change one (commissioners)")
+    @app_commands.describe(
+        option="The option to change (leave empty to list them all)",
+        value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(option=option_autocomplete, league=league_autocomplete)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        option: str | None = None,
+        value: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            service = self.bot.services.field_config
+            if option is None:
+                return Reply(options_text(await service.options(actor_from(interaction), league)))
+            if value is None:
+                raise InvalidInput(f"Give `value:` for {option}.")
+            options = await service.set_option(actor_from(interaction), league, key=option, value=value)
+            return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
+
+        await answer(interaction, work(), ephemeral=True)
 
     # --- /field finals --------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import discord
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
 from bot.rules.field.finals import PickKind
+from bot.rules.field.options import FieldOptions
 from bot.rules.scores import format_score
 from bot.services.field_finals import BracketView, FinalsView
 from bot.services.field_nights import NightView, PenaltyRecorded, ScoreEntered
@@ -64,6 +65,17 @@ def night_embed(view: NightView) -> discord.Embed:
     if view.warning:
         embed.add_field(name="Note", value=view.warning, inline=False)
     return embed
+
+
+def options_text(options: FieldOptions) -> str:
+    """Every option with its value, changed ones marked (FIELD-CFG-1 defaults are the Lafayette sheet)."""
+    defaults = FieldOptions.model_validate({})
+    lines = [
+        f"{name} = {getattr(options, name)!r}"
+        + (" (changed)" if getattr(options, name) != getattr(defaults, name) else "")
+        for name in FieldOptions.model_fields
+    ]
+    return "```\n" + "\n".join(lines) + "\n```"
 
 
 def score_echo(entered: ScoreEntered) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.field_config import FieldConfigService
 from bot.services.field_finals import FieldFinalsService
 from bot.services.field_nights import FieldNightService
 from bot.services.field_standings import FieldStandingsService
@@ -40,6 +41,7 @@ class Services:
     field_nights: FieldNightService
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
+    field_config: FieldConfigService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -59,4 +61,5 @@ class Services:
             field_nights=FieldNightService(db, clock),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
+            field_config=FieldConfigService(db, clock),
         )

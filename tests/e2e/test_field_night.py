@@ -130,3 +130,22 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
         assert len((await session.exec(select(FieldScore))).all()) == 55
     late = await league.run("/field score machine:1 score:5", as_member="p01")
     assert late.ephemeral and "No league night is open" in late.content
+
+
+async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) -> None:
+    """FIELD-CFG-1: the defaults are configurable; COMMON-AMB-5: `require_commas` turned on refuses plain digits."""
+    league = field_league
+    listed = await league.run("/field config", as_member="p01")
+    assert listed.ephemeral and "top_points = 25" in listed.content and "drop_lowest_weeks = 2" in listed.content
+    player = await league.run("/field config option:require_commas value:true", as_member="p01")
+    assert player.ephemeral and "COMMON-ROLE-1" in player.content
+    bad = await league.run("/field config option:payout_percents value:[60,30]", as_member="alice")
+    assert bad.ephemeral and "payout_percents" in bad.content and "100" in bad.content
+    changed = await league.run("/field config option:require_commas value:true", as_member="alice")
+    assert "require_commas = True (changed)" in changed.content
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    plain = await league.run("/field score machine:1 score:1234560", as_member="p01")
+    assert plain.ephemeral and "COMMON-AMB-5" in plain.content
+    grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
+    assert "1,234,560" in grouped.content and not grouped.ephemeral
