@@ -124,6 +124,7 @@ class SeasonFacts:
         entries = [
             (s.machine_id, MachineScore(s.player_id, s.score, guest=s.player_id in guests))
             for s in facts.counted_scores().values()
+            if s.machine_id in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
         ]
         sanctioned = penalty_rules.apply_sanctions(entries, facts.night.week, self.sanctions)
         by_machine: dict[int, list[MachineScore]] = defaultdict(list)

@@ -149,3 +149,21 @@ async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) 
     assert plain.ephemeral and "COMMON-AMB-5" in plain.content
     grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
     assert "1,234,560" in grouped.content and not grouped.ephemeral
+    assert "P01" in (await league.run("/field night show", as_member="p01")).text()
+
+
+async def test_a_replacement_machine_voids_the_slot_field_msel_4(field_league: RunningBot) -> None:
+    """FIELD-MSEL-4 / FIELD-AMB-12: Godzilla becomes unplayable; Jaws replaces it and the scores already posted
+    on Godzilla stop counting; a machine already in the night cannot be the replacement."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    await league.run("/field score machine:1 score:1,000", as_member="p01")
+    twice = await league.run("/field night machines m1:2 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert twice.ephemeral and "FIELD-MSEL-1" in twice.content
+    replaced = await league.run("/field night machines m1:6 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert "Jaws" in replaced.text() and "Tonight's points" not in replaced.text()
+    again = await league.run("/field score machine:6 score:2,000", as_member="p01")
+    assert "Jaws" in again.content and not again.ephemeral
+    old = await league.run("/field score machine:1 score:3,000", as_member="p01")
+    assert old.ephemeral and "FIELD-MSEL-1" in old.content
