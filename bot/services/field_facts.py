@@ -126,7 +126,9 @@ class SeasonFacts:
             for s in facts.counted_scores().values()
             if s.machine_id in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
         ]
-        sanctioned = penalty_rules.apply_sanctions(entries, facts.night.week, self.sanctions)
+        sanctioned = penalty_rules.apply_sanctions(
+            entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
+        )
         by_machine: dict[int, list[MachineScore]] = defaultdict(list)
         for machine, score in sanctioned:
             by_machine[int(machine)].append(score)

@@ -81,6 +81,12 @@ class FieldNightService:
                 raise Conflict("A league night is already open: close it with `/field night close` first.")
             await self._check_machines(session, context, machine_ids)
             week = 1 + max((f.night.week for f in season.nights), default=0)
+            if week > context.options.regular_weeks:
+                raise RuleViolation(
+                    "FIELD-CFG-1",
+                    f"The regular season has {context.options.regular_weeks} weeks and all have been played: "
+                    "the finals are next (`/field finals entry`), or change `regular_weeks` with `/field config`.",
+                )
             assert context.season.id is not None and context.league.id is not None
             night = FieldNight(
                 league_id=context.league.id,

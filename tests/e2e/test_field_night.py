@@ -143,6 +143,7 @@ async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) 
     assert bad.ephemeral and "payout_percents" in bad.content and "100" in bad.content
     changed = await league.run("/field config option:require_commas value:true", as_member="alice")
     assert "require_commas = True (changed)" in changed.content
+    await league.run("/field config option:regular_weeks value:1", as_member="alice")
     await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
     await league.run("/field checkin", as_member="p01")
     plain = await league.run("/field score machine:1 score:1234560", as_member="p01")
@@ -150,6 +151,9 @@ async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) 
     grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
     assert "1,234,560" in grouped.content and not grouped.ephemeral
     assert "P01" in (await league.run("/field night show", as_member="p01")).text()
+    await league.run("/field night close", as_member="alice")
+    ninth = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert ninth.ephemeral and "FIELD-CFG-1" in ninth.content and "1 weeks" in ninth.content
 
 
 async def test_a_replacement_machine_voids_the_slot_field_msel_4(field_league: RunningBot) -> None:

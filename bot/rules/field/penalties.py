@@ -130,13 +130,19 @@ def suspended(all_sanctions: Iterable[Sanction]) -> set[PlayerId]:
 
 
 def apply_sanctions(
-    scores: Sequence[tuple[MachineId, MachineScore]], meet: int, all_sanctions: Iterable[Sanction]
+    scores: Sequence[tuple[MachineId, MachineScore]],
+    meet: int,
+    all_sanctions: Sequence[Sanction],
+    *,
+    recompute_on_wipe: bool = False,
 ) -> list[tuple[MachineId, MachineScore]]:
     """A meet's scores with the sanctions of that meet applied (FIELD-SCORE-6).
 
     A season forfeit removes the player from their own totals only (FIELD-AMB-19): the machine rankings of
-    the meet keep their scores, and standings drop the player.
+    the meet keep their scores, and standings drop the player. With `recompute_on_wipe` the wiped player's
+    scores leave every ranking of the season, so the others' points are recomputed.
     """
+    wiped = season_forfeits(all_sanctions) if recompute_on_wipe else set()
     zero: set[tuple[PlayerId, MachineId | None]] = set()
     forfeit: set[tuple[PlayerId, MachineId | None]] = set()
     whole_meet: set[PlayerId] = set()
@@ -155,6 +161,8 @@ def apply_sanctions(
         key = (score.player, machine)
         if score.status is ScoreStatus.VOID:
             result.append((machine, score))
+        elif score.player in wiped:
+            result.append((machine, replace(score, status=ScoreStatus.VOID)))
         elif score.player in whole_meet or key in forfeit:
             result.append((machine, replace(score, score=0, status=ScoreStatus.FORFEITED)))
         elif key in zero:

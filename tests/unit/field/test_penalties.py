@@ -131,3 +131,14 @@ def test_out_of_order_keep_only_from_the_start_field_pen_8():
 
 def test_distractions_have_no_remedy_field_pen_12():
     assert "no remedy" in distraction_answer() and "3.7" in distraction_answer()
+
+
+def test_a_wiped_season_keeps_others_points_unless_recomputed_field_amb_19():
+    """FIELD-AMB-19: by default the wiped player's scores still rank on that night's machines; with
+    `recompute_on_wipe` they leave the ranking and the others move up."""
+    meet = [("M1", MachineScore("X", 900)), ("M1", MachineScore("Y", 100))]
+    wipe = sanctions([Penalty("X", 5, Offence.VIOLENCE)])  # automatic fourth offence: season forfeited
+    kept = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe)], FieldOptions())
+    assert kept.points["Y"].total == 24
+    recomputed = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe, recompute_on_wipe=True)], FieldOptions())
+    assert recomputed.points["Y"].total == 30 and "X" not in recomputed.points
