@@ -15,8 +15,18 @@ from discord.ext import commands
 from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
-from bot.render.field import finals_embed, night_embed, options_text, penalty_text, score_echo, standings_embed
+from bot.render.field import (
+    finals_embed,
+    maintenance_text,
+    malfunction_text,
+    night_embed,
+    options_text,
+    penalty_text,
+    score_echo,
+    standings_embed,
+)
 from bot.rules.field.finals import PickKind
+from bot.rules.field.malfunctions import Incident
 from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
 from bot.services.field_config import OPTION_NAMES
@@ -33,6 +43,18 @@ OFFENCES = [
     app_commands.Choice(name="played own plunged extra ball (FIELD-PEN-1)", value=Offence.OWN_EXTRA_BALL.value),
     app_commands.Choice(name="slow play (FIELD-PEN-11)", value=Offence.SLOW_PLAY.value),
     app_commands.Choice(name="wrong number of games started (FIELD-PEN-7)", value=Offence.WRONG_GAME_COUNT.value),
+]
+INCIDENTS = [
+    app_commands.Choice(name="had to tilt to free a stuck ball", value=Incident.FORCED_TILT_STUCK_BALL.value),
+    app_commands.Choice(name="turn ended with a ball in play", value=Incident.TURN_ENDED_WITH_BALL_IN_PLAY.value),
+    app_commands.Choice(name="ball launched too early", value=Incident.BALL_LAUNCHED_EARLY.value),
+    app_commands.Choice(name="plunged extra ball stuck", value=Incident.STUCK_PLUNGED_EXTRA_BALL.value),
+    app_commands.Choice(name="multiball ended early (no lost turn)", value=Incident.MULTIBALL_ENDED_EARLY.value),
+    app_commands.Choice(name="airball", value=Incident.AIRBALL.value),
+    app_commands.Choice(name="kickback failed", value=Incident.KICKBACK_FAILED.value),
+    app_commands.Choice(name="ball saver failed", value=Incident.BALL_SAVER_FAILED.value),
+    app_commands.Choice(name="catastrophic (reset, fire, slam tilt)", value=Incident.CATASTROPHIC.value),
+    app_commands.Choice(name="positive (unfair advantage)", value=Incident.POSITIVE.value),
 ]
 MACHINE_OPTION = "A machine (type to search)"
 
@@ -348,6 +370,49 @@ class FieldCommands(commands.Cog):
             return Reply(penalty_text(recorded), ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="malfunction", description="Log a machine problem at tonight's meet")
+    @app_commands.describe(
+        machine="The machine",
+        incident="What happened",
+        announced="The problem was announced by an official before play",
+        note="Details for the maintenance sheet",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(incident=INCIDENTS)
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def malfunction(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        incident: app_commands.Choice[str],
+        announced: bool = False,
+        note: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            reported = await self.bot.services.field_nights.report_malfunction(
+                actor_from(interaction),
+                league,
+                machine_id=machine,
+                incident=Incident(incident.value),
+                announced_before_play=announced,
+                note=note,
+            )
+            return Reply(malfunction_text(reported), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def maintenance(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            log = await self.bot.services.field_nights.maintenance_log(actor_from(interaction), league)
+            return Reply(maintenance_text(log))
+
+        await answer(interaction, work(), ephemeral=True)
 
     @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
     @app_commands.describe(league=LEAGUE_OPTION)

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from bot.rules.field.groups import PlayMode
+from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.penalties import Offence
 from storage.models import enum_column, json_column, snowflake, utc_column
 
@@ -106,6 +107,24 @@ class FieldPenalty(SQLModel, table=True):
     note: str | None = Field(default=None, max_length=500)
     recorded_by: int = snowflake()
     recorded_at: datetime = utc_column()
+
+
+class FieldMalfunction(SQLModel, table=True):
+    """FIELD-MALF-7 / COMMON-MALF-1: the maintenance sheet: what happened on which machine, how serious
+    (FIELD-MALF-1), who reported it; exported for the venue operator."""
+
+    __tablename__ = "field_malfunction"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    night_id: int = Field(foreign_key="field_night.id", index=True, ondelete="CASCADE")
+    machine_id: int = Field(foreign_key="machine.id", ondelete="CASCADE")
+    incident: Incident = enum_column(Incident, 32)
+    severity: Severity = enum_column(Severity, 16)
+    announced_before_play: bool = False
+    note: str | None = Field(default=None, max_length=500)
+    reported_by: int = snowflake()
+    reported_at: datetime = utc_column()
 
 
 class FieldFinals(SQLModel, table=True):

@@ -9,10 +9,11 @@ import discord
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
 from bot.rules.field.finals import PickKind
+from bot.rules.field.malfunctions import Severity
 from bot.rules.field.options import FieldOptions
 from bot.rules.scores import format_score
 from bot.services.field_finals import BracketView, FinalsView
-from bot.services.field_nights import NightView, PenaltyRecorded, ScoreEntered
+from bot.services.field_nights import MaintenanceLog, MalfunctionReported, NightView, PenaltyRecorded, ScoreEntered
 from bot.services.field_standings import FieldStandingsView
 
 FIELD_MAX = 1024
@@ -90,6 +91,41 @@ def penalty_text(recorded: PenaltyRecorded) -> str:
         f"🚩 {recorded.player}: {sanction.penalty.offence.value.replace('_', ' ')} (offence {sanction.count}) — "
         f"{sanction.message}."
     )
+
+
+MALFUNCTION_ADVICE = {
+    Severity.MAJOR: (
+        "Major malfunction (FIELD-MALF-1): before anyone starts their next ball, the player may play on or ask "
+        "for the whole group to replay the game; replay scores replace the first ones even when lower "
+        "(FIELD-MALF-2; an official enters them with `/field score replay:true`)."
+    ),
+    Severity.MINOR: "Not a major malfunction (FIELD-MALF-1): play continues; it is on the maintenance sheet.",
+    Severity.CATASTROPHIC: (
+        "Catastrophic (FIELD-MALF-4): by default the group's scores on this machine are void and the game is "
+        "replayed; an official may let them stand or record agreed scores."
+    ),
+    Severity.POSITIVE: (
+        "Positive malfunction (FIELD-MALF-5): if the advantage cannot be avoided, stop and start a new game; "
+        "otherwise avoid it from now on, and an official may order a replay."
+    ),
+}
+
+
+def malfunction_text(reported: MalfunctionReported) -> str:
+    row = reported.row
+    return f"🛠️ {reported.machine}: {row.incident.value.replace('_', ' ')} logged. {MALFUNCTION_ADVICE[row.severity]}"
+
+
+def maintenance_text(log: MaintenanceLog) -> str:
+    """COMMON-MALF-1: the maintenance sheet for the venue operator."""
+    if not log.entries:
+        return f"🛠️ {log.league}: no machine problems logged this season."
+    lines = [
+        f"Week {week} {machine}: {row.incident.value.replace('_', ' ')} ({row.severity.value})"
+        + (f" — {row.note}" if row.note else "")
+        for week, machine, row in log.entries
+    ]
+    return f"🛠️ {log.league} maintenance sheet\n" + "\n".join(lines)[:1900]
 
 
 def standings_embed(view: FieldStandingsView) -> discord.Embed:

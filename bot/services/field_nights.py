@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.field import groups as group_rules
+from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
+from bot.rules.field.malfunctions import Incident
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
@@ -30,7 +32,15 @@ from bot.services.field_facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.players import Member
 from storage.db import Database
-from storage.field import FieldCheckin, FieldNight, FieldPenalty, FieldPlayoff, FieldScore, NightState
+from storage.field import (
+    FieldCheckin,
+    FieldMalfunction,
+    FieldNight,
+    FieldPenalty,
+    FieldPlayoff,
+    FieldScore,
+    NightState,
+)
 from storage.models import Machine, Player, PlayerStatus
 
 
@@ -53,6 +63,18 @@ class ScoreEntered:
     machine: str
     scores: list[tuple[str, int]]  # player name, score
     replay: bool
+
+
+@dataclass(frozen=True)
+class MalfunctionReported:
+    machine: str
+    row: FieldMalfunction
+
+
+@dataclass(frozen=True)
+class MaintenanceLog:
+    league: str
+    entries: list[tuple[int, str, FieldMalfunction]]  # week, machine, entry
 
 
 @dataclass(frozen=True)
@@ -384,6 +406,64 @@ class FieldNightService:
                 audit.updated(session, actor, player, before=before, at=now, reason=sanction.message)
             view = await self._view(session, context)
             return PenaltyRecorded(view, player.display_name, sanction)
+
+    # --- malfunctions (FIELD-MALF-*) --------------------------------------------------------------------
+
+    async def report_malfunction(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        machine_id: int,
+        incident: Incident,
+        announced_before_play: bool,
+        note: str | None,
+    ) -> MalfunctionReported:
+        """FIELD-MALF-1/7: a player at tonight's meet or an official logs a machine problem on the maintenance
+        sheet; the answer says what the rules allow (a group replay for a major one, FIELD-MALF-2)."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name)
+            season = await load_season(session, context)
+            facts = season.open_night()
+            if not is_commissioner(actor, context.league):
+                me = await registered_player(session, context, actor.user_id)
+                if me.id not in {c.player_id for c in facts.checkins}:
+                    raise RuleViolation("FIELD-ATT-1", "Check in tonight before reporting a machine problem.")
+            if machine_id not in season.machine_names:
+                raise NotFound("No such machine in this league: pick one from the list.")
+            row = FieldMalfunction(
+                league_id=context.league.id or 0,
+                night_id=facts.night.id or 0,
+                machine_id=machine_id,
+                incident=incident,
+                severity=malfunction_rules.severity(incident, announced_before_play=announced_before_play),
+                announced_before_play=announced_before_play,
+                note=note,
+                reported_by=actor.user_id,
+                reported_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now, reason=note)
+            return MalfunctionReported(season.machine_names[machine_id], row)
+
+    async def maintenance_log(self, actor: Actor, league_name: str | None) -> MaintenanceLog:
+        """COMMON-MALF-1: the season's maintenance sheet, oldest first, for the venue operator."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name)
+            season = await load_season(session, context)
+            weeks = {f.night.id: f.night.week for f in season.nights}
+            rows = (
+                await session.exec(
+                    select(FieldMalfunction)
+                    .where(col(FieldMalfunction.night_id).in_(list(weeks)))
+                    .order_by(col(FieldMalfunction.id))
+                )
+            ).all()
+            return MaintenanceLog(
+                context.league.name, [(weeks[r.night_id], season.machine_names[r.machine_id], r) for r in rows]
+            )
 
     # --- autocomplete ----------------------------------------------------------------------------------
 

@@ -171,3 +171,34 @@ async def test_a_replacement_machine_voids_the_slot_field_msel_4(field_league: R
     assert "Jaws" in again.content and not again.ephemeral
     old = await league.run("/field score machine:1 score:3,000", as_member="p01")
     assert old.ephemeral and "FIELD-MSEL-1" in old.content
+
+
+async def test_a_major_malfunction_a_replay_and_the_maintenance_sheet_field_malf_2(field_league: RunningBot) -> None:
+    """FIELD-MALF-1/2/7, FIELD-TV-20: a major malfunction is logged; the group replays and the replay score
+    replaces the first even when lower; an announced problem is never major; the sheet lists both."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    outsider = await league.run("/field malfunction machine:1 incident:ball_launched_early", as_member="p02")
+    assert outsider.ephemeral and "Check in tonight" in outsider.content
+    major = await league.run(
+        '/field malfunction machine:1 incident:ball_launched_early note:"autolaunch on ball 2"', as_member="p01"
+    )
+    assert "Major malfunction (FIELD-MALF-1)" in major.content and not major.ephemeral
+    await league.run("/field score machine:1 score:5,000,000", as_member="p01")
+    player_replay = await league.run("/field score machine:1 score:3,200,000 replay:true", as_member="p01")
+    assert player_replay.ephemeral and "COMMON-ROLE-1" in player_replay.content
+    replay = await league.run("/field score machine:1 score:3,200,000 member:@p01 replay:true", as_member="alice")
+    assert "Replay (replaces the first score" in replay.content and "3,200,000" in replay.content
+    announced = await league.run(
+        "/field malfunction machine:2 incident:turn_ended_with_ball_in_play announced:true", as_member="p01"
+    )
+    assert "Not a major malfunction" in announced.content
+    sheet = await league.run("/field maintenance", as_member="p05")
+    assert "Week 1 Godzilla: ball launched early (major) — autolaunch on ball 2" in sheet.content
+    assert "Medieval Madness: turn ended with ball in play (minor)" in sheet.content
+    async with league.db.reading() as session:
+        scores = (await session.exec(select(FieldScore).order_by(FieldScore.attempt))).all()
+    assert [(s.attempt, s.score) for s in scores] == [(1, 5_000_000), (2, 3_200_000)]
+    shown = (await league.run("/field night show", as_member="p01")).text()
+    assert "P01" in shown and "30" in shown

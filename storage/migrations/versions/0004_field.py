@@ -1,8 +1,8 @@
-"""field nights, scores, penalties and finals
+"""field nights, scores, penalties, malfunctions and finals
 
 Revision ID: 0004
 Revises: 0002
-Create Date: 2026-11-29 21:39:29.789807
+Create Date: 2026-11-29 21:58:01.534845
 """
 
 from collections.abc import Sequence
@@ -139,6 +139,33 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_field_finals_game_finals_id"), ["finals_id"], unique=False)
 
     op.create_table(
+        "field_malfunction",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("league_id", sa.Integer(), nullable=False),
+        sa.Column("night_id", sa.Integer(), nullable=False),
+        sa.Column("machine_id", sa.Integer(), nullable=False),
+        sa.Column("incident", sa.String(length=32), nullable=False),
+        sa.Column("severity", sa.String(length=16), nullable=False),
+        sa.Column("announced_before_play", sa.Boolean(), nullable=False),
+        sa.Column("note", sa.String(length=500), nullable=True),
+        sa.Column("reported_by", sa.BigInteger(), nullable=False),
+        sa.Column("reported_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["league.id"], name=op.f("fk_field_malfunction_league_id_league"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["machine_id"], ["machine.id"], name=op.f("fk_field_malfunction_machine_id_machine"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["night_id"], ["field_night.id"], name=op.f("fk_field_malfunction_night_id_field_night"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_field_malfunction")),
+    )
+    with op.batch_alter_table("field_malfunction", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_field_malfunction_league_id"), ["league_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_field_malfunction_night_id"), ["night_id"], unique=False)
+
+    op.create_table(
         "field_penalty",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("league_id", sa.Integer(), nullable=False),
@@ -251,6 +278,11 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_field_penalty_league_id"))
 
     op.drop_table("field_penalty")
+    with op.batch_alter_table("field_malfunction", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_field_malfunction_night_id"))
+        batch_op.drop_index(batch_op.f("ix_field_malfunction_league_id"))
+
+    op.drop_table("field_malfunction")
     with op.batch_alter_table("field_finals_game", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_field_finals_game_finals_id"))
 
