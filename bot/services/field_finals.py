@@ -180,7 +180,12 @@ class FieldFinalsService:
             before = audit.snapshot(current) if current.id else None
             current.picks = [*current.picks, _pick_json(pick)]
             session.add(current)
-            await session.flush()
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict(
+                    "The other player picked at the same moment: look at the pairing and pick again."
+                ) from None
             if before is None:
                 audit.created(session, actor, current, at=now)
             else:

@@ -354,7 +354,10 @@ class FieldNightService:
                 entered_at=now,
             )
             session.add(row)
-            await session.flush()
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict("That playoff result was just entered by someone else.") from None
             audit.created(session, actor, row, at=now)
             return await self._view(session, context)
 
