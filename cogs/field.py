@@ -16,6 +16,7 @@ from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.field import (
+    correction_text,
     finals_embed,
     maintenance_text,
     malfunction_text,
@@ -368,6 +369,57 @@ class FieldCommands(commands.Cog):
                 note=note,
             )
             return Reply(penalty_text(recorded), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="correct", description="Ask to correct a written score; the whole group must confirm")
+    @app_commands.describe(
+        machine="The machine",
+        member="Whose score",
+        score="The right score, e.g. 1,234,560",
+        reason="What went wrong",
+        week="Which week (default: tonight)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        member: discord.Member,
+        score: str,
+        reason: str,
+        week: int | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_corrections.request(
+                actor_from(interaction),
+                league,
+                week=week,
+                machine_id=machine,
+                member_id=member.id,
+                score_text=score,
+                reason=reason,
+            )
+            return Reply(correction_text(view), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="confirm", description="Confirm or reject a score correction for your group")
+    @app_commands.describe(
+        correction="The correction's number", agree="true: the correction is right", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def confirm(
+        self, interaction: discord.Interaction, correction: int, agree: bool, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_corrections.vote(
+                actor_from(interaction), league, correction_id=correction, agree=agree
+            )
+            return Reply(correction_text(view), ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
 

@@ -76,6 +76,23 @@ class FieldScore(SQLModel, table=True):
     entered_at: datetime = utc_column()
 
 
+class FieldCorrection(SQLModel, table=True):
+    """FIELD-SCORE-4: a request to correct a written score. It applies only when every player of the group
+    confirms (`votes`: player id → agrees) within the window; the first score is kept (COMMON-SCORE-3)."""
+
+    __tablename__ = "field_correction"
+
+    id: int | None = Field(default=None, primary_key=True)
+    night_id: int = Field(foreign_key="field_night.id", index=True, ondelete="CASCADE")
+    score_id: int = Field(foreign_key="field_score.id", index=True, ondelete="CASCADE")
+    new_score: int = Field(sa_type=sa.BigInteger)
+    group_players: list[int] = json_column(default_factory=list)  # the players who must all confirm
+    votes: dict[str, bool] = json_column(default_factory=dict)
+    reason: str = Field(max_length=500)
+    requested_by: int = snowflake()
+    requested_at: datetime = utc_column()
+
+
 class FieldPlayoff(SQLModel, table=True):
     """FIELD-SCORE-3: the one-ball playoff of players tied on a machine; `order` is best first, or empty when
     it could not be played (FIELD-AMB-17). `players_key` is the sorted player ids, for uniqueness."""

@@ -10,8 +10,10 @@ from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
 from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Severity
+from bot.rules.field.meet import CorrectionState
 from bot.rules.field.options import FieldOptions
 from bot.rules.scores import format_score
+from bot.services.field_corrections import CorrectionView
 from bot.services.field_finals import BracketView, FinalsView
 from bot.services.field_nights import MaintenanceLog, MalfunctionReported, NightView, PenaltyRecorded, ScoreEntered
 from bot.services.field_standings import FieldStandingsView
@@ -77,6 +79,23 @@ def options_text(options: FieldOptions) -> str:
         for name in FieldOptions.model_fields
     ]
     return "```\n" + "\n".join(lines) + "\n```"
+
+
+def correction_text(view: CorrectionView) -> str:
+    """FIELD-SCORE-4: where a score correction stands."""
+    row = view.correction
+    what = (
+        f"#{row.id}: {view.player}'s score on {view.machine}, {format_score(view.old_score)} → "
+        f"{format_score(row.new_score)}"
+    )
+    if view.state is CorrectionState.APPLIED:
+        return f"✅ Correction {what}: every player of the group confirmed; points recomputed."
+    if view.state is CorrectionState.REFUSED:
+        return f"↩️ Correction {what}: not confirmed by the whole group, the score stays as written (FIELD-SCORE-4)."
+    return (
+        f"📝 Correction {what}. Waiting for {', '.join(view.waiting_for)} to confirm with "
+        f"`/field confirm correction:{row.id}` (all must agree within the window, FIELD-SCORE-4)."
+    )
 
 
 def score_echo(entered: ScoreEntered) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.clock import Clock
 from bot.services.field_config import FieldConfigService
+from bot.services.field_corrections import FieldCorrectionService
 from bot.services.field_finals import FieldFinalsService
 from bot.services.field_nights import FieldNightService
 from bot.services.field_standings import FieldStandingsService
@@ -42,6 +43,7 @@ class Services:
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
     field_config: FieldConfigService
+    field_corrections: FieldCorrectionService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -62,4 +64,5 @@ class Services:
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
+            field_corrections=FieldCorrectionService(db, clock),
         )

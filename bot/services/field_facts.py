@@ -15,6 +15,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.field import penalties as penalty_rules
+from bot.rules.field.meet import CorrectionVote
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.scoring import (
     MachineId,
@@ -30,7 +31,15 @@ from bot.rules.field.standings import SeasonRow, season_standings
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league
-from storage.field import FieldCheckin, FieldNight, FieldPenalty, FieldPlayoff, FieldScore, NightState
+from storage.field import (
+    FieldCheckin,
+    FieldCorrection,
+    FieldNight,
+    FieldPenalty,
+    FieldPlayoff,
+    FieldScore,
+    NightState,
+)
 from storage.models import League, LeagueFormat, Machine, Player, Season
 
 
@@ -62,6 +71,7 @@ class NightFacts:
     scores: list[FieldScore]
     playoffs: list[FieldPlayoff]
     penalties: list[FieldPenalty]
+    corrections: list[FieldCorrection]
 
     @property
     def guests(self) -> set[int]:
@@ -85,6 +95,11 @@ class NightFacts:
             if key not in best or s.attempt > best[key].attempt:
                 best[key] = s
         return best
+
+    def counted_values(self) -> dict[tuple[int, int], int]:
+        """The counted scores' values, with every correction the whole group confirmed (FIELD-SCORE-4)."""
+        corrected = {c.score_id: c.new_score for c in self.corrections if correction_applied(c)}
+        return {key: corrected.get(s.id or 0, s.score) for key, s in self.counted_scores().items()}
 
 
 @dataclass(frozen=True)
@@ -122,9 +137,9 @@ class SeasonFacts:
         options = self.context.options
         guests = facts.guests
         entries = [
-            (s.machine_id, MachineScore(s.player_id, s.score, guest=s.player_id in guests))
-            for s in facts.counted_scores().values()
-            if s.machine_id in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
+            (machine, MachineScore(player, value, guest=player in guests))
+            for (player, machine), value in facts.counted_values().items()
+            if machine in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
         ]
         sanctioned = penalty_rules.apply_sanctions(
             entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
@@ -156,6 +171,15 @@ class SeasonFacts:
         return season_standings(weekly, weeks, options, excluded=wiped)
 
 
+def correction_votes(correction: FieldCorrection) -> list[CorrectionVote]:
+    return [CorrectionVote(int(player), agrees) for player, agrees in correction.votes.items()]
+
+
+def correction_applied(correction: FieldCorrection) -> bool:
+    """Every player of the group confirmed (votes are only taken inside the window)."""
+    return set(correction.group_players) <= {v.player for v in correction_votes(correction) if v.agrees}
+
+
 def players_key(players: frozenset[int] | set[int]) -> str:
     return ",".join(str(p) for p in sorted(players))
 
@@ -170,6 +194,9 @@ async def load_season(session: AsyncSession, context: FieldContext) -> SeasonFac
     checkins = (await session.exec(select(FieldCheckin).where(col(FieldCheckin.night_id).in_(night_ids)))).all()
     scores = (await session.exec(select(FieldScore).where(col(FieldScore.night_id).in_(night_ids)))).all()
     playoffs = (await session.exec(select(FieldPlayoff).where(col(FieldPlayoff.night_id).in_(night_ids)))).all()
+    corrections = (
+        await session.exec(select(FieldCorrection).where(col(FieldCorrection.night_id).in_(night_ids)))
+    ).all()
     penalties = (
         await session.exec(
             select(FieldPenalty).where(FieldPenalty.season_id == context.season.id).order_by(col(FieldPenalty.id))
@@ -185,6 +212,7 @@ async def load_season(session: AsyncSession, context: FieldContext) -> SeasonFac
             [s for s in scores if s.night_id == n.id],
             [p for p in playoffs if p.night_id == n.id],
             [p for p in penalties if p.night_id == n.id],
+            [c for c in corrections if c.night_id == n.id],
         )
         for n in nights
     ]

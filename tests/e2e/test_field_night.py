@@ -5,7 +5,7 @@ FIELD-PEN-9, FIELD-AMB-3/11, FIELD-STAND-1)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -202,3 +202,42 @@ async def test_a_major_malfunction_a_replay_and_the_maintenance_sheet_field_malf
     assert [(s.attempt, s.score) for s in scores] == [(1, 5_000_000), (2, 3_200_000)]
     shown = (await league.run("/field night show", as_member="p01")).text()
     assert "P01" in shown and "30" in shown
+
+
+async def test_tv16_a_score_correction_needs_the_whole_group_field_score_4(field_league: RunningBot) -> None:
+    """FIELD-TV-16 / FIELD-SCORE-4 / COMMON-SCORE-3: X's 123,456 was really 1,234,560; X, Y and Z confirm
+    and points are recomputed; an objection or 48 h of silence keep the score; officials cannot confirm."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in ("p01", "p02", "p03"):
+        await league.run("/field checkin", as_member=name)
+    await league.run("/field groups", as_member="alice")
+    for name, value in (("p01", "123,456"), ("p02", "500,000"), ("p03", "400,000")):
+        await league.run(f"/field score machine:5 score:{value}", as_member=name)
+    asked = await league.run(
+        '/field correct machine:5 member:@p01 score:1,234,560 reason:"a digit left off the sheet"', as_member="p02"
+    )
+    assert "Waiting for P01, P03" in asked.content and "#1" in asked.content
+    official = await league.run("/field confirm correction:1 agree:true", as_member="alice")
+    assert official.ephemeral and "officials cannot confirm" in official.content
+    await league.run("/field confirm correction:1 agree:true", as_member="p01")
+    done = await league.run("/field confirm correction:1 agree:true", as_member="p03")
+    assert "every player of the group confirmed" in done.content
+    sheet = (await league.run("/field night show", as_member="p01")).text()
+    assert sheet.index("P01") < sheet.index("P02")  # 1,234,560 now tops Deadpool
+    async with league.db.reading() as session:
+        first = (await session.exec(select(FieldScore).where(FieldScore.score == 123_456))).one()
+    assert first.attempt == 1  # the score as written is kept
+
+    await league.run('/field correct machine:5 member:@p02 score:5,000,000 reason:"misread"', as_member="p02")
+    refused = await league.run("/field confirm correction:2 agree:false", as_member="p03")
+    assert "stays as written" in refused.content
+    late = await league.run('/field correct machine:5 member:@p03 score:4,000,000 reason:"misread"', as_member="p03")
+    assert "#3" in late.content
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(hours=49))
+    expired = await league.run("/field confirm correction:3 agree:true", as_member="p01")
+    assert expired.ephemeral and "already refused" in expired.content
+    sheet = (await league.run("/field night show", as_member="p01")).text()
+    assert sheet.index("P01") < sheet.index("P02") < sheet.index("P03")
