@@ -53,10 +53,17 @@ def _parser() -> argparse.ArgumentParser:
     db_sub.add_parser("current", help="print the database's migration revision")
     revision = db_sub.add_parser("revision", help="(developers) write a migration from model changes")
     revision.add_argument("-m", "--message", required=True)
+    ukpl = sub.add_parser("ukpl-replay", help="recompute the UK Pinball League's meets from their raw scores")
+    ukpl.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
+    ukpl.add_argument("--limit", type=int, help="replay only the first N meets")
     return parser
 
 
 async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "ukpl-replay":
+        from bot import ukpl_replay
+
+        return ukpl_replay.run(args.data or ukpl_replay.DEFAULT_DATA, args.limit)
     if args.command == "db":
         return await _database_command(args, settings)
     if args.command == "local":

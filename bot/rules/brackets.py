@@ -103,13 +103,14 @@ def single_elimination(entrants: int) -> Bracket:
     return Bracket(entrants, 2 ** len(rounds), tuple(chain.from_iterable(rounds)))
 
 
-def double_elimination(entrants: int, *, grand_final_reset: bool = True) -> Bracket:
+def double_elimination(entrants: int, *, grand_final_reset: bool = True, slots: int = 2) -> Bracket:
     """Double elimination: losers drop into a losers' bracket, and a second loss eliminates (FIELD-FIN-7).
 
     The winners'-bracket champion meets the losers'-bracket champion in the grand final. With
     `grand_final_reset` (FIELD-AMB-8 default) a win by the losers'-bracket champion forces a second final.
+    `slots` sets a minimum bracket size (a power of two), filled with byes for the top seeds (FIELD-FIN-3).
     """
-    winners = _winners_rounds(entrants)
+    winners = _winners_rounds(entrants, slots)
     losers = _losers_rounds(winners)
     lb_champion: Source = WinnerOf(losers[-1][0].id) if losers else LoserOf(winners[-1][0].id)
     finals = [BracketMatch("GF", Part.GRAND_FINAL, 1, WinnerOf(winners[-1][0].id), lb_champion)]
@@ -143,10 +144,10 @@ def resolve(bracket: Bracket, winners: Mapping[str, int]) -> BracketState:
     return BracketState(tuple(states.values()))
 
 
-def _winners_rounds(entrants: int) -> list[list[BracketMatch]]:
+def _winners_rounds(entrants: int, slots: int = 2) -> list[list[BracketMatch]]:
     if entrants < 2:
         raise ValueError("a bracket needs at least 2 entrants")
-    size = 1 << (entrants - 1).bit_length()
+    size = max(1 << (entrants - 1).bit_length(), slots)
     lines: list[Source] = [Seed(s) if s <= entrants else BYE for s in seed_lines(size)]
     rounds = [_pair_up(lines, Part.WINNERS, 1)]
     while len(rounds[-1]) > 1:

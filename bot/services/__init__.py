@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.field_config import FieldConfigService
+from bot.services.field_corrections import FieldCorrectionService
+from bot.services.field_finals import FieldFinalsService
+from bot.services.field_nights import FieldNightService
+from bot.services.field_standings import FieldStandingsService
 from bot.services.highscores import HighScoreService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
@@ -36,6 +41,11 @@ class Services:
     highscores: HighScoreService
     tiebreaks: TiebreakService
     posts: PostService
+    field_nights: FieldNightService
+    field_standings: FieldStandingsService
+    field_finals: FieldFinalsService
+    field_config: FieldConfigService
+    field_corrections: FieldCorrectionService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -53,4 +63,9 @@ class Services:
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
             posts=PostService(db, clock),
+            field_nights=FieldNightService(db, clock),
+            field_standings=FieldStandingsService(db, clock),
+            field_finals=FieldFinalsService(db, clock),
+            field_config=FieldConfigService(db, clock),
+            field_corrections=FieldCorrectionService(db, clock),
         )

@@ -1,0 +1,115 @@
+"""A meet's machines and score entry (FIELD-MSEL-*, FIELD-SCORE-1/4, FIELD-ATT-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from enum import StrEnum
+
+from bot.rules.field.options import FieldOptions
+from bot.rules.field.scoring import MachineId, PlayerId
+from bot.rules.refusals import RuleViolation
+
+
+def check_meet_machines(
+    chosen: Sequence[MachineId], working: Collection[MachineId], options: FieldOptions, names: Mapping[MachineId, str]
+) -> None:
+    """FIELD-MSEL-1: exactly five distinct working machines."""
+    if len(set(chosen)) != len(chosen):
+        raise RuleViolation("FIELD-MSEL-1", "A machine is listed twice: pick distinct machines.")
+    if broken := [m for m in chosen if m not in working]:
+        raise RuleViolation("FIELD-MSEL-1", f"{names.get(broken[0], broken[0])} is not working: pick another.")
+    if len(chosen) != options.machines_per_meet:
+        raise RuleViolation(
+            "FIELD-MSEL-1", f"A meet uses exactly {options.machines_per_meet} machines; {len(chosen)} were given."
+        )
+
+
+def check_replacement(
+    replacement: MachineId,
+    selected: Collection[MachineId],
+    working: Collection[MachineId],
+    unplayable: Collection[MachineId],
+    name: str,
+) -> None:
+    """FIELD-MSEL-4 / FIELD-AMB-12: working, not already one of the meet's machines, not declared unplayable."""
+    if replacement in selected:
+        raise RuleViolation("FIELD-MSEL-4", f"{name} is already one of tonight's machines: name another.")
+    if replacement in unplayable or replacement not in working:
+        raise RuleViolation("FIELD-MSEL-4", f"{name} is not working: the replacement must be a working machine.")
+
+
+def check_new_score(
+    player: PlayerId, machine: MachineId, existing: Collection[tuple[PlayerId, MachineId]], label: str
+) -> None:
+    """FIELD-SCORE-1: one score per player per machine per meet, unless it is a sanctioned replay."""
+    if (player, machine) in existing:
+        raise RuleViolation("FIELD-SCORE-1", f"{label} tonight; a second score needs a sanctioned replay.")
+
+
+def closing_moment(meet_date: date, closing: time) -> datetime:
+    """The venue closes on the meet date, or after midnight when the closing time is before noon."""
+    day = meet_date + timedelta(days=1) if closing < time(12, 0) else meet_date
+    return datetime.combine(day, closing)
+
+
+def check_before_closing(game_ended: datetime, meet_date: date, options: FieldOptions) -> None:
+    """FIELD-ATT-2: scores played after the venue closed on the meet date are not recorded (local times)."""
+    if options.closing_time is None:
+        return
+    if game_ended > closing_moment(meet_date, options.closing_time):
+        raise RuleViolation(
+            "FIELD-ATT-2", f"Scores after closing time ({options.closing_time:%H:%M}) are not recorded."
+        )
+
+
+class CorrectionState(StrEnum):
+    PENDING = "pending"
+    APPLIED = "applied"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class CorrectionVote:
+    player: PlayerId
+    agrees: bool
+
+
+def correction_state(
+    group: Collection[PlayerId],
+    votes: Sequence[CorrectionVote],
+    requested_at: datetime,
+    now: datetime,
+    options: FieldOptions,
+) -> CorrectionState:
+    """FIELD-SCORE-4: a score correction applies only when every player of the group confirms; one objection,
+    or silence past the window (48 h), keeps the score as written."""
+    answers = {v.player: v.agrees for v in votes if v.player in group}
+    if any(agrees is False for agrees in answers.values()):
+        return CorrectionState.REFUSED
+    if set(answers) >= set(group):
+        return CorrectionState.APPLIED
+    if now - requested_at > timedelta(hours=options.correction_window_hours):
+        return CorrectionState.REFUSED
+    return CorrectionState.PENDING
+
+
+def check_official_edit(state: CorrectionState) -> None:
+    """COMMON-ROLE-1 / COMMON-SCORE-3: an official cannot change a field score without the group's consent."""
+    if state is not CorrectionState.APPLIED:
+        raise RuleViolation("FIELD-SCORE-4", "LPL 6: every player in the group must confirm a score correction")
+
+
+def machines_left(
+    group: Collection[PlayerId], machines: Sequence[MachineId], scored: Collection[tuple[PlayerId, MachineId]]
+) -> list[MachineId]:
+    """FIELD-MSEL-2: groups play the machines in any order; a machine is done for a group once every
+    player of the group has a score on it."""
+    return [m for m in machines if any((p, m) not in scored for p in group)]
+
+
+def announcement(machines: Sequence[str], extra_ball_allowed: Collection[str]) -> list[str]:
+    """FIELD-MSEL-1/3: the meet's machines announced ahead, saying where an extra ball may be played;
+    on every other machine extra balls are plunged."""
+    return [f"{name} (extra ball allowed)" if name in extra_ball_allowed else name for name in machines]

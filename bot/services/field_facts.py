@@ -1,0 +1,229 @@
+"""A field league's facts for one season, read once, and what the rules make of them.
+
+Services load `SeasonFacts` inside their transaction and ask `night_result` / `season_table` for points
+and standings; nothing derived is stored, so any correction recomputes everything (facts in, standings out).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.rules.field import penalties as penalty_rules
+from bot.rules.field.meet import CorrectionVote
+from bot.rules.field.options import FieldOptions
+from bot.rules.field.scoring import (
+    MachineId,
+    MachineResult,
+    MachineScore,
+    MeetRow,
+    PlayerId,
+    TieOutcome,
+    meet_results,
+    rank_machine,
+)
+from bot.rules.field.standings import SeasonRow, season_standings
+from bot.rules.refusals import NotFound, RuleViolation
+from bot.services.actor import Actor
+from bot.services.lookup import current_season, find_league
+from storage.field import (
+    FieldCheckin,
+    FieldCorrection,
+    FieldNight,
+    FieldPenalty,
+    FieldPlayoff,
+    FieldScore,
+    NightState,
+)
+from storage.models import League, LeagueFormat, Machine, Player, Season
+
+
+@dataclass(frozen=True)
+class FieldContext:
+    league: League
+    season: Season
+    options: FieldOptions
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.league.timezone)
+
+
+async def load_context(session: AsyncSession, actor: Actor, league_name: str | None) -> FieldContext:
+    league = await find_league(session, actor.guild_id, league_name)
+    if league.format is not LeagueFormat.FIELD:
+        raise RuleViolation(
+            "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
+        )
+    season = await current_season(session, league)
+    return FieldContext(league, season, FieldOptions.model_validate(league.options))
+
+
+@dataclass(frozen=True)
+class NightFacts:
+    night: FieldNight
+    checkins: list[FieldCheckin]
+    scores: list[FieldScore]
+    playoffs: list[FieldPlayoff]
+    penalties: list[FieldPenalty]
+    corrections: list[FieldCorrection]
+
+    @property
+    def guests(self) -> set[int]:
+        return {c.player_id for c in self.checkins if c.guest}
+
+    def groups(self) -> list[tuple[int, ...]]:
+        by_number: dict[int, list[int]] = defaultdict(list)
+        for c in sorted(self.checkins, key=lambda c: c.id or 0):
+            if c.group_number is not None:
+                by_number[c.group_number].append(c.player_id)
+        return [tuple(by_number[n]) for n in sorted(by_number)]
+
+    def group_of(self, player_id: int) -> tuple[int, ...] | None:
+        return next((g for g in self.groups() if player_id in g), None)
+
+    def counted_scores(self) -> dict[tuple[int, int], FieldScore]:
+        """(player, machine) → the score that counts: a replay replaces the first attempt (FIELD-MALF-2)."""
+        best: dict[tuple[int, int], FieldScore] = {}
+        for s in self.scores:
+            key = (s.player_id, s.machine_id)
+            if key not in best or s.attempt > best[key].attempt:
+                best[key] = s
+        return best
+
+    def counted_values(self) -> dict[tuple[int, int], int]:
+        """The counted scores' values, with every correction the whole group confirmed (FIELD-SCORE-4)."""
+        corrected = {c.score_id: c.new_score for c in self.corrections if correction_applied(c)}
+        return {key: corrected.get(s.id or 0, s.score) for key, s in self.counted_scores().items()}
+
+
+@dataclass(frozen=True)
+class NightResult:
+    facts: NightFacts
+    machines: dict[MachineId, MachineResult]
+    rows: list[MeetRow]
+
+    @property
+    def provisional(self) -> bool:
+        return any(result.open_ties for result in self.machines.values())
+
+
+@dataclass(frozen=True)
+class SeasonFacts:
+    context: FieldContext
+    nights: list[NightFacts]
+    names: dict[int, str]  # player id → display name
+    machine_names: dict[int, str]
+    sanctions: list[penalty_rules.Sanction]
+
+    def night(self, week: int) -> NightFacts:
+        for facts in self.nights:
+            if facts.night.week == week:
+                return facts
+        raise NotFound(f"No night for week {week} in {self.context.season.name}.")
+
+    def open_night(self) -> NightFacts:
+        for facts in reversed(self.nights):
+            if facts.night.state is NightState.OPEN:
+                return facts
+        raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
+
+    def night_result(self, facts: NightFacts) -> NightResult:
+        options = self.context.options
+        guests = facts.guests
+        entries = [
+            (machine, MachineScore(player, value, guest=player in guests))
+            for (player, machine), value in facts.counted_values().items()
+            if machine in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
+        ]
+        sanctioned = penalty_rules.apply_sanctions(
+            entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
+        )
+        by_machine: dict[int, list[MachineScore]] = defaultdict(list)
+        for machine, score in sanctioned:
+            by_machine[int(machine)].append(score)
+        playoffs: dict[int, dict[frozenset[PlayerId], TieOutcome]] = defaultdict(dict)
+        for row in facts.playoffs:
+            tied = frozenset[PlayerId](int(p) for p in row.players_key.split(","))
+            playoffs[row.machine_id][tied] = tuple(row.order) if row.order else None
+        machines: dict[MachineId, MachineResult] = {
+            m: rank_machine(scores, options, playoffs[m]) for m, scores in by_machine.items()
+        }
+        return NightResult(facts, machines, meet_results(machines, options, guests))
+
+    def season_table(self) -> list[SeasonRow]:
+        """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out."""
+        options = self.context.options
+        weekly: dict[PlayerId, dict[int, Fraction | int]] = defaultdict(dict)
+        for facts in self.nights:
+            for row in self.night_result(facts).rows:
+                if row.guest:
+                    continue
+                points = row.machine_points if options.season_points == "machine_points" else row.position_points
+                weekly[int(row.player)][facts.night.week] = points
+        wiped = penalty_rules.season_forfeits(self.sanctions)
+        weeks = [f.night.week for f in self.nights]
+        return season_standings(weekly, weeks, options, excluded=wiped)
+
+
+def correction_votes(correction: FieldCorrection) -> list[CorrectionVote]:
+    return [CorrectionVote(int(player), agrees) for player, agrees in correction.votes.items()]
+
+
+def correction_applied(correction: FieldCorrection) -> bool:
+    """Every player of the group confirmed (votes are only taken inside the window)."""
+    return set(correction.group_players) <= {v.player for v in correction_votes(correction) if v.agrees}
+
+
+def players_key(players: frozenset[int] | set[int]) -> str:
+    return ",".join(str(p) for p in sorted(players))
+
+
+async def load_season(session: AsyncSession, context: FieldContext) -> SeasonFacts:
+    nights = (
+        await session.exec(
+            select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
+        )
+    ).all()
+    night_ids = [n.id for n in nights]
+    checkins = (await session.exec(select(FieldCheckin).where(col(FieldCheckin.night_id).in_(night_ids)))).all()
+    scores = (await session.exec(select(FieldScore).where(col(FieldScore.night_id).in_(night_ids)))).all()
+    playoffs = (await session.exec(select(FieldPlayoff).where(col(FieldPlayoff.night_id).in_(night_ids)))).all()
+    corrections = (
+        await session.exec(select(FieldCorrection).where(col(FieldCorrection.night_id).in_(night_ids)))
+    ).all()
+    penalties = (
+        await session.exec(
+            select(FieldPenalty).where(FieldPenalty.season_id == context.season.id).order_by(col(FieldPenalty.id))
+        )
+    ).all()
+    players = (await session.exec(select(Player).where(Player.league_id == context.league.id))).all()
+    machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
+    week_of = {n.id: n.week for n in nights}
+    facts = [
+        NightFacts(
+            n,
+            [c for c in checkins if c.night_id == n.id],
+            [s for s in scores if s.night_id == n.id],
+            [p for p in playoffs if p.night_id == n.id],
+            [p for p in penalties if p.night_id == n.id],
+            [c for c in corrections if c.night_id == n.id],
+        )
+        for n in nights
+    ]
+    ordered = sorted(penalties, key=lambda p: (week_of[p.night_id], p.id or 0))
+    sanctions = penalty_rules.sanctions(
+        penalty_rules.Penalty(p.player_id, week_of[p.night_id], p.offence, p.machine_id) for p in ordered
+    )
+    return SeasonFacts(
+        context,
+        facts,
+        {p.id: p.display_name for p in players if p.id is not None},
+        {m.id: m.title for m in machines if m.id is not None},
+        sanctions,
+    )

@@ -1,0 +1,243 @@
+"""A field league night through Discord: ten members and a guest, a tie on a machine settled by a one-ball
+playoff, and a death-save penalty (FIELD-MSEL-1, FIELD-ATT-1/3, FIELD-GROUP-1, FIELD-SCORE-1/2/3/6,
+FIELD-PEN-9, FIELD-AMB-3/11, FIELD-STAND-1)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlmodel import select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.field import FieldCheckin, FieldNight, FieldScore, NightState
+from storage.models import Player
+from tests.e2e.harness import RunningBot, running_bot
+
+ZONE = ZoneInfo("America/Indiana/Indianapolis")
+MACHINES = ["Godzilla", "Medieval Madness", "Attack from Mars", "Twilight Zone", "Deadpool", "Jaws"]
+MEMBERS = [f"p{n:02d}" for n in range(1, 11)]
+GUEST = "gus"
+
+
+def score(player: int, machine: int) -> int:
+    """Player 1 best everywhere; on machine 1, p03 and p04 tie exactly and the guest tops the field."""
+    if machine == 1 and player in (3, 4):
+        return 97_000
+    return (100 - player) * 1000 + machine
+
+
+@pytest.fixture
+async def field_league(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 6, 1, 19, 0, tzinfo=ZONE))
+        league.emulator.quiet_window = 0.001
+        created = await league.run(
+            '/league create name:"LPL" format:field timezone:America/Indiana/Indianapolis '
+            "commissioner_role:@Commissioner",
+            as_member="owner",
+        )
+        assert "field" in created.content, created.content
+        await league.run('/venue add name:"MSA"', as_member="alice")
+        for model in MACHINES:
+            await league.run(f'/machine add venue:"MSA" model:"{model}"', as_member="alice")
+        for name in [*MEMBERS, GUEST]:
+            league.emulator.add_member(name)
+        for name in MEMBERS:
+            registered = await league.run(f"/player register member:@{name}", as_member="alice")
+            assert "⛔" not in registered.content, registered.content
+        yield league
+
+
+async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league: RunningBot) -> None:
+    league = field_league
+    four = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:1", as_member="alice")
+    assert "FIELD-MSEL-1" in four.content and four.ephemeral  # a machine twice is refused
+    opened = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert "Week 1" in opened.text() and "Godzilla" in opened.text()
+
+    for name in MEMBERS:
+        checked = await league.run("/field checkin", as_member=name)
+        assert "checked in" in checked.content, checked.content
+    unapproved = await league.run(f"/field guest member:@{GUEST}", as_member="p01")
+    assert unapproved.ephemeral and "COMMON-ROLE-1" in unapproved.content
+    guest = await league.run(f"/field guest member:@{GUEST}", as_member="alice")
+    assert "guest" in guest.content
+
+    grouped = await league.run("/field groups", as_member="alice")
+    async with league.db.reading() as session:
+        checkins = (await session.exec(select(FieldCheckin))).all()
+    sizes = sorted(sum(1 for c in checkins if c.group_number == n) for n in {c.group_number for c in checkins})
+    assert sizes == [3, 4, 4], grouped.text()  # FIELD-GROUP-1: 10 members in 4 + 3 + 3, the guest fills a 3
+    guest_checkin = next(c for c in checkins if c.guest)
+    assert guest_checkin.approved_by == league.emulator.member("alice").id  # FIELD-ATT-3
+
+    for number, name in enumerate(MEMBERS, start=1):
+        for machine in range(1, 6):
+            entered = await league.run(
+                f"/field score machine:{machine} score:{score(number, machine):,}", as_member=name
+            )
+            assert "✅" in entered.content, entered.content
+    for machine in range(1, 6):
+        value = 200_000 if machine == 1 else 1_000
+        entered = await league.run(f"/field game machine:{machine} p1:@{GUEST} s1:{value}", as_member="alice")
+        assert "✅" in entered.content, entered.content
+
+    again = await league.run("/field score machine:1 score:5", as_member="p01")
+    assert again.ephemeral and "FIELD-SCORE-1" in again.content and "already has a score on Godzilla" in again.content
+    group_of = {c.player_id: c.group_number for c in checkins}
+    async with league.db.reading() as session:
+        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
+    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
+    outsider = await league.run(f"/field score machine:1 score:5 member:@{other}", as_member="p10")
+    assert outsider.ephemeral and "own group" in outsider.content
+
+    penalty = await league.run(
+        "/field penalty member:@p07 offence:death_save machine:2 note:bangback", as_member="alice"
+    )
+    assert "ranked last" in penalty.content and not penalty.ephemeral
+
+    sheet = (await league.run("/field night show", as_member="p05")).text()
+    assert "One-ball playoffs" in sheet and "P03 v P04" in sheet
+    assert "114*" in sheet and "110*" in sheet  # both tied players provisional on 22 (FIELD-SCORE-3)
+
+    refused = await league.run("/field night close", as_member="alice")
+    assert refused.ephemeral and "FIELD-SCORE-3" in refused.content
+    not_tied = await league.run("/field tiebreak machine:2 first:@p04 second:@p03", as_member="p04")
+    assert not_tied.ephemeral and "FIELD-SCORE-3" in not_tied.content
+    playoff = await league.run("/field tiebreak machine:1 first:@p04 second:@p03", as_member="p04")
+    assert "Playoff recorded" in playoff.content, playoff.content
+    closed = await league.run("/field night close", as_member="alice")
+    text = closed.text()
+    assert "final" in text and "*" not in text.split("Tonight's points")[1]
+
+    rows = {line.split()[1]: line.split() for line in text.splitlines() if line[:2].strip().isdigit()}
+    # p01: 2nd behind the guest on Godzilla (24), first elsewhere (4 x 30); guest 30 + 16 + 3 x 15
+    assert rows["P01"][2] == "144" and rows["Gus"][2:4] == ["91", "guest"]
+    assert rows["P03"][2] == "113" and rows["P04"][2] == "110"  # playoff: p04 22, p03 21 on Godzilla
+    assert rows["P07"][2] == "90"  # death save on Medieval Madness: ranked 11th of 11 → 15 (FIELD-AMB-3)
+
+    standings = (await league.run("/field standings", as_member="p05")).text()
+    assert "P01" in standings and "144" in standings and "Gus" not in standings  # FIELD-AMB-11
+    async with league.db.reading() as session:
+        night = (await session.exec(select(FieldNight))).one()
+        assert night.state is NightState.CLOSED
+        assert len((await session.exec(select(FieldScore))).all()) == 55
+    late = await league.run("/field score machine:1 score:5", as_member="p01")
+    assert late.ephemeral and "No league night is open" in late.content
+
+
+async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) -> None:
+    """FIELD-CFG-1: the defaults are configurable; COMMON-AMB-5: `require_commas` turned on refuses plain digits."""
+    league = field_league
+    listed = await league.run("/field config", as_member="p01")
+    assert listed.ephemeral and "top_points = 25" in listed.content and "drop_lowest_weeks = 2" in listed.content
+    player = await league.run("/field config option:require_commas value:true", as_member="p01")
+    assert player.ephemeral and "COMMON-ROLE-1" in player.content
+    bad = await league.run("/field config option:payout_percents value:[60,30]", as_member="alice")
+    assert bad.ephemeral and "payout_percents" in bad.content and "100" in bad.content
+    changed = await league.run("/field config option:require_commas value:true", as_member="alice")
+    assert "require_commas = True (changed)" in changed.content
+    await league.run("/field config option:regular_weeks value:1", as_member="alice")
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    plain = await league.run("/field score machine:1 score:1234560", as_member="p01")
+    assert plain.ephemeral and "COMMON-AMB-5" in plain.content
+    grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
+    assert "1,234,560" in grouped.content and not grouped.ephemeral
+    assert "P01" in (await league.run("/field night show", as_member="p01")).text()
+    await league.run("/field night close", as_member="alice")
+    ninth = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert ninth.ephemeral and "FIELD-CFG-1" in ninth.content and "1 weeks" in ninth.content
+
+
+async def test_a_replacement_machine_voids_the_slot_field_msel_4(field_league: RunningBot) -> None:
+    """FIELD-MSEL-4 / FIELD-AMB-12: Godzilla becomes unplayable; Jaws replaces it and the scores already posted
+    on Godzilla stop counting; a machine already in the night cannot be the replacement."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    await league.run("/field score machine:1 score:1,000", as_member="p01")
+    twice = await league.run("/field night machines m1:2 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert twice.ephemeral and "FIELD-MSEL-1" in twice.content
+    replaced = await league.run("/field night machines m1:6 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    assert "Jaws" in replaced.text() and "Tonight's points" not in replaced.text()
+    again = await league.run("/field score machine:6 score:2,000", as_member="p01")
+    assert "Jaws" in again.content and not again.ephemeral
+    old = await league.run("/field score machine:1 score:3,000", as_member="p01")
+    assert old.ephemeral and "FIELD-MSEL-1" in old.content
+
+
+async def test_a_major_malfunction_a_replay_and_the_maintenance_sheet_field_malf_2(field_league: RunningBot) -> None:
+    """FIELD-MALF-1/2/7, FIELD-TV-20: a major malfunction is logged; the group replays and the replay score
+    replaces the first even when lower; an announced problem is never major; the sheet lists both."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    outsider = await league.run("/field malfunction machine:1 incident:ball_launched_early", as_member="p02")
+    assert outsider.ephemeral and "Check in tonight" in outsider.content
+    major = await league.run(
+        '/field malfunction machine:1 incident:ball_launched_early note:"autolaunch on ball 2"', as_member="p01"
+    )
+    assert "Major malfunction (FIELD-MALF-1)" in major.content and not major.ephemeral
+    await league.run("/field score machine:1 score:5,000,000", as_member="p01")
+    player_replay = await league.run("/field score machine:1 score:3,200,000 replay:true", as_member="p01")
+    assert player_replay.ephemeral and "COMMON-ROLE-1" in player_replay.content
+    replay = await league.run("/field score machine:1 score:3,200,000 member:@p01 replay:true", as_member="alice")
+    assert "Replay (replaces the first score" in replay.content and "3,200,000" in replay.content
+    announced = await league.run(
+        "/field malfunction machine:2 incident:turn_ended_with_ball_in_play announced:true", as_member="p01"
+    )
+    assert "Not a major malfunction" in announced.content
+    sheet = await league.run("/field maintenance", as_member="p05")
+    assert "Week 1 Godzilla: ball launched early (major) — autolaunch on ball 2" in sheet.content
+    assert "Medieval Madness: turn ended with ball in play (minor)" in sheet.content
+    async with league.db.reading() as session:
+        scores = (await session.exec(select(FieldScore).order_by(FieldScore.attempt))).all()
+    assert [(s.attempt, s.score) for s in scores] == [(1, 5_000_000), (2, 3_200_000)]
+    shown = (await league.run("/field night show", as_member="p01")).text()
+    assert "P01" in shown and "30" in shown
+
+
+async def test_tv16_a_score_correction_needs_the_whole_group_field_score_4(field_league: RunningBot) -> None:
+    """FIELD-TV-16 / FIELD-SCORE-4 / COMMON-SCORE-3: X's 123,456 was really 1,234,560; X, Y and Z confirm
+    and points are recomputed; an objection or 48 h of silence keep the score; officials cannot confirm."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in ("p01", "p02", "p03"):
+        await league.run("/field checkin", as_member=name)
+    await league.run("/field groups", as_member="alice")
+    for name, value in (("p01", "123,456"), ("p02", "500,000"), ("p03", "400,000")):
+        await league.run(f"/field score machine:5 score:{value}", as_member=name)
+    asked = await league.run(
+        '/field correct machine:5 member:@p01 score:1,234,560 reason:"a digit left off the sheet"', as_member="p02"
+    )
+    assert "Waiting for P01, P03" in asked.content and "#1" in asked.content
+    official = await league.run("/field confirm correction:1 agree:true", as_member="alice")
+    assert official.ephemeral and "officials cannot confirm" in official.content
+    await league.run("/field confirm correction:1 agree:true", as_member="p01")
+    done = await league.run("/field confirm correction:1 agree:true", as_member="p03")
+    assert "every player of the group confirmed" in done.content
+    sheet = (await league.run("/field night show", as_member="p01")).text()
+    assert sheet.index("P01") < sheet.index("P02")  # 1,234,560 now tops Deadpool
+    async with league.db.reading() as session:
+        first = (await session.exec(select(FieldScore).where(FieldScore.score == 123_456))).one()
+    assert first.attempt == 1  # the score as written is kept
+
+    await league.run('/field correct machine:5 member:@p02 score:5,000,000 reason:"misread"', as_member="p02")
+    refused = await league.run("/field confirm correction:2 agree:false", as_member="p03")
+    assert "stays as written" in refused.content
+    late = await league.run('/field correct machine:5 member:@p03 score:4,000,000 reason:"misread"', as_member="p03")
+    assert "#3" in late.content
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(hours=49))
+    expired = await league.run("/field confirm correction:3 agree:true", as_member="p01")
+    assert expired.ephemeral and "already refused" in expired.content
+    sheet = (await league.run("/field night show", as_member="p01")).text()
+    assert sheet.index("P01") < sheet.index("P02") < sheet.index("P03")
