@@ -40,9 +40,7 @@ class BackupReport:
 async def backup(db: Database, target: Path) -> BackupReport:
     """Copy the running database to `target` (replaced only once the copy passed its integrity check)."""
     _require_sqlite(db)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    partial = _fresh_partial(target)
     async with db.connect() as connection:
         source = await _driver_connection(connection)
         async with aiosqlite.connect(partial) as copy:
@@ -55,14 +53,26 @@ async def backup(db: Database, target: Path) -> BackupReport:
 async def restore(db: Database, source: Path) -> BackupReport:
     """Replace the database's contents with a backup. Stop the bot first: this overwrites every table."""
     _require_sqlite(db)
-    if not source.is_file():
-        raise BackupError(f"{source} is not a file; give the path of a backup made with `pinleague backup`.")
+    _require_file(source)
     async with aiosqlite.connect(source) as backup_file:
         await _checked_counts(backup_file, source)
         async with db.connect() as connection:
             await backup_file.backup(await _driver_connection(connection))
             counts = await _checked_counts(await _driver_connection(connection), Path(str(db.url.database)))
     return BackupReport(Path(str(db.url.database)), counts)
+
+
+def _fresh_partial(target: Path) -> Path:
+    """Where the copy is written until it passed its check."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    return partial
+
+
+def _require_file(source: Path) -> None:
+    if not source.is_file():
+        raise BackupError(f"{source} is not a file; give the path of a backup made with `pinleague backup`.")
 
 
 def _require_sqlite(db: Database) -> None:

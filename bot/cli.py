@@ -53,12 +53,19 @@ def _parser() -> argparse.ArgumentParser:
     db_sub.add_parser("current", help="print the database's migration revision")
     revision = db_sub.add_parser("revision", help="(developers) write a migration from model changes")
     revision.add_argument("-m", "--message", required=True)
+    from bot.exchange.cli import add_commands
+
+    add_commands(sub)
     return parser
 
 
 async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "db":
         return await _database_command(args, settings)
+    from bot.exchange import cli as exchange
+
+    if args.command in exchange.COMMANDS:
+        return await exchange.run(args, settings)
     if args.command == "local":
         from bot.local.chat import run_chat
 

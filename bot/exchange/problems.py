@@ -34,7 +34,8 @@ class ImportReport:
         """The text the CLI prints and Discord shows: every problem, or what was imported."""
         if self.problems:
             lines = [f"{len(self.problems)} problem(s); nothing was imported:"]
-            lines.extend(f"  {problem}" for problem in self.problems)
+            ordered = sorted(self.problems, key=lambda p: (p.file, p.line or 0))
+            lines.extend(f"  {problem}" for problem in ordered)
             return "\n".join(lines)
         done = "would import" if self.dry_run else "imported"
         rows = ", ".join(f"{count} {table}" for table, count in self.counts.items() if count)

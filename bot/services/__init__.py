@@ -13,6 +13,7 @@ from bot.services.players import PlayerService
 from bot.services.playoffs import PlayoffService
 from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
+from bot.services.spreadsheets import SpreadsheetService
 from bot.services.standings import StandingsService
 from bot.services.teams import TeamService
 from bot.services.tiebreaks import TiebreakService
@@ -34,6 +35,7 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    spreadsheets: SpreadsheetService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -50,4 +52,5 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            spreadsheets=SpreadsheetService(db, clock),
         )

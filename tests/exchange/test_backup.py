@@ -18,21 +18,30 @@ from tests.storage import helpers as make
 WHEN = datetime(2027, 3, 1, tzinfo=UTC)
 
 
-async def _writer(db: Database, league_id: int, stop: asyncio.Event, written: list[int]) -> None:
+async def _writer(
+    db: Database, league_id: int, stop: asyncio.Event, written: list[str], wrote: asyncio.Event, writer: int
+) -> None:
     """Adds a venue and its machine in one transaction, again and again: a consistent copy has as many of each."""
     n = 0
     while not stop.is_set():
         n += 1
         async with db.writing() as session:
-            venue = Venue(league_id=league_id, name=f"Bar {n}", name_key=f"bar {n}")
+            venue = Venue(league_id=league_id, name=f"Bar {writer}.{n}", name_key=f"bar {writer}.{n}")
             session.add(venue)
             await session.flush()
             session.add(
                 Machine(league_id=league_id, venue_id=venue.id or 0, model_name="Godzilla", family="godzilla",
                         status_changed_at=WHEN, installed_at=WHEN)
             )  # fmt: skip
-        written.append(n)
+        written.append(venue.name)
+        wrote.set()
         await asyncio.sleep(0)
+
+
+async def _until(written: list[str], wrote: asyncio.Event, count: int) -> None:
+    while len(written) < count:
+        wrote.clear()
+        await wrote.wait()
 
 
 def _counts(path: Path) -> tuple[str, int, int]:
@@ -45,13 +54,11 @@ def _counts(path: Path) -> tuple[str, int, int]:
 
 async def test_backup_taken_under_writes_restores_a_consistent_database(sqlite_db: Database, tmp_path: Path) -> None:
     league = await make.insert(sqlite_db, make.league())
-    stop, written = asyncio.Event(), []
-    writers = [asyncio.create_task(_writer(sqlite_db, league.id or 0, stop, written))]
-    while len(written) < 20:
-        await asyncio.sleep(0.01)
+    stop, wrote, written = asyncio.Event(), asyncio.Event(), []
+    writers = [asyncio.create_task(_writer(sqlite_db, league.id or 0, stop, written, wrote, w)) for w in range(2)]
+    await _until(written, wrote, 20)
     report = await backup(sqlite_db, tmp_path / "backups" / "league.db")
-    while len(written) < report.row_counts["venue"] + 20:  # writes go on after the backup
-        await asyncio.sleep(0.01)
+    await _until(written, wrote, report.row_counts["venue"] + 20)  # writes go on after the backup
     stop.set()
     await asyncio.gather(*writers)
 
