@@ -141,7 +141,7 @@ class SpreadsheetService:
             await session.flush()
             audit.created(session, actor, entry, at=now)
             added["roster_entry"] += 1
-        report.counts = dict(added)
+        report.counts = {table: added[table] for table in ("player", "roster_entry")}
 
     async def _machines(
         self, session: AsyncSession, actor: Actor, league: League, rows: list[onramp.MachineRow], report: ImportReport
@@ -169,7 +169,7 @@ class SpreadsheetService:
             await session.flush()
             audit.created(session, actor, machine, at=now)
             added["machine"] += 1
-        report.counts = dict(added)
+        report.counts = {table: added[table] for table in ("venue", "machine")}
 
 
 def _roster_problem(

@@ -1,0 +1,24 @@
+"""Replies for imports and exports: the import report as a private message that fits Discord's 2,000 characters."""
+
+from __future__ import annotations
+
+from bot.exchange.problems import ImportReport
+
+MESSAGE_LIMIT = 2000
+
+
+def import_report(report: ImportReport) -> str:
+    """Every problem with its file and line, as many as fit; the rest counted, to be fixed and re-run."""
+    if report.ok:
+        return f"📥 {report.summary()}."
+    ordered = sorted(report.problems, key=lambda p: (p.file, p.line or 0))
+    head = f"⛔ {len(ordered)} problem(s); nothing was imported. Fix these rows and attach the file again:"
+    lines = [head]
+    for shown, problem in enumerate(ordered):
+        line = f"• {problem}"
+        rest = len(ordered) - shown
+        if sum(len(x) + 1 for x in lines) + len(line) + 40 > MESSAGE_LIMIT:
+            lines.append(f"…and {rest} more (run with dry_run to check again)")
+            break
+        lines.append(line)
+    return "\n".join(lines)
