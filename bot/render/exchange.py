@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
+import discord
+
 from bot.exchange.problems import ImportReport
+from bot.services.exports import ExportFile
 
 MESSAGE_LIMIT = 2000
 
@@ -22,3 +27,17 @@ def import_report(report: ImportReport) -> str:
             break
         lines.append(line)
     return "\n".join(lines)
+
+
+def export_file(export: ExportFile) -> discord.File:
+    """An exported file as a Discord attachment."""
+    return discord.File(io.BytesIO(export.content), filename=export.filename)
+
+
+def calendar_ready(calendar: ExportFile) -> str:
+    if not calendar.items:
+        return "📅 No matches to put in a calendar yet: the season has no schedule for that choice."
+    return (
+        f"📅 {calendar.items} match(es) in `{calendar.filename}`. Open it, or import it into your calendar app; "
+        "times show in your own time zone."
+    )

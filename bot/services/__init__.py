@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.exports import ExportService
 from bot.services.highscores import HighScoreService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
@@ -36,6 +37,7 @@ class Services:
     highscores: HighScoreService
     tiebreaks: TiebreakService
     spreadsheets: SpreadsheetService
+    exports: ExportService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -53,4 +55,5 @@ class Services:
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
             spreadsheets=SpreadsheetService(db, clock),
+            exports=ExportService(db, clock),
         )
