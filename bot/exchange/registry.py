@@ -91,12 +91,12 @@ class TableSpec:
         return None
 
 
-def league_tables() -> list[TableSpec]:
+def league_tables(metadata: sa.MetaData | None = None) -> list[TableSpec]:
     """Every table a league owns, parents before children (the order rows are imported in); tables whose rows
     name any other table (audit entries) come last, when every row they may name exists."""
     sections = _sections()
     specs: dict[str, TableSpec] = {}
-    for table in SQLModel.metadata.sorted_tables:
+    for table in (metadata or SQLModel.metadata).sorted_tables:
         if table.name == LEAGUE_TABLE:
             continue
         owner = _owner(table, specs)
