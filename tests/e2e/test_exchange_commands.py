@@ -141,6 +141,8 @@ async def test_schedule_ics_of_a_team_and_a_player_parses_back_in_league_time(hi
     player_events = icalendar.Calendar.from_ical(player_file.data).walk("VEVENT")
     assert sorted(str(e["UID"]) for e in player_events) == sorted(str(e["UID"]) for e in events)
     assert fk1.display_name.casefold() in player_file.filename
+    await refused(league, "/schedule ics player:@carol", as_member="carol", rule=None,
+                  message="is not a player in NYC")  # fmt: skip
 
 
 async def test_standings_export_attaches_the_table_and_ifpa_results(history: RunningBot) -> None:
