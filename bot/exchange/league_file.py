@@ -166,8 +166,8 @@ class _ParsedTable:
     ids: set[int] = field(default_factory=set)  # every row's id, bad rows too: only the bad row is reported
 
 
-class _DryRun(Exception):
-    """Rolls the import's transaction back after everything was written and checked."""
+class _RollBack(Exception):
+    """Leaves the import's transaction without committing: a dry run, or a problem found while writing."""
 
 
 async def import_league(db: Database, files: Files, *, guild_id: int | None, dry_run: bool) -> ImportReport:
@@ -187,8 +187,8 @@ async def import_league(db: Database, files: Files, *, guild_id: int | None, dry
             connection = await session.connection()
             await _write(connection, league_values, tables, report)
             if dry_run or not report.ok:
-                raise _DryRun
-    except _DryRun:
+                raise _RollBack
+    except _RollBack:
         pass
     except IntegrityError as exc:
         report.add("(database)", None, f"the database refused a row: {exc.orig}")
@@ -204,21 +204,24 @@ def _read_manifest(files: Files, report: ImportReport) -> dict[str, Any] | None:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         report.add(MANIFEST, getattr(exc, "lineno", None), f"not valid JSON: {exc}")
         return None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("league"), dict):
+        report.add(MANIFEST, None, 'not a league file: expected {"format_version": …, "league": {…}, …}')
+        return None
     version = manifest.get("format_version")
     if version != FORMAT_VERSION:
         report.add(MANIFEST, None, f"format_version {version!r}: this pinleague reads version {FORMAT_VERSION}")
         return None
-    raw = manifest.get("league") or {}
-    table = LEAGUE
+    raw = manifest["league"]
     league: dict[str, Any] = {}
     for name in _LEAGUE_COLUMNS:
-        column = table.c[name]
+        column = LEAGUE.c[name]
         value = raw.get(name)
         try:
             if isinstance(column.type, sa.JSON | sa.Integer):
                 if value is None and not column.nullable:
                     raise CellError(f"`{name}` is required")
-                if value is not None and isinstance(column.type, sa.Integer) and not isinstance(value, int):
+                whole = isinstance(value, int) and not isinstance(value, bool)
+                if value is not None and isinstance(column.type, sa.Integer) and not whole:
                     raise CellError(f"`{name}` {value!r} is not a whole number")
                 league[name] = value
             else:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
+from sqlmodel import select
 
 from bot.exchange.league_file import MANIFEST, export_by_name, import_league, read_files, write_files
 from storage.db import Database
 from storage.migrate import upgrade
+from storage.models import League
 from tests.conftest import PG_ADMIN_URL
 from tests.e2e.harness import RunningBot, running_bot
 from tests.exchange.history import build_history
@@ -135,3 +138,23 @@ async def test_dry_run_of_a_broken_file_reports_every_bad_row(history: RunningBo
     assert "notes.csv: no such table in this version of the league file" in reasons
     assert report.summary().startswith("9 problem(s); nothing was imported:")
     assert await history.row_counts() == before
+
+
+async def test_league_json_of_another_version_or_with_a_bad_zone_is_reported(sqlite_db: Database) -> None:
+    newer = {MANIFEST: b'{"format_version": 2, "league": {}}'}
+    report = await import_league(sqlite_db, newer, guild_id=None, dry_run=True)
+    assert [str(p) for p in report.problems] == ["league.json: format_version 2: this pinleague reads version 1"]
+
+    league = {"name": "NYC", "format": "team", "timezone": "Mars/Olympus", "options": {"roster_max": "many"},
+              "guild_id": 1, "commissioner_role_id": None, "created_at": "2027-02-26T17:00:00Z",
+              "created_by": 2}  # fmt: skip
+    bad = {MANIFEST: json.dumps({"format_version": 1, "league": league, "sections": {}}).encode()}
+    reasons = [str(p) for p in (await import_league(sqlite_db, bad, guild_id=None, dry_run=True)).problems]
+    assert reasons[0] == "league.json: league: timezone 'Mars/Olympus' is not an IANA time zone name"
+    assert reasons[1].startswith("league.json: league: options are not valid for a team league")
+    assert await league_count(sqlite_db) == 0
+
+
+async def league_count(db: Database) -> int:
+    async with db.reading() as session:
+        return len((await session.exec(select(League))).all())
