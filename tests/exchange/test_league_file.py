@@ -72,6 +72,8 @@ async def test_export_import_export_gives_identical_files(
     assert report.ok, report.summary()
     assert report.counts["game_score"] == first["game_score.csv"].count(b"\n") - 1
     assert await export_by_name(empty_target, guild, None) == first
+    write_files(await export_by_name(empty_target, guild, None), tmp_path / "again.zip")
+    assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "nyc.zip").read_bytes()
 
     # The same file into the first database under another server: every row gets other database ids.
     again = await import_league(history.db, first, guild_id=OTHER_GUILD, dry_run=False)
