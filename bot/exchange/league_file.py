@@ -245,7 +245,7 @@ def _check_league(league: dict[str, Any], report: ImportReport) -> None:
         report.add(MANIFEST, None, f"league: {exc.message}")
     try:
         ZoneInfo(league["timezone"])
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a tzdata path
         report.add(MANIFEST, None, f"league: timezone {league['timezone']!r} is not an IANA time zone name")
     model = OPTIONS_MODELS.get(league["format"])
     if model is not None:
