@@ -29,6 +29,7 @@ MACHINE_REQUIRED = ("venue", "model")
 _MENTION = re.compile(r"^<@!?(\d+)>$")
 
 Row = TypeVar("Row")
+Value = TypeVar("Value")
 
 
 @dataclass(frozen=True)
@@ -55,34 +56,59 @@ class MachineRow:
 
 
 def read_rosters(content: bytes, file: str, report: ImportReport) -> list[RosterRow]:
-    def row(line: int, cells: dict[str, str]) -> RosterRow:
+    def row(cells: _Cells) -> RosterRow:
         return RosterRow(
-            line=line,
-            team=rules.clean_name(cells["team"], option="team", max_length=rules.TEAM_NAME_MAX).display,
-            discord_id=_discord_id(cells["discord_id"]),
-            name=rules.clean_name(cells["name"], option="name", max_length=rules.PLAYER_NAME_MAX).display,
-            role=_choice(cells["role"], "role", RosterRole),
-            ifpa_number=rules.ifpa_number(_whole(cells.get("ifpa_number"), "ifpa_number")),
-            ifpa_rank=rules.ifpa_rank(_whole(cells.get("ifpa_rank"), "ifpa_rank")),
-            adult=_yes_no(cells.get("adult"), "adult"),
+            line=cells.line,
+            team=cells.name("team", rules.TEAM_NAME_MAX),
+            discord_id=cells.check(lambda: _discord_id(cells["discord_id"]), 0),
+            name=cells.name("name", rules.PLAYER_NAME_MAX),
+            role=cells.check(lambda: _choice(cells["role"], "role", RosterRole), RosterRole.STARTER),
+            ifpa_number=cells.check(lambda: rules.ifpa_number(_whole(cells["ifpa_number"], "ifpa_number")), None),
+            ifpa_rank=cells.check(lambda: rules.ifpa_rank(_whole(cells["ifpa_rank"], "ifpa_rank")), None),
+            adult=cells.check(lambda: _yes_no(cells["adult"], "adult"), False),
         )
 
     return _read(content, file, report, ROSTER_COLUMNS, ROSTER_REQUIRED, row)
 
 
 def read_machines(content: bytes, file: str, report: ImportReport) -> list[MachineRow]:
-    def row(line: int, cells: dict[str, str]) -> MachineRow:
+    def row(cells: _Cells) -> MachineRow:
         return MachineRow(
-            line=line,
-            venue=rules.clean_name(cells["venue"], option="venue", max_length=rules.VENUE_NAME_MAX).display,
-            address=rules.optional_text(cells.get("address"), option="address", max_length=rules.ADDRESS_MAX),
-            model=rules.clean_name(cells["model"], option="model", max_length=rules.MODEL_NAME_MAX).display,
-            variant=rules.optional_text(cells.get("variant"), option="variant", max_length=rules.VARIANT_MAX),
-            players=rules.machine_capacity(_whole(cells.get("players"), "players") or 4),
-            balls=rules.balls_per_game(_whole(cells.get("balls"), "balls") or 3),
+            line=cells.line,
+            venue=cells.name("venue", rules.VENUE_NAME_MAX),
+            address=cells.optional("address", rules.ADDRESS_MAX),
+            model=cells.name("model", rules.MODEL_NAME_MAX),
+            variant=cells.optional("variant", rules.VARIANT_MAX),
+            players=cells.check(lambda: rules.machine_capacity(_whole(cells["players"], "players") or 4), 4),
+            balls=cells.check(lambda: rules.balls_per_game(_whole(cells["balls"], "balls") or 3), 3),
         )
 
     return _read(content, file, report, MACHINE_COLUMNS, MACHINE_REQUIRED, row)
+
+
+class _Cells:
+    """One record's cells by column, collecting every problem of the row instead of stopping at the first."""
+
+    def __init__(self, line: int, values: dict[str, str]) -> None:
+        self.line = line
+        self.values = values
+        self.problems: list[str] = []
+
+    def __getitem__(self, column: str) -> str:
+        return self.values.get(column, "")
+
+    def check(self, read: Callable[[], Value], fallback: Value) -> Value:
+        try:
+            return read()
+        except Refusal as exc:
+            self.problems.append(exc.message + (f" (rule {exc.rule_id})" if exc.rule_id else ""))
+            return fallback
+
+    def name(self, column: str, max_length: int) -> str:
+        return self.check(lambda: rules.clean_name(self[column], option=column, max_length=max_length).display, "")
+
+    def optional(self, column: str, max_length: int) -> str | None:
+        return self.check(lambda: rules.optional_text(self[column], option=column, max_length=max_length), None)
 
 
 def _read(
@@ -91,7 +117,7 @@ def _read(
     report: ImportReport,
     known: tuple[str, ...],
     required: tuple[str, ...],
-    make: Callable[[int, dict[str, str]], Row],
+    make: Callable[[_Cells], Row],
 ) -> list[Row]:
     try:
         text = content.decode("utf-8-sig")  # spreadsheets often save UTF-8 with a byte-order mark
@@ -110,15 +136,16 @@ def _read(
     if len(report.problems) > problems_before:
         return []
     rows = []
-    for line, cells in _records(reader):
-        if len(cells) > len(header):
-            report.add(file, line, f"{len(cells)} cells where the header has {len(header)}")
+    for line, record in _records(reader):
+        if len(record) > len(header):
+            report.add(file, line, f"{len(record)} cells where the header has {len(header)}")
             continue
-        values = {name: cell.strip() for name, cell in zip(header, cells, strict=False)}
-        try:
-            rows.append(make(line, values | {name: "" for name in header if name not in values}))
-        except Refusal as exc:
-            report.add(file, line, exc.message + (f" (rule {exc.rule_id})" if exc.rule_id else ""))
+        cells = _Cells(line, {name: cell.strip() for name, cell in zip(header, record, strict=False)})
+        row = make(cells)
+        for problem in cells.problems:
+            report.add(file, line, problem)
+        if not cells.problems:
+            rows.append(row)
     if not rows and len(report.problems) == problems_before:
         report.add(file, None, "no rows below the header")
     return rows

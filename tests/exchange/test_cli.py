@@ -63,12 +63,13 @@ async def test_spreadsheets_league_file_and_backup_from_the_shell(sqlite_db: Dat
     done = _pinleague(database, "import-csv", "rosters", str(tmp_path / "broken.csv"), "--dry-run")
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
-        "4 problem(s); nothing was imported:",
+        "5 problem(s); nothing was imported:",
         "  broken.csv:2: `role` 'goalie' is not one of captain, starter, reserve",
         "  broken.csv:3: Flipper Kings has no team named 'Nobody FC'; create it with /team create",
         "  broken.csv:4: `discord_id` '@dan' is not a Discord user id (17–20 digits; Copy User ID in Discord)",
         "  broken.csv:5: IFPA number 99999999 is not valid: it is a whole number from 1 to 9,999,999. "
         "(rule COMMON-PLAYER-1)",
+        "  broken.csv:5: `adult` 'maybe' is not yes or no",
     ]
     assert _count(database, "roster_entry") == entries
 
