@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
-from bot.render.exchange import import_report
+from bot.render.exchange import ROSTER_NEXT_STEP, import_report
 from bot.rules.refusals import InvalidInput
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
 
@@ -133,7 +133,8 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
                 file=file.filename,
                 dry_run=dry_run,
             )
-            return Reply(import_report(report))
+            next_step = ROSTER_NEXT_STEP if kind.value == "rosters" else None
+            return Reply(import_report(report, next_step=next_step))
 
         await answer(interaction, work(), ephemeral=True)
 

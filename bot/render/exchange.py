@@ -12,10 +12,14 @@ from bot.services.exports import ExportFile
 MESSAGE_LIMIT = 2000
 
 
-def import_report(report: ImportReport) -> str:
+ROSTER_NEXT_STEP = "Next: check each roster with `/roster show` and put it in force with `/roster submit`."
+
+
+def import_report(report: ImportReport, *, next_step: str | None = None) -> str:
     """Every problem with its file and line, as many as fit; the rest counted, to be fixed and re-run."""
     if report.ok:
-        return f"📥 {report.summary()}."
+        done = f"📥 {report.summary()}."
+        return f"{done}\n{next_step}" if next_step and not report.dry_run else done
     ordered = sorted(report.problems, key=lambda p: (p.file, p.line or 0))
     head = f"⛔ {len(ordered)} problem(s); nothing was imported. Fix these rows and attach the file again:"
     lines = [head]

@@ -67,6 +67,7 @@ async def test_commissioner_imports_rosters_and_machines_from_csv(league_bot: Ru
     assert checked.ephemeral and "would import 6 player, 6 roster_entry" in checked.content, checked.content
     done = await league.run(f"/league import kind:rosters file:{rosters}", as_member="alice")
     assert "📥 NYC: imported 6 player, 6 roster_entry" in done.content, done.content
+    assert "`/roster submit`" in done.content
     submitted = await league.run('/roster submit team:"Flipper Kings" effective:2027-02-26', as_member="alice")
     assert "Roster submitted" in submitted.text(), submitted.content
     done = await league.run(f"/league import kind:machines file:{machines}", as_member="alice")
