@@ -85,10 +85,11 @@ async def export_league(connection: AsyncConnection, league: League) -> Files:
     ids: dict[str, dict[int, int]] = {LEAGUE_TABLE: {league.id or 0: 1}}
     rows_of: dict[str, list[sa.Row[Any]]] = {}
     for spec in specs:
-        query = sa.select(spec.table).where(_belongs(spec, specs, league.id or 0)).order_by(spec.table.c.id)
-        rows = list((await connection.execute(query)).all())
+        query = sa.select(spec.table).where(_belongs(spec, specs, league.id or 0))
+        rows = list((await connection.execute(query.order_by(*spec.table.primary_key.columns))).all())
         rows_of[spec.name] = rows
-        ids[spec.name] = {row.id: position for position, row in enumerate(rows, start=1)}
+        if spec.has_id:
+            ids[spec.name] = {row.id: position for position, row in enumerate(rows, start=1)}
 
     def to_file(table: str, db_id: int) -> int:
         return ids[table][db_id]
@@ -113,7 +114,8 @@ def _belongs(spec: TableSpec, specs: list[TableSpec], league_id: int) -> sa.Colu
     if spec.owner.name == "league_id":
         return spec.owner == league_id
     parent = next(s for s in specs if s.name == spec.references(spec.owner))
-    return spec.owner.in_(sa.select(parent.table.c.id).where(_belongs(parent, specs, league_id)))
+    referenced = next(iter(spec.owner.foreign_keys)).column
+    return spec.owner.in_(sa.select(referenced).where(_belongs(parent, specs, league_id)))
 
 
 def _table_csv(spec: TableSpec, rows: list[sa.Row[Any]], lookup: Lookup) -> bytes:
@@ -122,7 +124,9 @@ def _table_csv(spec: TableSpec, rows: list[sa.Row[Any]], lookup: Lookup) -> byte
     writer.writerow([column.name for column in spec.columns])
     for row in rows:
         values = dict(row._mapping)
-        translated = {**_translate(spec, values, lookup, exporting=True), "id": lookup(spec.name, values["id"])}
+        translated = _translate(spec, values, lookup, exporting=True)
+        if spec.has_id:
+            translated["id"] = lookup(spec.name, values["id"])
         writer.writerow([write_cell(column, translated[column.name]) for column in spec.columns])
     return out.getvalue().encode()
 
@@ -300,11 +304,12 @@ def _read_table(spec: TableSpec, content: bytes, report: ImportReport) -> _Parse
             except CellError as exc:
                 report.add(file, line, str(exc))
                 bad = True
-        row_id = values["id"]
+        row_id = values.get("id")
         if row_id is not None and (row_id in parsed.ids or row_id < 1):
             report.add(file, line, f"id {row_id} is repeated or not positive: ids are 1, 2, 3, … in a table")
             continue
-        parsed.ids.add(row_id)
+        if row_id is not None:
+            parsed.ids.add(row_id)
         if bad or not _derive(spec, values, file, line, report):
             continue
         parsed.rows.append((line, values))
@@ -398,13 +403,16 @@ async def _write(
         batch = []
         for _, values in parsed.rows:
             row = _translate(parsed.spec, values, to_database, exporting=False)
-            row.pop("id")
+            row.pop("id", None)
             if "league_id" in table.columns:
                 row["league_id"] = league_id
             if "guild_id" in table.columns:
                 row["guild_id"] = league_values["guild_id"]
             batch.append(row)
         if not batch:
+            continue
+        if not parsed.spec.has_id:
+            await connection.execute(sa.insert(table), batch)
             continue
         inserted = await connection.execute(sa.insert(table).returning(table.c.id, sort_by_parameter_order=True), batch)
         new_ids[parsed.spec.name] = {

@@ -78,6 +78,11 @@ class TableSpec:
         return f"{self.table.name}.csv"
 
     @property
+    def has_id(self) -> bool:
+        """Rows with an `id` are numbered in the file; a table keyed by its league (settings) has one row."""
+        return "id" in self.table.columns
+
+    @property
     def columns(self) -> list[sa.Column[Any]]:
         """The columns a file carries, in table order (`id` first)."""
         skipped = (*IMPLIED_COLUMNS, *DERIVED_COLUMNS)

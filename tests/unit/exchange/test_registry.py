@@ -30,7 +30,8 @@ def test_every_json_column_says_whether_it_holds_ids() -> None:
 
 
 def test_a_new_formats_tables_are_picked_up_through_their_foreign_keys() -> None:
-    """A ladder branch's tables (a group per league, results per group) join the file as they are declared."""
+    """A ladder branch's tables (a group per league, results per group, one settings row per league keyed by the
+    league) join the file as they are declared."""
     metadata = sa.MetaData()
     for table in SQLModel.metadata.sorted_tables:
         table.to_metadata(metadata)
@@ -39,8 +40,12 @@ def test_a_new_formats_tables_are_picked_up_through_their_foreign_keys() -> None
     sa.Table("ladder_result", metadata, sa.Column("id", sa.Integer, primary_key=True),
              sa.Column("group_id", sa.ForeignKey("ladder_group.id"), nullable=False),
              sa.Column("player_id", sa.ForeignKey("player.id"), nullable=False))  # fmt: skip
+    sa.Table("ladder_settings", metadata, sa.Column("league_id", sa.ForeignKey("league.id"), primary_key=True),
+             sa.Column("groups_of", sa.Integer, nullable=False))  # fmt: skip
     specs = {spec.name: spec for spec in league_tables(metadata)}
-    assert specs["ladder_group"].owner.name == "league_id"
+    settings = specs["ladder_settings"]
+    assert not settings.has_id and [column.name for column in settings.columns] == ["groups_of"]
+    assert specs["ladder_group"].owner.name == "league_id" and specs["ladder_group"].has_id
     assert specs["ladder_result"].owner.name == "group_id"
     assert specs["ladder_result"].references(specs["ladder_result"].table.c.player_id) == "player"
     order = list(specs)
