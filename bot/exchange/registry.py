@@ -56,9 +56,16 @@ JSON_REFERENCES: dict[tuple[str, str], Callable[[Any, Lookup], Any]] = {
     ("tiebreaker_setup", "away_players"): _id_list("player"),
 }
 # JSON kept as it is: options, audit snapshots (as recorded, with the ids of the database they came from),
-# challenged games as [round, game] pairs.
-JSON_PLAIN = frozenset({("league", "options"), ("audit_entry", "before"), ("audit_entry", "after"),
-                        ("match_challenge", "games")})  # fmt: skip
+# challenged games as [round, game] pairs, scheduled posts' timings.
+JSON_PLAIN = frozenset(
+    {
+        ("league", "options"),
+        ("audit_entry", "before"),
+        ("audit_entry", "after"),
+        ("match_challenge", "games"),
+        ("league_posting", "timings"),  # storage/posts.py, on main since this branch started
+    }
+)
 # An id column whose table is named by another column of the row (the audit entry's `entity`).
 POLYMORPHIC_REFERENCES = {("audit_entry", "entity_id"): "entity"}
 
