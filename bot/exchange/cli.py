@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zipfile
 from pathlib import Path
 
 from sqlmodel import select
@@ -62,6 +63,9 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         await upgrade(db)
         return await _run(args, db)
     except (Refusal, BackupError) as exc:
+        print(f"⛔ {exc}", file=sys.stderr)
+        return 2
+    except (OSError, zipfile.BadZipFile) as exc:  # a path that is not there, not readable, not a zip
         print(f"⛔ {exc}", file=sys.stderr)
         return 2
     finally:

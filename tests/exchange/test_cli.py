@@ -81,6 +81,9 @@ async def test_spreadsheets_league_file_and_backup_from_the_shell(sqlite_db: Dat
     assert done.returncode == 0 and "Flipper Kings: imported" in done.stdout, done.stdout + done.stderr
     assert _count(database, "league") == 2 and _count(database, "machine") == 6
 
+    done = _pinleague(database, "import", str(tmp_path / "missing.zip"))
+    assert done.returncode == 2 and "missing.zip" in done.stderr and "Traceback" not in done.stderr
+
     done = _pinleague(database, "backup", str(tmp_path / "backup.db"))
     assert done.returncode == 0 and "integrity ok" in done.stdout, done.stderr
     done = _pinleague(tmp_path / "fresh.db", "restore", str(tmp_path / "backup.db"))
