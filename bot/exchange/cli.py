@@ -15,7 +15,8 @@ from sqlmodel import select
 
 from bot.backup import BackupError, backup, restore
 from bot.clock import SystemClock
-from bot.exchange.league_file import export_by_name, import_league, read_files, write_files
+from bot.exchange.league_file import export_by_name, read_files, write_files
+from bot.exchange.league_import import import_league
 from bot.exchange.problems import ImportReport
 from bot.rules.refusals import Refusal
 from bot.services.actor import Actor

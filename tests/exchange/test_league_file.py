@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy.engine import make_url
 from sqlmodel import select
 
-from bot.exchange.league_file import MANIFEST, export_by_name, import_league, read_files, write_files
+from bot.exchange.league_file import MANIFEST, export_by_name, read_files, write_files
+from bot.exchange.league_import import import_league
 from storage.db import Database
 from storage.migrate import upgrade
 from storage.models import League
