@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     ukpl = sub.add_parser("ukpl-replay", help="recompute the UK Pinball League's meets from their raw scores")
     ukpl.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
     ukpl.add_argument("--limit", type=int, help="replay only the first N meets")
+    from bot.exchange.cli import add_commands
+
+    add_commands(sub)
     return parser
 
 
@@ -66,6 +69,10 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return ukpl_replay.run(args.data or ukpl_replay.DEFAULT_DATA, args.limit)
     if args.command == "db":
         return await _database_command(args, settings)
+    from bot.exchange import cli as exchange
+
+    if args.command in exchange.COMMANDS:
+        return await exchange.run(args, settings)
     if args.command == "local":
         from bot.local.chat import run_chat
 

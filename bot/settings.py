@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     def _known_zone(cls, value: str) -> str:
         try:
             ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: too long for a tzdata path
             raise ValueError(f"unknown IANA time zone {value!r} (e.g. America/New_York)") from exc
         return value
 

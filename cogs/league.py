@@ -12,7 +12,17 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
+from bot.render.exchange import ROSTER_NEXT_STEP, import_report
+from bot.rules.refusals import InvalidInput
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+
+IMPORT_KINDS = [
+    app_commands.Choice(
+        name="rosters — team, discord_id, name, role[, ifpa_number, ifpa_rank, adult]", value="rosters"
+    ),
+    app_commands.Choice(name="machines — venue, model[, variant, players, balls, address]", value="machines"),
+]
+IMPORT_MAX_BYTES = 1_000_000
 
 FORMAT_CHOICES = [
     app_commands.Choice(name="team — Pinball NYC style: teams, doubles and singles", value="team"),
@@ -90,6 +100,41 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         async def work() -> Reply:
             setup = await bot_of(interaction).services.leagues.setup(actor_from(interaction), league)
             return Reply(embeds=[render.setup_embed(setup)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(
+        name="import", description="Import rosters or machines from a spreadsheet CSV (commissioners)"
+    )
+    @app_commands.describe(
+        kind="What the file lists",
+        file="The spreadsheet saved as CSV (UTF-8), first line = column names",
+        dry_run="Only check every row and list the problems; import nothing",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(kind=IMPORT_KINDS)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def import_csv(
+        self,
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        file: discord.Attachment,
+        dry_run: bool = False,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            if file.size > IMPORT_MAX_BYTES:
+                raise InvalidInput(f"`file` is {file.size:,} bytes; the limit is {IMPORT_MAX_BYTES:,}. Split it.")
+            report = await self.bot.services.spreadsheets.import_csv(
+                actor_from(interaction),
+                league,
+                kind=kind.value,
+                content=await file.read(),
+                file=file.filename,
+                dry_run=dry_run,
+            )
+            next_step = ROSTER_NEXT_STEP if kind.value == "rosters" else None
+            return Reply(import_report(report, next_step=next_step))
 
         await answer(interaction, work(), ephemeral=True)
 

@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
+from bot.render.exchange import calendar_ready, export_file
 from bot.render.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
 from bot.services.schedule import MAX_WEEKS, REASON_MAX
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching, venue_autocomplete
@@ -121,6 +122,28 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         async def work() -> Reply:
             view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
             return Reply(embeds=[schedule_embed(view)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="ics", description="Download matches as a calendar file (iCalendar, .ics)")
+    @app_commands.describe(
+        team="Only this team's matches",
+        player="Only the matches of this player's teams",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    async def ics(
+        self,
+        interaction: discord.Interaction,
+        team: str | None = None,
+        player: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            calendar = await self.bot.services.exports.calendar(
+                actor_from(interaction), league, team_name=team, member_id=player.id if player else None
+            )
+            return Reply(calendar_ready(calendar), files=[export_file(calendar)])
 
         await answer(interaction, work(), ephemeral=True)
 

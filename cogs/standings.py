@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
+from bot.render.exchange import export_file
 from bot.render.standings import standings_embed
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
 
@@ -23,17 +24,28 @@ class StandingsCommands(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="standings", description="The league table: record, win %, match points")
-    @app_commands.describe(conference="Only this conference (default: every conference)", league=LEAGUE_OPTION)
+    @app_commands.describe(
+        conference="Only this conference (default: every conference)",
+        export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
+        league=LEAGUE_OPTION,
+    )
     @app_commands.autocomplete(conference=conference_autocomplete, league=league_autocomplete)
     @app_commands.guild_only()
     async def standings(
-        self, interaction: discord.Interaction, conference: str | None = None, league: str | None = None
+        self,
+        interaction: discord.Interaction,
+        conference: str | None = None,
+        export: bool = False,
+        league: str | None = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.standings.table(actor_from(interaction), league, conference=conference)
+            if export:
+                files = await self.bot.services.exports.standings_files(actor_from(interaction), view)
+                return Reply(embeds=[standings_embed(view)], files=[export_file(file) for file in files])
             return Reply(embeds=[standings_embed(view)], ephemeral=False)
 
-        await answer(interaction, work(), ephemeral=False)
+        await answer(interaction, work(), ephemeral=not export)
 
 
 async def setup(bot: LeagueBot) -> None:

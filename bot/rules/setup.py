@@ -76,7 +76,7 @@ def time_zone(value: str | None, *, league_format: str, default: str) -> str:
     name = value.strip()
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a path in the tzdata package
         suggestion = _suggest_zone(name)
         hint = f" Did you mean {suggestion}?" if suggestion else ""
         raise InvalidInput(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.exports import ExportService
 from bot.services.field_config import FieldConfigService
 from bot.services.field_corrections import FieldCorrectionService
 from bot.services.field_finals import FieldFinalsService
@@ -19,6 +20,7 @@ from bot.services.playoffs import PlayoffService
 from bot.services.posts import PostService
 from bot.services.rosters import RosterService
 from bot.services.schedule import ScheduleService
+from bot.services.spreadsheets import SpreadsheetService
 from bot.services.standings import StandingsService
 from bot.services.teams import TeamService
 from bot.services.tiebreaks import TiebreakService
@@ -46,6 +48,8 @@ class Services:
     field_finals: FieldFinalsService
     field_config: FieldConfigService
     field_corrections: FieldCorrectionService
+    spreadsheets: SpreadsheetService
+    exports: ExportService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -68,4 +72,6 @@ class Services:
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
             field_corrections=FieldCorrectionService(db, clock),
+            spreadsheets=SpreadsheetService(db, clock),
+            exports=ExportService(db, clock),
         )

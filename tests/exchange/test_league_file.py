@@ -1,0 +1,163 @@
+"""The league file round trip on SQLite and PostgreSQL: export → import into an empty database → export gives
+the same bytes, and importing the file a second time under another server (other database ids) does too."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+from sqlmodel import select
+
+from bot.exchange.league_file import MANIFEST, export_by_name, read_files, write_files
+from bot.exchange.league_import import import_league
+from storage.db import Database
+from storage.migrate import upgrade
+from storage.models import League
+from tests.conftest import PG_ADMIN_URL
+from tests.e2e.harness import RunningBot, running_bot
+from tests.exchange.history import build_history
+from tests.storage.conftest import _admin_connection
+
+OTHER_GUILD = 424242
+
+
+@pytest.fixture
+async def history(db: Database) -> AsyncIterator[RunningBot]:
+    async with running_bot(db) as league:
+        await build_history(league)
+        yield league
+
+
+@pytest.fixture
+async def empty_target(db: Database, tmp_path: Path) -> AsyncIterator[Database]:
+    """A second migrated database with nothing in it, on the same kind of server as `db`."""
+    if db.is_sqlite:
+        target = Database(f"sqlite+aiosqlite:///{tmp_path / 'target.db'}")
+        await upgrade(target)
+        yield target
+        await target.dispose()
+        return
+    admin = await _admin_connection()
+    name = f"pinleague_target_{uuid.uuid4().hex[:12]}"
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    target = Database(make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False))
+    try:
+        await upgrade(target)
+        yield target
+    finally:
+        await target.dispose()
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def test_export_import_export_gives_identical_files(
+    history: RunningBot, empty_target: Database, tmp_path: Path
+) -> None:
+    guild = history.emulator.guild.id
+    first = await export_by_name(history.db, guild, None)
+    expected_tables = {"season", "venue", "machine", "conference", "team", "player", "roster_entry", "audit_entry",
+                       "match", "match_visit", "match_lineup", "lineup_replacement", "game_score", "game_penalty",
+                       "match_machine_out", "match_confirmation", "match_challenge", "tiebreaker_setup",
+                       "tiebreaker_game", "match_walkout"}  # fmt: skip
+    assert set(first) == {MANIFEST} | {f"{table}.csv" for table in expected_tables}
+    assert b'"format_version": 1' in first[MANIFEST]
+
+    write_files(first, tmp_path / "nyc.zip")
+    report = await import_league(empty_target, read_files(tmp_path / "nyc.zip"), guild_id=None, dry_run=False)
+    assert report.ok, report.summary()
+    assert report.counts["game_score"] == first["game_score.csv"].count(b"\n") - 1
+    assert await export_by_name(empty_target, guild, None) == first
+    write_files(await export_by_name(empty_target, guild, None), tmp_path / "again.zip")
+    assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "nyc.zip").read_bytes()
+
+    # The same file into the first database under another server: every row gets other database ids.
+    again = await import_league(history.db, first, guild_id=OTHER_GUILD, dry_run=False)
+    assert again.ok, again.summary()
+    second = await export_by_name(history.db, OTHER_GUILD, None)
+    assert second[MANIFEST] == first[MANIFEST].replace(str(guild).encode(), str(OTHER_GUILD).encode())
+    assert {k: v for k, v in second.items() if k != MANIFEST} == {k: v for k, v in first.items() if k != MANIFEST}
+
+
+async def test_dry_run_writes_nothing(history: RunningBot) -> None:
+    files = await export_by_name(history.db, history.emulator.guild.id, None)
+    before = await history.row_counts()
+    report = await import_league(history.db, files, guild_id=OTHER_GUILD, dry_run=True)
+    assert report.ok and report.dry_run, report.summary()
+    assert "would import" in report.summary() and report.counts["match"] > 0
+    assert await history.row_counts() == before
+
+
+def _set(files: dict[str, bytes], name: str, line: int, column: str, value: str) -> None:
+    """Set one cell of a CSV file; `line` counts the header as 1 (every exported record is one line)."""
+    rows = list(csv.reader(io.StringIO(files[name].decode())))
+    rows[line - 1][rows[0].index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    files[name] = out.getvalue().encode()
+
+
+async def test_dry_run_of_a_broken_file_reports_every_bad_row(history: RunningBot) -> None:
+    """Every bad row is reported with its file, line and reason, and nothing is written."""
+    files = await export_by_name(history.db, history.emulator.guild.id, None)
+    _set(files, "team.csv", 3, "home_venue_id", "99")  # a venue that is not in venue.csv
+    _set(files, "team.csv", 4, "name", "flipper KINGS")  # the name of the team on line 2
+    _set(files, "player.csv", 5, "registered_at", "yesterday")
+    _set(files, "machine.csv", 3, "status", "broken")
+    _set(files, "game_score.csv", 2, "score", "lots")
+    _set(files, "game_score.csv", 7, "player_id", "999")
+    _set(files, "match_lineup.csv", 2, "games", '[{"machine":77,"players":[1,2]}]')
+    _set(files, "roster_entry.csv", 1, "ifpa_rank", "rank")
+    files["notes.csv"] = b"anything\n"
+    before = await history.row_counts()
+
+    report = await import_league(history.db, files, guild_id=OTHER_GUILD, dry_run=True)
+
+    assert {(p.file, p.line) for p in report.problems} == {
+        ("team.csv", 3),
+        ("team.csv", 4),
+        ("player.csv", 5),
+        ("machine.csv", 3),
+        ("game_score.csv", 2),
+        ("game_score.csv", 7),
+        ("match_lineup.csv", 2),
+        ("roster_entry.csv", 1),
+        ("notes.csv", None),
+    }, report.summary()
+    reasons = {str(problem) for problem in report.problems}
+    assert "team.csv:3: refers to venue 99, which is not in venue.csv" in reasons
+    assert "team.csv:4: repeats line 2 (name=flipper KINGS): must be unique" in reasons
+    assert any(r.startswith("player.csv:5: `registered_at` 'yesterday' is not a time with its zone") for r in reasons)
+    assert any(r.startswith("machine.csv:3: `status` 'broken' is not one of working, ") for r in reasons)
+    assert "game_score.csv:2: `score` 'lots' is not a whole number" in reasons
+    assert "game_score.csv:7: refers to player 999, which is not in player.csv" in reasons
+    assert "match_lineup.csv:2: refers to machine 77, which is not in machine.csv" in reasons
+    assert any(r.startswith("roster_entry.csv:1: unknown column `rank`") for r in reasons)
+    assert "notes.csv: no such table in this version of the league file" in reasons
+    assert report.summary().startswith("9 problem(s); nothing was imported:")
+    assert await history.row_counts() == before
+
+
+async def test_league_json_of_another_version_or_with_a_bad_zone_is_reported(sqlite_db: Database) -> None:
+    newer = {MANIFEST: b'{"format_version": 2, "league": {}}'}
+    report = await import_league(sqlite_db, newer, guild_id=None, dry_run=True)
+    assert [str(p) for p in report.problems] == ["league.json: format_version 2: this pinleague reads version 1"]
+
+    league = {"name": "NYC", "format": "team", "timezone": "Mars/Olympus", "options": {"roster_max": "many"},
+              "guild_id": 1, "commissioner_role_id": None, "created_at": "2027-02-26T17:00:00Z",
+              "created_by": 2}  # fmt: skip
+    bad = {MANIFEST: json.dumps({"format_version": 1, "league": league, "sections": {}}).encode()}
+    reasons = [str(p) for p in (await import_league(sqlite_db, bad, guild_id=None, dry_run=True)).problems]
+    assert reasons[0] == "league.json: league: timezone 'Mars/Olympus' is not an IANA time zone name"
+    assert reasons[1].startswith("league.json: league: options are not valid for a team league")
+    assert await league_count(sqlite_db) == 0
+
+
+async def league_count(db: Database) -> int:
+    async with db.reading() as session:
+        return len((await session.exec(select(League))).all())
