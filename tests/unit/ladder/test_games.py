@@ -88,8 +88,8 @@ def test_working_set_is_required():
 
 
 def test_tv25_play_order():
-    """LADDER-TV-25 / LADDER-ORDER-1 / LADDER-ORDER-2 / LADDER-AMB-30: ranks #4, #9, #2 → #9, #4, #2; then the reverse of
-    game 1's finish (#9, #2, #4) → #4, #2, #9."""
+    """LADDER-TV-25 / LADDER-ORDER-1 / LADDER-ORDER-2 / LADDER-AMB-30: ranks #4, #9, #2 → #9, #4, #2;
+    then the reverse of game 1's finish (#9, #2, #4) → #4, #2, #9."""
     ranks = {"p4": 4, "p9": 9, "p2": 2}
     assert first_game_order(ranks) == ["p9", "p4", "p2"]  # type: ignore[arg-type]
     assert next_game_order(["p9", "p2", "p4"]) == ["p4", "p2", "p9"]  # type: ignore[list-item]
