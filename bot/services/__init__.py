@@ -6,6 +6,11 @@ from dataclasses import dataclass
 
 from bot.clock import Clock
 from bot.services.highscores import HighScoreService
+from bot.services.ladder_nights import LadderNightService
+from bot.services.ladder_play import LadderPlayService
+from bot.services.ladder_players import LadderPlayerService
+from bot.services.ladder_premakeups import LadderPremakeupService
+from bot.services.ladder_standings import LadderStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
@@ -34,6 +39,11 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    ladder_players: LadderPlayerService
+    ladder_nights: LadderNightService
+    ladder_play: LadderPlayService
+    ladder_premakeups: LadderPremakeupService
+    ladder_standings: LadderStandingsService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -50,4 +60,9 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            ladder_players=LadderPlayerService(db, clock),
+            ladder_nights=LadderNightService(db, clock),
+            ladder_play=LadderPlayService(db, clock),
+            ladder_premakeups=LadderPremakeupService(db, clock),
+            ladder_standings=LadderStandingsService(db, clock),
         )

@@ -66,8 +66,8 @@ def weekly_payouts(
 
 
 def no_show_forfeit(paid_so_far_cents: int) -> int:
-    """LADDER-PAY-4: the 3rd No-Show forfeits all money paid this season (a negative ledger entry)."""
-    return -paid_so_far_cents
+    """LADDER-PAY-4: the 3rd No-Show forfeits all money paid this season."""
+    return max(paid_so_far_cents, 0)
 
 
 def season_prizes(

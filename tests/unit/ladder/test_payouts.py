@@ -58,7 +58,7 @@ def test_single_group_winner_takes_all():
 
 def test_third_no_show_forfeits_all_money_paid():
     """LADDER-PAY-4 / LADDER-TV-22 (b) / COMMON-MONEY-1: $36 paid over weeks 1-6 is forfeited."""
-    assert no_show_forfeit(3_600) == -3_600
+    assert no_show_forfeit(3_600) == 3_600
 
 
 def test_season_prizes_and_consolations():
