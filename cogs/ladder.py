@@ -121,7 +121,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @app_commands.command(name="score", description="Enter a score for one of tonight's games")
     @app_commands.describe(
         game="The game's number tonight, 1 to 5",
-        score="The score, e.g. 12,345,670",
+        score="The score, e.g. 12,345,670; several separated by spaces fill this game and the next ones",
         player="Whose score (default: yours); players enter for their own group",
         league=LEAGUE_OPTION,
     )
@@ -135,10 +135,10 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            entry = await self.bot.services.ladder_play.score(
+            entries = await self.bot.services.ladder_play.score(
                 actor_from(interaction), league, game=game, score=score, member=member_of(player)
             )
-            return Reply(render.score_text(entry), ephemeral=False)
+            return Reply(render.score_text(entries), ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
 

@@ -62,13 +62,19 @@ def pick_text(state: PickState) -> str:
     return text + f"\nNext to pick: {state.next_picker}."
 
 
-def score_text(entry: ScoreEntry) -> str:
-    text = f"📝 {entry.player}: game {entry.game} ({entry.machine}) **{entry.score:,}**"
-    if entry.replaced is not None:
-        text += f" (was {entry.replaced:,})"
-    for name in entry.dropped:
-        text += f"\n🚫 {name} has a third No-Show (group started game 3 without them): dropped for the season."
-    return text
+def score_text(entries: list[ScoreEntry]) -> str:
+    """Each parsed score echoed with commas (COMMON-SCORE-1), and any 3rd No-Show it fired (LADDER-ATT-5)."""
+    lines = []
+    for entry in entries:
+        line = f"📝 {entry.player}: game {entry.game} ({entry.machine}) **{entry.score:,}**"
+        if entry.replaced is not None:
+            line += f" (was {entry.replaced:,})"
+        lines.append(line)
+        lines += [
+            f"🚫 {name} has a third No-Show (group started game 3 without them): dropped for the season."
+            for name in entry.dropped
+        ]
+    return "\n".join(lines)
 
 
 def notice_text(notice: Notice) -> str:
@@ -124,7 +130,7 @@ def standings_embed(view: LadderStandings) -> discord.Embed:
         for row in (r for r in view.rows if r.division == division):
             mark = "★" if row.qualifies else ("✖" if row.dropped else " ")
             rows.append(f"{row.position:<3} {row.name[:13] + mark:<14} {row.tlp:>4} {show(row.ans):>7} {row.weeks:>2}")
-        name = f"Division {division}" if division else "League"
+        name = f"Division {division}" if division else ("League" if divisions == [None] else "Dropped before the split")
         embed.add_field(name=name, value=("```\n" + "\n".join(rows) + "\n```")[:FIELD_MAX], inline=False)
     embed.set_footer(text="★ playoff place (LADDER-PO-1) · ✖ dropped (LADDER-ATT-5)")
     return embed

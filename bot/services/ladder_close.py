@@ -15,14 +15,13 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, dropped_after, end_of_night_no_show
-from bot.rules.ladder.groups import NightPresence, next_week_groups
+from bot.rules.ladder.groups import NightPresence, next_week_groups, regroup
 from bot.rules.ladder.night import Absentee, GameSlot, GroupNight, ScoredNight, score_group_night
 from bot.rules.ladder.payouts import GroupLine, dues_owed, no_show_forfeit, weekly_payouts, weekly_pot
 from bot.rules.ladder.premakeup import MachinePremakeups, SeasonUsage, Slot
 from bot.rules.ladder.scoring import GameResult
 from bot.rules.ladder.standings import (
     SplitLine,
-    WeekRecord,
     WinLoss,
     division_groups,
     season_totals,
@@ -184,8 +183,21 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
         next_groups += next_week_groups(finishes, options)
 
     split = None
+    await session.flush()  # tonight's results count in the ranks
+    league_rank = ranks(dict(everyone), await week_records(session, ladder))
+    still_active = sorted(
+        (i for i, e in everyone.items() if e.entry.status is LadderStatus.ACTIVE), key=lambda i: league_rank[i]
+    )
+    next_groups = [
+        group
+        for division in divisions
+        for group in regroup(
+            [g for g in next_groups if g and everyone[g[0]].entry.division == division],
+            [i for i in still_active if everyone[i].entry.division == division],
+        )
+    ]  # LADDER-GROUP-7, LADDER-ATT-6: tonight's drops leave, sizes follow the new count
     if night.week == options.split_after_week and divisions == [None]:
-        split, next_groups = await _split(session, ladder, everyone, scored, groups, night.week)
+        split, next_groups = await _split(session, ladder, everyone, next_groups, night.week)
 
     night.closed_at = now
     night.next_groups = next_groups
@@ -310,39 +322,25 @@ def _games_of(result: ScoredNight, player: int, group: LadderGroup, machines: Ma
                 "placement": entry.placement,
                 "official": entry.official,
                 "points": game.points[player],
-                "others": {str(e.player): e.placement for e in entries if e.player != player},
             }
         )
     return games
 
 
 async def _split(
-    session: AsyncSession,
-    ladder: LadderLeague,
-    everyone: Mapping[int, Entrant],
-    scored: Mapping[int, ScoredNight],
-    groups: list[LadderGroup],
-    week: int,
+    session: AsyncSession, ladder: LadderLeague, everyone: Mapping[int, Entrant], moved: list[list[int]], week: int
 ) -> tuple[dict[str, list[int]] | None, list[list[int]]]:
     """LADDER-DIV-1/2/3: after week 5, A/B by TLP, ANS, then win-loss; week-6 groups dealt by rank."""
     records = await week_records(session, ladder)
-    for group in groups:
-        night = scored[group.id or 0]
-        assert night.match is not None
-        for player in group.members:
-            present = night.presence[player] is not NightPresence.ABSENT
-            records[player].append(
-                WeekRecord(week, night.match.week_tlp[player], night.tns[player] if present else None)
-            )
     active = [i for i, e in everyone.items() if e.entry.status is LadderStatus.ACTIVE]
-    game_records = await _win_loss(session, ladder, scored, groups)
+    game_records = await _win_loss(session, ladder)
     lines = []
     for player in active:
         tlp, average = season_totals(records.get(player, []), up_to_week=week)
         lines.append(SplitLine(player, tlp, average, game_records.get(player, WinLoss())))
     split = split_divisions(lines, ladder.options)
-    if split is None:
-        return None, [g for g in (list(g.members) for g in groups)]
+    if split is None:  # LADDER-DIV-3: one division all season
+        return None, moved
     league_rank = ranks(dict(everyone), records)
     by_division: dict[str, list[int]] = defaultdict(list)
     for player in sorted(split, key=lambda p: league_rank[p]):
@@ -353,11 +351,8 @@ async def _split(
     return dict(by_division), next_groups
 
 
-async def _win_loss(
-    session: AsyncSession, ladder: LadderLeague, scored: Mapping[int, ScoredNight], groups: list[LadderGroup]
-) -> dict[int, WinLoss]:
-    """LADDER-AMB-17: every game's placement scores so far, for the pairwise win-loss record."""
-    games: list[dict[int, int]] = []
+async def _win_loss(session: AsyncSession, ladder: LadderLeague) -> dict[int, WinLoss]:
+    """LADDER-AMB-17: the pairwise record over every game so far, each game counted once."""
     stored = (
         await session.exec(
             select(LadderResult)
@@ -365,14 +360,12 @@ async def _win_loss(
             .order_by(col(LadderResult.id))
         )
     ).all()
+    games: dict[tuple[int, int], dict[int, int]] = {}
     for result in stored:
         for game in result.games:
-            others = {int(p): s for p, s in game["others"].items()}
-            games.append({result.ladder_player_id: game["placement"], **others})
-    for group in groups:
-        for entries in scored[group.id or 0].entries:
-            games.append({e.player: e.placement for e in entries})
-    return win_loss(games)
+            placements = games.setdefault((result.group_id, game["slot"]), {})
+            placements[result.ladder_player_id] = game["placement"]
+    return win_loss(list(games.values()))
 
 
 def _summary(group: LadderGroup, night: ScoredNight, everyone: Mapping[int, Entrant]) -> GroupSummary:

@@ -133,8 +133,9 @@ class LadderPlayService:
 
     async def score(
         self, actor: Actor, league_name: str | None, *, game: int, score: str, member: Member | None
-    ) -> ScoreEntry:
-        value = parse_score(score)
+    ) -> list[ScoreEntry]:
+        """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones."""
+        values = [parse_score(text) for text in score.split()] or [parse_score(score)]
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name)
@@ -155,41 +156,62 @@ class LadderPlayService:
                 raise RuleViolation(
                     "LADDER-GSEL-4", f"Group {group.number} has not set its games yet: pick with `/ladder games pick`."
                 )
-            if not 1 <= game <= len(group.slots):
-                raise InvalidInput(f"`game` is the game's number tonight, 1 to {len(group.slots)}.")
-            slot = game - 1
-            starts_game = not await _has_scores(session, group, slot)
-            existing = (
-                await session.exec(
-                    select(LadderScore).where(
-                        LadderScore.group_id == group.id,
-                        LadderScore.slot == slot,
-                        LadderScore.ladder_player_id == target.id,
-                    )
+            last = game + len(values) - 1
+            if game < 1 or last > len(group.slots):
+                raise InvalidInput(
+                    f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
                 )
-            ).first()
-            replaced = existing.score if existing else None
-            if existing is not None:
-                before = audit.snapshot(existing)
-                existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
-                session.add(existing)
-                audit.updated(session, actor, existing, before=before, at=now)
-            else:
-                row = LadderScore(
-                    group_id=group.id or 0,
-                    slot=slot,
-                    ladder_player_id=target.id,
-                    score=value,
-                    entered_by=actor.user_id,
-                    entered_at=now,
+            return [
+                await self._store_score(session, actor, ladder, night, group, everyone, target, number, value, now)
+                for number, value in enumerate(values, start=game)
+            ]
+
+    async def _store_score(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        ladder: LadderLeague,
+        night: LadderNight,
+        group: LadderGroup,
+        everyone: dict[int, Entrant],
+        target: Entrant,
+        game: int,
+        value: int,
+        now: datetime,
+    ) -> ScoreEntry:
+        """Store or correct one score (audited); the first score of game 3 may fire a 3rd No-Show."""
+        assert group.slots is not None
+        slot = game - 1
+        starts_game = not await _has_scores(session, group, slot)
+        existing = (
+            await session.exec(
+                select(LadderScore).where(
+                    LadderScore.group_id == group.id,
+                    LadderScore.slot == slot,
+                    LadderScore.ladder_player_id == target.id,
                 )
-                await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
-                audit.created(session, actor, row, at=now)
-            dropped = []
-            if starts_game:
-                dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now)
-            machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-            return ScoreEntry(target.name, game, machine, value, replaced, dropped)
+            )
+        ).first()
+        replaced = existing.score if existing else None
+        if existing is not None:
+            before = audit.snapshot(existing)
+            existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
+            session.add(existing)
+            audit.updated(session, actor, existing, before=before, at=now)
+        else:
+            row = LadderScore(
+                group_id=group.id or 0,
+                slot=slot,
+                ladder_player_id=target.id,
+                score=value,
+                entered_by=actor.user_id,
+                entered_at=now,
+            )
+            await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
+            audit.created(session, actor, row, at=now)
+        dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+        machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
+        return ScoreEntry(target.name, game, machine, value, replaced, dropped)
 
     async def tiebreak(self, actor: Actor, league_name: str | None, *, game: int, winner: Member) -> str:
         """LADDER-AMB-5: the winner of the one-ball playoff between players level on a game's score."""

@@ -101,11 +101,15 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
         assert "Funhouse" not in picked.split("Tonight's games:")[1]
 
     groups = {1: ["p1", "p2", "p3"], 2: ["p4", "p5", "p6"], 3: ["p7", "p8", "p9"]}
-    for players in groups.values():
+    for game in range(1, 6):  # group 1 enters game by game
+        for place, name in enumerate(groups[1]):
+            score = 60 * M if name == "p1" else SCORES[place]
+            entered = await ok(ladder, f"/ladder score game:{game} score:{score:,}", name)
+            assert f"game {game}" in entered and f"**{score:,}**" in entered  # echoed with commas (COMMON-SCORE-1)
+    for players in (groups[2], groups[3]):  # the others enter the whole scoresheet at once
         for place, name in enumerate(players):
-            for game in range(1, 6):
-                score = 60 * M if name == "p1" else SCORES[place]
-                await ok(ladder, f"/ladder score game:{game} score:{score:,}", name)
+            await ok(ladder, f'/ladder score game:1 score:"{" ".join([str(SCORES[place])] * 5)}"', name)
+    await refused(ladder, '/ladder score game:4 score:"1 2 3"', as_member="p4", rule=None, message="do not fit")
 
     closed = await ladder.run("/ladder night close", as_member="alice")
     summary = closed.text()
