@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import ladder as render
+from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput
 from bot.services.players import Member
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
@@ -34,6 +35,10 @@ async def tonight_autocomplete(interaction: discord.Interaction, current: str) -
         interaction.guild_id or 0, league, tonight=True
     )
     return matching(names, current)
+
+
+async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return matching(list(LadderOptions.model_fields), current)
 
 
 def parse_day(text: str | None) -> date | None:
@@ -195,6 +200,28 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
             return Reply(embeds=[render.payouts_embed(view)], ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="option", description="Show the league's options, or change one (commissioners)")
+    @app_commands.describe(
+        name="The option, e.g. pmu_4th_point (leave empty to list them all)",
+        value="Its new value, e.g. to_third, 12 or 65,25,10",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(name=option_autocomplete, league=league_autocomplete)
+    async def option(
+        self, interaction: discord.Interaction, name: str | None = None, value: str | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            actor = actor_from(interaction)
+            if name and value is not None:
+                key, shown = await self.bot.services.ladder_options.set(actor, league, name=name, value=value)
+                return Reply(f"⚙️ {key} = {shown}. It applies from the next night on.")
+            title, values = await self.bot.services.ladder_options.show(actor, league)
+            listed = {k: v for k, v in values.items() if not name or k == name}
+            return Reply(f"⚙️ {title} options:\n" + "\n".join(f"`{k}` = {v}" for k, v in listed.items()))
+
+        await answer(interaction, work(), ephemeral=True)
 
     night = app_commands.Group(name="night", description="League nights (commissioners open and close them)")
 

@@ -47,7 +47,12 @@ def groups_embed(view: GroupsView) -> discord.Embed:
             name=group_title(group.number, group.division), value="\n".join(lines)[:FIELD_MAX], inline=False
         )
     if not view.planned:
-        embed.set_footer(text="Game 1: the worst-placed plays first; later games in reverse finishing order.")
+        later = (
+            "later games: players choose their position in reverse finishing order"
+            if view.choose_position
+            else "later games in reverse finishing order"
+        )
+        embed.set_footer(text=f"Game 1: the worst-placed plays first; {later} (LADDER-ORDER-1/2).")
     return embed
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.clock import Clock
 from bot.services.highscores import HighScoreService
 from bot.services.ladder_nights import LadderNightService
+from bot.services.ladder_options import LadderOptionService
 from bot.services.ladder_play import LadderPlayService
 from bot.services.ladder_players import LadderPlayerService
 from bot.services.ladder_premakeups import LadderPremakeupService
@@ -44,6 +45,7 @@ class Services:
     ladder_play: LadderPlayService
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
+    ladder_options: LadderOptionService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -65,4 +67,5 @@ class Services:
             ladder_play=LadderPlayService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
+            ladder_options=LadderOptionService(db, clock),
         )

@@ -54,6 +54,7 @@ class GroupsView:
     machines: list[str]
     groups: list[GroupView]
     planned: bool  # True: next week's groups from the last closed night, not an open night
+    choose_position: bool = False  # LADDER-AMB-30: later games' order is the order of choosing positions
 
 
 class LadderNightService:
@@ -249,4 +250,12 @@ async def _view(
         )
         for group in await night_groups(session, night)
     ]
-    return GroupsView(ladder.league.name, night.week, night.play_on, list(names.values()), views, planned=False)
+    return GroupsView(
+        ladder.league.name,
+        night.week,
+        night.play_on,
+        list(names.values()),
+        views,
+        planned=False,
+        choose_position=ladder.options.choose_position,
+    )

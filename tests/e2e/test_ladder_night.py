@@ -155,6 +155,27 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     assert members == [["p1", "p2", "p4"], ["p3", "p7", "p8"], ["p10", "p5", "p6", "p9"]]
 
 
+async def test_commissioners_change_options_within_the_rules(ladder: RunningBot) -> None:
+    """COMMON-LEAGUE-1 / LADDER-AMB-4 / LADDER-AMB-30: the AMB defaults are league options; a value the rules
+    cannot accept is refused and changes nothing; players may read them."""
+    changed = await ok(ladder, "/ladder option name:pmu_4th_point value:to_third", "alice")
+    assert "pmu_4th_point = to_third" in changed, changed
+    await refused(
+        ladder, "/ladder option name:small_league_split value:80,25", as_member="alice", rule=None,
+        message="small_league_split cannot be",
+    )  # fmt: skip
+    await refused(ladder, "/ladder option name:colour value:red", as_member="alice", rule=None, message="No option")
+    await refused(
+        ladder, "/ladder option name:case2 value:case2_to_third", as_member="p1", rule="COMMON-ROLE-1",
+        message="Only commissioners",
+    )  # fmt: skip
+    await ok(ladder, "/ladder option name:choose_position value:true", "alice")
+    listed = await ok(ladder, "/ladder option", "p1")
+    assert "`pmu_4th_point` = to_third" in listed and "`case2` = case2_literal" in listed, listed
+    opened = (await ladder.run("/ladder night open", as_member="alice")).text()
+    assert "players choose their position" in opened, opened
+
+
 async def results_by_name(league: RunningBot) -> dict[str, LadderResult]:
     async with league.db.reading() as session:
         rows = (
