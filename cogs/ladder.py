@@ -191,6 +191,16 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
         await answer(interaction, work(), ephemeral=False)
 
+    @app_commands.command(name="playoffs", description="Playoff qualifiers per division, and the alternates")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def playoffs(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.ladder_standings.playoffs(actor_from(interaction), league)
+            return Reply(embeds=[render.playoffs_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
     @app_commands.command(name="payouts", description="Weekly pots, winners and every player's money")
     @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)

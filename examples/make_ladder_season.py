@@ -179,6 +179,7 @@ async def main() -> int:
         writer.comment("The final standings per division (LADDER-STAND-2) and the season's money (LADDER-PAY-*).")
         await writer.say(f":clock {night_of(WEEKS) + timedelta(days=1):%Y-%m-%d} 12:00 {ZONE}")
         await writer.say("/ladder standings")
+        await writer.say("/ladder playoffs")
         await writer.say("/ladder payouts")
     finally:
         await db.dispose()

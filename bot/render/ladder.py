@@ -13,7 +13,7 @@ from bot.services.ladder_nights import GroupsView
 from bot.services.ladder_play import PickState, ScoreEntry
 from bot.services.ladder_players import Notice
 from bot.services.ladder_premakeups import Registry
-from bot.services.ladder_standings import LadderStandings, Payouts
+from bot.services.ladder_standings import LadderStandings, Payouts, Playoffs
 
 FIELD_MAX = 1024
 PRESENCE_MARK = {NightPresence.PRESENT: "", NightPresence.PREMAKEUP: " (pmu)", NightPresence.ABSENT: " (absent)"}
@@ -183,5 +183,24 @@ def registry_embed(registry: Registry) -> discord.Embed:
     if registry.owing:
         embed.add_field(
             name="Owing a premakeup (LADDER-PMU-8)", value=", ".join(registry.owing)[:FIELD_MAX], inline=False
+        )
+    return embed
+
+
+def playoffs_embed(view: Playoffs) -> discord.Embed:
+    """LADDER-PO-1/2: qualifiers seeded by the final standings, and the alternates who replace no-shows."""
+    state = "Final standings." if view.final else "Standings so far: the places may still change."
+    embed = discord.Embed(
+        title=f"🎟️ {view.league} playoff places",
+        description=f"{state} A qualifier missing at 19:30 is replaced by the next alternate (LADDER-PO-2).",
+        colour=LEAGUE_COLOUR,
+    )
+    for division in view.divisions:
+        seeds = "\n".join(f"{seed}. {name}" for seed, name in enumerate(division.qualifiers, start=1))
+        alternates = ", ".join(division.alternates) or "none"
+        embed.add_field(
+            name=f"Division {division.division}" if division.division else "League",
+            value=f"{seeds}\nAlternates: {alternates}"[:FIELD_MAX],
+            inline=False,
         )
     return embed

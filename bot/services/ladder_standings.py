@@ -39,6 +39,20 @@ class LadderStandings:
 
 
 @dataclass(frozen=True)
+class DivisionPlayoff:
+    division: str | None
+    qualifiers: list[str]  # seeded by final standings (LADDER-PO-1, LADDER-STAND-2)
+    alternates: list[str]  # runners-up in order, who replace missing qualifiers (LADDER-PO-2/3)
+
+
+@dataclass(frozen=True)
+class Playoffs:
+    league: str
+    final: bool  # every regular week closed
+    divisions: list[DivisionPlayoff]
+
+
+@dataclass(frozen=True)
 class MoneyLine:
     name: str
     dues: int
@@ -83,6 +97,18 @@ class LadderStandingsService:
                 LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies)
             )
         return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
+
+    async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
+        """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
+        table = await self.standings(actor, league_name)
+        async with self.db.reading() as session:
+            options = (await ladder_league(session, actor.guild_id, league_name)).options
+        divisions = []
+        for division in sorted({row.division for row in table.rows if not row.dropped}, key=lambda d: d or ""):
+            active = [row.name for row in table.rows if row.division == division and not row.dropped]
+            count = playoff_count(len(active), options)
+            divisions.append(DivisionPlayoff(division, active[:count], active[count:]))
+        return Playoffs(table.league, table.weeks_closed >= table.regular_weeks, divisions)
 
     async def payouts(self, actor: Actor, league_name: str | None) -> Payouts:
         """LADDER-PAY-1..4: each week's pot and winners, and every player's dues, winnings and forfeits."""

@@ -53,6 +53,14 @@ def test_the_ladder_season_plays_through_to_standings_and_payouts(tmp_path: Path
     assert tables["Division A"].count("★") == 2  # clamp(6 // 3, 2, 6) playoff places (LADDER-AMB-19)
     assert "10 of 10 weeks played" in standings["description"]
 
+    playoffs = next(e for e in embeds if "playoff places" in e.get("title", ""))
+    places = {f["name"]: f["value"] for f in playoffs["fields"]}
+    assert "Final standings" in playoffs["description"]
+    for division in ("Division A", "Division B"):  # LADDER-PO-1/2: 2 seeds, then the 4 alternates in order
+        seeds, alternates = places[division].split("\nAlternates: ")
+        assert len(seeds.splitlines()) == 2 and len(alternates.split(", ")) == 4
+        assert seeds.splitlines()[0][3:] in tables[division].splitlines()[2]
+
     payouts = next(e for e in embeds if "payouts" in e.get("title", ""))
     money = {f["name"]: f["value"] for f in payouts["fields"]}
     assert money["Weekly pots (LADDER-PAY-2)"].count("Week ") == 10
