@@ -23,6 +23,7 @@ from bot.services.ladder_facts import (
     ladder_league,
     nights,
 )
+from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
 from bot.services.players import Member
 from storage.db import Database
@@ -102,11 +103,11 @@ class LadderPlayerService:
                 row.late_notice_at = now
             else:
                 row.absence_notice_at = now
-            session.add(row)
-            await session.flush()
             if before is None:
+                await insert_unique(session, row, f"{entrant.name}'s attendance was just recorded; try again.")
                 audit.created(session, actor, row, at=now)
             else:
+                session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
             return Notice(entrant.name, week, kind, now)
 
