@@ -8,12 +8,13 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.ladder.games import picks_needed, select_games
-from bot.rules.ladder.groups import Skill, first_week_groups, regroup
+from bot.rules.ladder.groups import Skill, check_groups, first_week_groups, group_sizes, regroup
 from bot.rules.ladder.scoring import check_normalizer
 from bot.rules.refusals import Conflict, Refusal, RuleViolation
 from bot.rules.scores import parse_score
@@ -32,6 +33,7 @@ from bot.services.ladder_facts import (
     ranks,
     week_records,
 )
+from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
 from storage.db import Database
 from storage.ladder import LadderAttendance, LadderGroup, LadderMachine, LadderNight, LadderStatus
@@ -114,8 +116,7 @@ class LadderNightService:
                 machines=working,
                 opened_at=now,
             )
-            session.add(night)
-            await session.flush()
+            await insert_unique(session, night, f"Week {week} was opened a moment ago; see `/ladder groups`.")
             assert night.id is not None
             audit.created(session, actor, night, at=now)
             names = [m["name"] for m in working]
@@ -137,14 +138,17 @@ class LadderNightService:
 
     async def close(self, actor: Actor, league_name: str | None) -> NightSummary:
         now = self.clock.now()
-        async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
-            require_commissioner(actor, ladder.league, "close a league night")
-            night = await open_night(session, ladder)
-            before = audit.snapshot(night)
-            summary = await close_night(session, ladder, night, now)
-            audit.updated(session, actor, night, before=before, at=now)
-            return summary
+        try:
+            async with self.db.writing() as session:
+                ladder = await ladder_league(session, actor.guild_id, league_name)
+                require_commissioner(actor, ladder.league, "close a league night")
+                night = await open_night(session, ladder)
+                before = audit.snapshot(night)
+                summary = await close_night(session, ladder, night, now)
+                audit.updated(session, actor, night, before=before, at=now)
+                return summary
+        except IntegrityError:  # another commissioner closed it a moment ago; theirs stands
+            raise Conflict("This night was closed a moment ago; see `/ladder groups` for next week.") from None
 
     async def machine_names(self, guild_id: int, league_name: str | None, *, tonight: bool) -> list[str]:
         """For autocomplete: the league's machines, or only tonight's working set; nothing when unknown."""
@@ -214,6 +218,9 @@ def _groups_for_week(
             ladder_groups = [g for g in previous.next_groups if g and everyone[g[0]].entry.division == division]
             in_division = [i for i in active if everyone[i].entry.division == division]
             planned += [(division, g) for g in regroup(ladder_groups, in_division)]
+    for division in {d for d, _ in planned}:  # LADDER-GROUP-8: the size vector, one division per group
+        division_ladder = [members for d, members in planned if d == division]
+        check_groups(division_ladder, group_sizes(sum(len(g) for g in division_ladder)))
     return [(division, sorted(members, key=lambda i: league_rank[i])) for division, members in planned]
 
 
