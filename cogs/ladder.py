@@ -16,6 +16,14 @@ from bot.rules.refusals import InvalidInput
 from bot.services.players import Member
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
 
+OFFENCES = [
+    app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
+    app_commands.Choice(name="tilted another player's ball (LADDER-PEN-5)", value="tilted_anothers_ball"),
+    app_commands.Choice(name="slam tilt, intentional (LADDER-PEN-6)", value="slam_intentional"),
+    app_commands.Choice(name="slam tilt, accidental (LADDER-PEN-6)", value="slam_accidental"),
+    app_commands.Choice(name="slam tilt from a malfunction (LADDER-PEN-6)", value="slam_malfunction"),
+]
+
 
 def member_of(member: discord.Member | None) -> Member | None:
     return None if member is None else Member(member.id, member.display_name, member.bot)
@@ -162,6 +170,29 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
                 actor_from(interaction), league, game=game, winner=Member(winner.id, winner.display_name, winner.bot)
             )
             return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball or a slam tilt")
+    @app_commands.describe(
+        game="The game's number tonight",
+        offence="What happened",
+        player="The offending player",
+        buy_in="Tilted ball: the victim can buy in an extra ball",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(offence=OFFENCES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def penalty(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10],
+        offence: app_commands.Choice[str], player: discord.Member, buy_in: bool = False, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            ruling = await self.bot.services.ladder_rulings.penalty(
+                actor_from(interaction), league, game=game, offence=offence.value,
+                member=Member(player.id, player.display_name, player.bot), buy_in_possible=buy_in,
+            )  # fmt: skip
+            return Reply(render.ruling_text(ruling), ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)
 

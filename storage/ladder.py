@@ -19,6 +19,14 @@ from bot.rules.ladder.groups import NightPresence
 from storage.models import enum_column, json_column, utc_column
 
 
+class LadderOffence(StrEnum):
+    DEATH_SAVE = "death_save"  # LADDER-PEN-4, bang-backs too
+    TILTED_ANOTHERS_BALL = "tilted_anothers_ball"  # LADDER-PEN-5
+    SLAM_INTENTIONAL = "slam_intentional"  # LADDER-PEN-6
+    SLAM_ACCIDENTAL = "slam_accidental"
+    SLAM_MALFUNCTION = "slam_malfunction"
+
+
 class LadderStatus(StrEnum):
     ACTIVE = "active"
     DROPPED = "dropped"  # LADDER-ATT-5: the 3rd No-Show
@@ -115,6 +123,22 @@ class LadderScore(SQLModel, table=True):
     score: int = Field(sa_type=sa.BigInteger)
     entered_by: int = Field(sa_type=sa.BigInteger)
     entered_at: datetime = utc_column()
+
+
+class LadderPenalty(SQLModel, table=True):
+    """LADDER-PEN-4/5/6: a ruling in one game of a group, against the offending player."""
+
+    __tablename__ = "ladder_penalty"
+    __table_args__ = (sa.UniqueConstraint("group_id", "slot", "ladder_player_id", "offence"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="ladder_group.id", index=True, ondelete="CASCADE")
+    slot: int
+    ladder_player_id: int = Field(foreign_key="ladder_player.id", index=True, ondelete="CASCADE")
+    offence: LadderOffence = enum_column(LadderOffence, 24)
+    victim_id: int | None = Field(default=None, foreign_key="ladder_player.id", ondelete="SET NULL")
+    recorded_by: int = Field(sa_type=sa.BigInteger)
+    recorded_at: datetime = utc_column()
 
 
 class LadderAttendance(SQLModel, table=True):

@@ -13,6 +13,7 @@ from bot.services.ladder_nights import GroupsView
 from bot.services.ladder_play import PickState, ScoreEntry
 from bot.services.ladder_players import Notice
 from bot.services.ladder_premakeups import Registry
+from bot.services.ladder_rulings import Ruling
 from bot.services.ladder_standings import LadderStandings, Payouts, Playoffs
 
 FIELD_MAX = 1024
@@ -204,3 +205,15 @@ def playoffs_embed(view: Playoffs) -> discord.Embed:
             inline=False,
         )
     return embed
+
+
+def ruling_text(ruling: Ruling) -> str:
+    """LADDER-PEN-4/5/6: what was ruled, whether the score is now 0, and what the players do next."""
+    offence = ruling.offence.value.replace("_", " ")
+    text = f"⚖️ {ruling.offender}, game {ruling.game} ({ruling.machine}): {offence}."
+    if ruling.zeroed:
+        text += " Their score for the game is 0."
+    text += f" {ruling.next_step}"
+    if ruling.expulsion_review:
+        text += "\n🚩 A repeated intentional slam tilt: the commissioner reviews an expulsion (LADDER-PEN-6)."
+    return text

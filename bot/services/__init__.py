@@ -11,6 +11,7 @@ from bot.services.ladder_options import LadderOptionService
 from bot.services.ladder_play import LadderPlayService
 from bot.services.ladder_players import LadderPlayerService
 from bot.services.ladder_premakeups import LadderPremakeupService
+from bot.services.ladder_rulings import LadderRulingService
 from bot.services.ladder_standings import LadderStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
@@ -46,6 +47,7 @@ class Services:
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
+    ladder_rulings: LadderRulingService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -68,4 +70,5 @@ class Services:
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),
+            ladder_rulings=LadderRulingService(db, clock),
         )

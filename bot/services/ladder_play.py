@@ -145,7 +145,7 @@ class LadderPlayService:
             target = entrant_of(everyone, member.user_id if member else actor.user_id, who=who)
             check_active(target)
             group = group_of(await night_groups(session, night), target.id)
-            _check_may_enter(actor, ladder, everyone, group, target)
+            check_may_enter(actor, ladder, everyone, group, target)
             if target.id not in await _checked_in(session, ladder, night):
                 raise RuleViolation(
                     "LADDER-ATT-1",
@@ -162,56 +162,9 @@ class LadderPlayService:
                     f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
                 )
             return [
-                await self._store_score(session, actor, ladder, night, group, everyone, target, number, value, now)
+                await store_score(session, actor, ladder, night, group, everyone, target, number, value, now)
                 for number, value in enumerate(values, start=game)
             ]
-
-    async def _store_score(
-        self,
-        session: AsyncSession,
-        actor: Actor,
-        ladder: LadderLeague,
-        night: LadderNight,
-        group: LadderGroup,
-        everyone: dict[int, Entrant],
-        target: Entrant,
-        game: int,
-        value: int,
-        now: datetime,
-    ) -> ScoreEntry:
-        """Store or correct one score (audited); the first score of game 3 may fire a 3rd No-Show."""
-        assert group.slots is not None
-        slot = game - 1
-        starts_game = not await _has_scores(session, group, slot)
-        existing = (
-            await session.exec(
-                select(LadderScore).where(
-                    LadderScore.group_id == group.id,
-                    LadderScore.slot == slot,
-                    LadderScore.ladder_player_id == target.id,
-                )
-            )
-        ).first()
-        replaced = existing.score if existing else None
-        if existing is not None:
-            before = audit.snapshot(existing)
-            existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
-            session.add(existing)
-            audit.updated(session, actor, existing, before=before, at=now)
-        else:
-            row = LadderScore(
-                group_id=group.id or 0,
-                slot=slot,
-                ladder_player_id=target.id,
-                score=value,
-                entered_by=actor.user_id,
-                entered_at=now,
-            )
-            await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
-            audit.created(session, actor, row, at=now)
-        dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
-        machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-        return ScoreEntry(target.name, game, machine, value, replaced, dropped)
 
     async def tiebreak(self, actor: Actor, league_name: str | None, *, game: int, winner: Member) -> str:
         """LADDER-AMB-5: the winner of the one-ball playoff between players level on a game's score."""
@@ -222,7 +175,7 @@ class LadderPlayService:
             everyone = await entrants(session, ladder)
             target = entrant_of(everyone, winner.user_id, who=winner.display_name)
             group = group_of(await night_groups(session, night), target.id)
-            _check_may_enter(actor, ladder, everyone, group, target)
+            check_may_enter(actor, ladder, everyone, group, target)
             if group.slots is None or not 1 <= game <= len(group.slots):
                 raise InvalidInput(f"Group {group.number} has no game {game} tonight.")
             before = audit.snapshot(group)
@@ -233,7 +186,54 @@ class LadderPlayService:
             return target.name
 
 
-def _check_may_enter(
+async def store_score(
+    session: AsyncSession,
+    actor: Actor,
+    ladder: LadderLeague,
+    night: LadderNight,
+    group: LadderGroup,
+    everyone: dict[int, Entrant],
+    target: Entrant,
+    game: int,
+    value: int,
+    now: datetime,
+) -> ScoreEntry:
+    """Store or correct one score (audited); the first score of game 3 may fire a 3rd No-Show."""
+    assert group.slots is not None
+    slot = game - 1
+    starts_game = not await _has_scores(session, group, slot)
+    existing = (
+        await session.exec(
+            select(LadderScore).where(
+                LadderScore.group_id == group.id,
+                LadderScore.slot == slot,
+                LadderScore.ladder_player_id == target.id,
+            )
+        )
+    ).first()
+    replaced = existing.score if existing else None
+    if existing is not None:
+        before = audit.snapshot(existing)
+        existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
+        session.add(existing)
+        audit.updated(session, actor, existing, before=before, at=now)
+    else:
+        row = LadderScore(
+            group_id=group.id or 0,
+            slot=slot,
+            ladder_player_id=target.id,
+            score=value,
+            entered_by=actor.user_id,
+            entered_at=now,
+        )
+        await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
+        audit.created(session, actor, row, at=now)
+    dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+    machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
+    return ScoreEntry(target.name, game, machine, value, replaced, dropped)
+
+
+def check_may_enter(
     actor: Actor, ladder: LadderLeague, everyone: dict[int, Entrant], group: LadderGroup, target: Entrant
 ) -> None:
     """Players enter scores for their own group; commissioners for anyone (COMMON-ROLE-1)."""

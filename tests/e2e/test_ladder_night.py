@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.ladder import LadderLedger, LadderNight, LadderPlayer, LadderResult, LedgerKind
+from storage.ladder import LadderLedger, LadderNight, LadderPlayer, LadderResult, LadderScore, LedgerKind
 from storage.models import Player
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import refused
@@ -174,6 +174,67 @@ async def test_commissioners_change_options_within_the_rules(ladder: RunningBot)
     assert "`pmu_4th_point` = to_third" in listed and "`case2` = case2_literal" in listed, listed
     opened = (await ladder.run("/ladder night open", as_member="alice")).text()
     assert "players choose their position" in opened, opened
+
+
+async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> None:
+    """LADDER-AMB-15 (the commissioner sets a group's games), LADDER-PEN-4 (death save → 0), LADDER-PEN-5 (the
+    2nd tilted ball of the night zeroes the offender), LADDER-PEN-6 (a 2nd intentional slam flags an expulsion
+    review), LADDER-SCORE-4, and LADDER-PEN-3 (no rulings once the night is closed)."""
+    await ok(ladder, "/ladder night open", "alice")
+    five = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+    for group in (1, 2, 3):
+        set_games = await ok(ladder, f'/ladder games set group:{group} games:"{five}"', "alice")
+        assert "5. Funhouse" in set_games, set_games
+    await refused(
+        ladder, '/ladder games set group:1 games:"Elvira"', as_member="alice", rule="LADDER-GSEL-2",
+        message="Name 5 games",
+    )  # fmt: skip
+    for number, name in enumerate(PLAYERS):
+        await ok(ladder, "/ladder checkin", name)
+        games = [f"{20 - number},000,000"] * 5
+        if name == "p2":
+            games[4] = "20,000,000"  # level with p1 in game 5: a one-ball playoff (LADDER-AMB-5)
+        await ok(ladder, f'/ladder score game:1 score:"{" ".join(games)}"', name)
+    death = await ok(ladder, "/ladder penalty game:2 offence:death_save player:@p2", "p1")
+    assert "Their score for the game is 0" in death, death
+    first = await ok(ladder, "/ladder penalty game:1 offence:tilted_anothers_ball player:@p3", "p1")
+    assert "higher of the two scores" in first and "is 0" not in first, first
+    second = await ok(ladder, "/ladder penalty game:3 offence:tilted_anothers_ball player:@p3", "alice")
+    assert "Their score for the game is 0" in second, second
+    await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    repeat = await ok(ladder, "/ladder penalty game:2 offence:slam_intentional player:@p4", "alice")
+    assert "expulsion" in repeat, repeat
+    await refused(
+        ladder, "/ladder penalty game:2 offence:death_save player:@p2", as_member="p1", rule=None,
+        message="already recorded",
+    )  # fmt: skip
+    scores = {(name, game): score for name, game, score in await scores_by_name(ladder)}
+    assert scores[("p2", 2)] == 0 and scores[("p3", 3)] == 0 and scores[("p3", 1)] == 18_000_000
+    assert scores[("p4", 1)] == 0 and scores[("p4", 2)] == 0
+    await refused(
+        ladder, "/ladder night close", as_member="alice", rule="LADDER-AMB-5", message="game 5: P1 and P2 tied"
+    )
+    await ok(ladder, "/ladder tiebreak game:5 winner:@p2", "p1")
+    closed = await ok(ladder, "/ladder night close", "alice")
+    assert "week 1 final" in closed, closed
+    results = await results_by_name(ladder)
+    assert [g["points"] for g in results["p2"].games] == [2, 0, 2, 2, 3]  # game 2 zeroed; 1st in game 5 by playoff
+    await refused(
+        ladder, "/ladder penalty game:4 offence:death_save player:@p5", as_member="alice", rule="LADDER-PEN-3",
+        message="Problems must be raised during the match",
+    )  # fmt: skip
+
+
+async def scores_by_name(league: RunningBot) -> list[tuple[str, int, int]]:
+    async with league.db.reading() as session:
+        rows = (
+            await session.exec(
+                select(Player.display_name, LadderScore.slot, LadderScore.score).where(
+                    LadderScore.ladder_player_id == LadderPlayer.id, LadderPlayer.player_id == Player.id
+                )
+            )
+        ).all()
+    return [(name.lower(), slot + 1, score) for name, slot, score in rows]
 
 
 async def results_by_name(league: RunningBot) -> dict[str, LadderResult]:

@@ -19,9 +19,9 @@ def malfunction_replay(original: int, replay: int | None) -> int:
     return original if replay is None else replay
 
 
-def zeroed_for_death_save() -> int:
-    """LADDER-PEN-4 / LADDER-SCORE-4: a death save or bang-back sets the score to 0, placed by that 0."""
-    return 0
+ZEROED_SCORE = 0
+"""LADDER-SCORE-4: a death save or bang-back (LADDER-PEN-4), a 2nd tilt offence (LADDER-PEN-5) or a slam
+(LADDER-PEN-6) sets the score to 0, and the player is placed by that 0."""
 
 
 class TiltRemedy(StrEnum):

@@ -2,7 +2,7 @@
 
 Revision ID: 0003
 Revises: 0002
-Create Date: 2026-11-29 21:45:44.833289
+Create Date: 2026-11-29 22:05:58.684055
 """
 
 from collections.abc import Sequence
@@ -197,6 +197,44 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_ladder_premakeup_ladder_player_id"), ["ladder_player_id"], unique=False)
 
     op.create_table(
+        "ladder_penalty",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("group_id", sa.Integer(), nullable=False),
+        sa.Column("slot", sa.Integer(), nullable=False),
+        sa.Column("ladder_player_id", sa.Integer(), nullable=False),
+        sa.Column("offence", sa.String(length=24), nullable=False),
+        sa.Column("victim_id", sa.Integer(), nullable=True),
+        sa.Column("recorded_by", sa.BigInteger(), nullable=False),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["group_id"], ["ladder_group.id"], name=op.f("fk_ladder_penalty_group_id_ladder_group"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["ladder_player_id"],
+            ["ladder_player.id"],
+            name=op.f("fk_ladder_penalty_ladder_player_id_ladder_player"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["victim_id"],
+            ["ladder_player.id"],
+            name=op.f("fk_ladder_penalty_victim_id_ladder_player"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_ladder_penalty")),
+        sa.UniqueConstraint(
+            "group_id",
+            "slot",
+            "ladder_player_id",
+            "offence",
+            name=op.f("uq_ladder_penalty_group_id_slot_ladder_player_id_offence"),
+        ),
+    )
+    with op.batch_alter_table("ladder_penalty", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_ladder_penalty_group_id"), ["group_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_ladder_penalty_ladder_player_id"), ["ladder_player_id"], unique=False)
+
+    op.create_table(
         "ladder_pick",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("group_id", sa.Integer(), nullable=False),
@@ -297,6 +335,11 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_ladder_pick_group_id"))
 
     op.drop_table("ladder_pick")
+    with op.batch_alter_table("ladder_penalty", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_ladder_penalty_ladder_player_id"))
+        batch_op.drop_index(batch_op.f("ix_ladder_penalty_group_id"))
+
+    op.drop_table("ladder_penalty")
     with op.batch_alter_table("ladder_premakeup", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_ladder_premakeup_ladder_player_id"))
 

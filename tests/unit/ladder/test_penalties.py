@@ -1,6 +1,7 @@
 """In-game rulings (bot/rules/ladder/penalties.py): LADDER-PEN-*, LADDER-AMB-27, LADDER-TV-27."""
 
 from bot.rules.ladder.penalties import (
+    ZEROED_SCORE,
     SlamKind,
     TiltRemedy,
     check_claim_raised_in_match,
@@ -8,7 +9,6 @@ from bot.rules.ladder.penalties import (
     slam_tilt,
     take_higher,
     tilted_anothers_ball,
-    zeroed_for_death_save,
 )
 from tests.unit.ladder.helpers import refused
 
@@ -40,8 +40,8 @@ def test_no_retroactive_rulings():
 
 
 def test_death_save_zeroes_the_score():
-    """LADDER-PEN-4 / LADDER-SCORE-4."""
-    assert zeroed_for_death_save() == 0
+    """LADDER-PEN-4 / LADDER-SCORE-4: the zeroed score is placed like any other score."""
+    assert ZEROED_SCORE == 0
 
 
 def test_slam_tilts():
