@@ -19,7 +19,7 @@ from bot.rules.ladder.groups import NightPresence, next_week_groups, regroup
 from bot.rules.ladder.night import Absentee, GameSlot, GroupNight, ScoredNight, score_group_night
 from bot.rules.ladder.payouts import GroupLine, dues_owed, no_show_forfeit, weekly_payouts, weekly_pot
 from bot.rules.ladder.premakeup import MachinePremakeups, SeasonUsage, Slot
-from bot.rules.ladder.scoring import GameResult
+from bot.rules.ladder.scoring import GameResult, TieNeedsPlayoff
 from bot.rules.ladder.standings import (
     SplitLine,
     WinLoss,
@@ -163,15 +163,7 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
     for entrant in active:
         session.add(_ledger(ladder, night, entrant, LedgerKind.DUES, options.weekly_dues_cents, now))
     pot, _prize_fund = weekly_pot(collected, options)
-    lines = {
-        group.id or 0: [
-            GroupLine(p, scored[group.id or 0].match.week_tlp[p], scored[group.id or 0].tns[p],  # type: ignore[union-attr]
-                      scored[group.id or 0].presence[p] is NightPresence.PRESENT)
-            for p in scored[group.id or 0].match.order  # type: ignore[union-attr]
-        ]
-        for group in groups
-    }  # fmt: skip
-    paid = weekly_payouts(list(lines.values()), len(active), pot, options)
+    paid = weekly_payouts([_payout_lines(scored[g.id or 0]) for g in groups], len(active), pot, options)
     for player, cents in paid.items():
         session.add(_ledger(ladder, night, everyone[player], LedgerKind.PAYOUT, cents, now))
 
@@ -287,13 +279,23 @@ def _score_group(
     result = score_group_night(night, ladder.options)
     for slot in result.pending:
         tied = result.games[slot]
-        names = " and ".join(everyone[p].name for p in tied.players)  # type: ignore[union-attr]
+        assert isinstance(tied, TieNeedsPlayoff)
+        names = " and ".join(everyone[p].name for p in tied.players)
         raise RuleViolation(
             "LADDER-AMB-5",
             f"Group {group.number}, game {slot + 1}: {names} tied exactly. Play a one-ball playoff on the same "
             "machine and enter its winner with `/ladder tiebreak`.",
         )
     return result
+
+
+def _payout_lines(night: ScoredNight) -> list[GroupLine]:
+    """LADDER-PAY-2/3: the group in finishing order with week TLP, TNS and who played in person."""
+    assert night.match is not None
+    return [
+        GroupLine(p, night.match.week_tlp[p], night.tns[p], night.presence[p] is NightPresence.PRESENT)
+        for p in night.match.order
+    ]
 
 
 def registry_of(row: LadderPremakeup, machine: str) -> MachinePremakeups:
