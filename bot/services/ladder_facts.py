@@ -14,6 +14,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.ladder.games import Standing, league_ranks
+from bot.rules.ladder.groups import NightPresence
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
@@ -128,15 +129,18 @@ async def week_records(session: AsyncSession, ladder: LadderLeague) -> dict[int,
     ).all()
     records: dict[int, list[WeekRecord]] = defaultdict(list)
     for result, week in rows:
-        tns = Fraction(result.tns) if result.presence.value != "absent" else None  # LADDER-AMB-25
+        tns = Fraction(result.tns) if result.presence is not NightPresence.ABSENT else None  # LADDER-AMB-25
         records[result.ladder_player_id].append(WeekRecord(week, result.game_points + result.bonus, tns))
     return records
 
 
 def ranks(everyone: dict[int, Entrant], records: dict[int, list[WeekRecord]]) -> dict[int, int]:
-    """LADDER-ORDER-3, LADDER-AMB-16: TLP, then ANS; before any result, skill, then joining order."""
+    """LADDER-ORDER-3, LADDER-AMB-16: the active players by TLP, then ANS; before any result, skill, then
+    joining order. Dropped players hold no rank (LADDER-ATT-6)."""
     standings = []
     for order, (entry_id, entrant) in enumerate(everyone.items()):
+        if entrant.entry.status is not LadderStatus.ACTIVE:
+            continue
         tlp, average = season_totals(records.get(entry_id, []))
         standings.append(Standing(entry_id, tlp, average, entrant.entry.skill, order))
     return league_ranks(standings)
