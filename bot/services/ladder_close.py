@@ -14,7 +14,7 @@ from fractions import Fraction
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, dropped_after, end_of_night_no_show
+from bot.rules.ladder.attendance import Notices, attendance_at_start, dropped_after, end_of_night_no_show
 from bot.rules.ladder.groups import NightPresence, next_week_groups, regroup
 from bot.rules.ladder.night import Absentee, GameSlot, GroupNight, ScoredNight, score_group_night
 from bot.rules.ladder.payouts import GroupLine, dues_owed, no_show_forfeit, weekly_payouts, weekly_pot
@@ -148,7 +148,7 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
             )  # fmt: skip
             status = attendance_at_start(notices, league_night, options)
             played = scored[group.id or 0].presence[player] is NightPresence.PRESENT
-            if status is Attendance.MISSING and end_of_night_no_show(status, 1 if played else 0):
+            if end_of_night_no_show(status, 1 if played else 0):
                 row.no_show = True
                 session.add(row)
                 entrant.entry.no_shows += 1
@@ -162,7 +162,7 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
     collected = dues_owed(len(active), options)
     for entrant in active:
         session.add(_ledger(ladder, night, entrant, LedgerKind.DUES, options.weekly_dues_cents, now))
-    pot, _prize_fund = weekly_pot(collected, options)
+    pot, _prize_fund = weekly_pot(collected, options)  # the other half funds season prizes (LADDER-PAY-5)
     paid = weekly_payouts([_payout_lines(scored[g.id or 0]) for g in groups], len(active), pot, options)
     for player, cents in paid.items():
         session.add(_ledger(ladder, night, everyone[player], LedgerKind.PAYOUT, cents, now))
