@@ -40,6 +40,9 @@ def groups_embed(view: GroupsView) -> discord.Embed:
     embed = discord.Embed(title=title, description=description, colour=LEAGUE_COLOUR)
     for group in view.groups:
         lines = [f"#{rank} {name}" + (" ✅" if here else "") for name, rank, here in group.players]
+        if not view.planned:  # LADDER-ORDER-1: worst-placed first, #1 last
+            order = sorted(group.players, key=lambda player: -player[1])
+            lines.append("Game 1 order: " + ", ".join(name for name, _, _ in order))
         if group.games:
             lines.append("Games: " + ", ".join(f"{n}. {g}" for n, g in enumerate(group.games, start=1)))
         elif not view.planned:
@@ -75,6 +78,8 @@ def score_text(entries: list[ScoreEntry]) -> str:
         line = f"📝 {entry.player}: game {entry.game} ({entry.machine}) **{entry.score:,}**"
         if entry.replaced is not None:
             line += f" (was {entry.replaced:,})"
+        if entry.next_order:
+            line += f"\nGame {entry.game + 1} order: {', '.join(entry.next_order)} (LADDER-ORDER-2)"
         lines.append(line)
         lines += [
             f"🚫 {name} has a third No-Show (group started game 3 without them): dropped for the season."

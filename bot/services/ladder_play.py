@@ -12,7 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, third_no_show
-from bot.rules.ladder.games import Pick, check_pick, next_picker, select_games
+from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
+from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.scores import parse_score
 from bot.services import audit
@@ -55,6 +56,7 @@ class ScoreEntry:
     score: int
     replaced: int | None
     dropped: list[str]
+    next_order: list[str] | None = None  # once the game is complete: who plays next game, in order (ORDER-2)
 
 
 class LadderPlayService:
@@ -230,7 +232,29 @@ async def store_score(
         audit.created(session, actor, row, at=now)
     dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
     machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-    return ScoreEntry(target.name, game, machine, value, replaced, dropped)
+    order = await _next_order(session, ladder, night, group, slot) if game < len(group.slots) else None
+    return ScoreEntry(
+        target.name, game, machine, value, replaced, dropped, [everyone[p].name for p in order] if order else None
+    )
+
+
+async def _next_order(
+    session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
+) -> list[int] | None:
+    """LADDER-ORDER-2: once every checked-in player has a score in this game, the next game's order is the
+    reverse of its finish. None while scores are missing or an exact tie awaits its playoff (LADDER-AMB-5)."""
+    await session.flush()
+    present = await _checked_in(session, ladder, night)
+    rows = (
+        await session.exec(select(LadderScore).where(LadderScore.group_id == group.id, LadderScore.slot == slot))
+    ).all()
+    scores = {row.ladder_player_id: row.score for row in rows}
+    playing = [p for p in group.members if p in present]
+    if any(p not in scores for p in playing):
+        return None
+    entries = [GameEntry(p, EntryKind.PLAYED, scores[p], group.ranks[str(p)]) for p in playing]
+    finish = placement_order(entries)
+    return None if isinstance(finish, TieNeedsPlayoff) else next_game_order(finish)
 
 
 def check_may_enter(

@@ -59,8 +59,9 @@ async def ok(league: RunningBot, line: str, member: str) -> str:
 
 
 async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: RunningBot) -> None:
-    """LADDER-REG-2, LADDER-GROUP-1/2, LADDER-GSEL-2/3/4, LADDER-ATT-1, LADDER-PMU-1/3/6, LADDER-GHOST-1/5,
-    LADDER-AMB-10, LADDER-BONUS-2/4, LADDER-NORM-2, LADDER-PAY-1/2, LADDER-GROUP-3/4."""
+    """LADDER-REG-2, LADDER-GROUP-1/2, LADDER-ORDER-1, LADDER-ORDER-2, LADDER-GSEL-2/3/4, LADDER-ATT-1,
+    LADDER-PMU-1/3/6, LADDER-GHOST-1/5, LADDER-AMB-10, LADDER-BONUS-2/4, LADDER-NORM-2, LADDER-PAY-1/2,
+    LADDER-GROUP-3/4."""
     await refused(ladder, "/ladder join skill:11", as_member="owner", rule="LADDER-REG-2", message="from 1")
 
     # p10 will miss the night: two premakeup games on Attack from Mars, declared first (LADDER-PMU-1)
@@ -80,7 +81,7 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     opened = await ladder.run("/ladder night open", as_member="alice")
     posted = opened.text().lower()
     assert not opened.ephemeral and "week 1 groups" in posted, posted
-    assert "group 1: #1 p1\n#2 p2\n#3 p3" in posted, posted  # LADDER-GROUP-2: by skill
+    assert "group 1: #1 p1\n#2 p2\n#3 p3\ngame 1 order: p3, p2, p1" in posted, posted  # GROUP-2, ORDER-1
     assert "#7 p7\n#8 p8\n#9 p9\n#10 p10" in posted, posted  # 10 players → 3, 3, 4 (LADDER-GROUP-1)
 
     for name in PLAYERS[:9]:
@@ -106,6 +107,8 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
             score = 60 * M if name == "p1" else SCORES[place]
             entered = await ok(ladder, f"/ladder score game:{game} score:{score:,}", name)
             assert f"game {game}" in entered and f"**{score:,}**" in entered  # echoed with commas (COMMON-SCORE-1)
+            if name == "p3" and game < 5:  # the game is complete: reverse finishing order next (LADDER-ORDER-2)
+                assert f"game {game + 1} order: p3, p2, p1" in entered.lower(), entered
     for players in (groups[2], groups[3]):  # the others enter the whole scoresheet at once
         for place, name in enumerate(players):
             await ok(ladder, f'/ladder score game:1 score:"{" ".join([str(SCORES[place])] * 5)}"', name)
