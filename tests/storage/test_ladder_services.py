@@ -108,6 +108,30 @@ async def test_registration_closes_when_week_three_opens(services: Services) -> 
         await services.ladder_players.join(actor(14), None, skill=5, member=None)
 
 
+async def play_night(services: Services, users: list[int]) -> None:
+    """Everyone checks in and scores by their number (higher plays better), then the night closes."""
+    await services.ladder_nights.open(ADMIN, None, play_on=None)
+    for user in users:
+        await services.ladder_players.checkin(actor(user), None, member=None)
+        await services.ladder_play.score(actor(user), None, game=1, score=f"{user * 1_000_000} " * 5, member=None)
+    await services.ladder_nights.close(ADMIN, None)
+
+
+async def test_a_week_two_newcomer_starts_at_the_bottom(services: Services) -> None:
+    """LADDER-AMB-26 / LADDER-GROUP-7: a player joining before week 3 is dealt in at the bottom and the sizes
+    follow the new count (9 → 3,3,3; 10 → 3,3,4)."""
+    users = list(range(11, 20))
+    for user in users:
+        await services.ladder_players.join(actor(user), None, skill=user - 10, member=None)
+    for model in MACHINES:
+        await services.ladder_nights.set_normalizer(ADMIN, None, machine=model, value="10,000,000")
+    await play_night(services, users)
+    await services.ladder_players.join(actor(30), None, skill=10, member=None)
+    week2 = await services.ladder_nights.open(ADMIN, None, play_on=None)
+    assert [len(g.players) for g in week2.groups] == [3, 3, 4]
+    assert week2.groups[-1].players[-1][0] == "user30"  # skill 10, but no results yet: the bottom
+
+
 async def test_suspended_or_expelled_players_cannot_join(services: Services, db: Database) -> None:
     """COMMON-PLAYER-2: a suspended or expelled player is refused registration."""
     league = await services.leagues.setup(ADMIN, None)
