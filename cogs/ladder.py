@@ -131,6 +131,23 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
         await answer(interaction, work(), ephemeral=False)
 
+    @app_commands.command(name="swap", description="Swap two players between groups (commissioners)")
+    @app_commands.describe(first="A player", second="The player they trade places with", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def swap(
+        self, interaction: discord.Interaction, first: discord.Member, second: discord.Member,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            view = await self.bot.services.ladder_nights.swap(
+                actor_from(interaction), league,
+                first=Member(first.id, first.display_name, first.bot),
+                second=Member(second.id, second.display_name, second.bot),
+            )  # fmt: skip
+            return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
     @app_commands.command(name="score", description="Enter a score for one of tonight's games")
     @app_commands.describe(
         game="The game's number tonight, 1 to 5",

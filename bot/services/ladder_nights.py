@@ -24,7 +24,9 @@ from bot.services.ladder_close import NightSummary, close_night
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
+    entrant_of,
     entrants,
+    group_of,
     ladder_league,
     machine_named,
     night_groups,
@@ -35,8 +37,17 @@ from bot.services.ladder_facts import (
 )
 from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
+from bot.services.players import Member
 from storage.db import Database
-from storage.ladder import LadderAttendance, LadderGroup, LadderMachine, LadderNight, LadderStatus
+from storage.ladder import (
+    LadderAttendance,
+    LadderGroup,
+    LadderMachine,
+    LadderNight,
+    LadderPick,
+    LadderScore,
+    LadderStatus,
+)
 from storage.models import Machine
 
 
@@ -150,6 +161,47 @@ class LadderNightService:
         except IntegrityError:  # another commissioner closed it a moment ago; theirs stands
             raise Conflict("This night was closed a moment ago; see `/ladder groups` for next week.") from None
 
+    async def swap(self, actor: Actor, league_name: str | None, *, first: Member, second: Member) -> GroupsView:
+        """LADDER-GROUP-7 / LADDER-AMB-26: the commissioner places players by swapping two of them, in tonight's
+        groups before either group has picked or scored, or in next week's groups once a night is closed.
+        Sizes stay, and from week 6 both must be in the same division (LADDER-GROUP-8)."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            ladder = await ladder_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, ladder.league, "move players between groups")
+            season_nights = await nights(session, ladder)
+            if not season_nights:
+                raise RuleViolation("LADDER-GROUP-2", "Week 1's groups are dealt by skill when the night opens.")
+            everyone = await entrants(session, ladder)
+            a = entrant_of(everyone, first.user_id, who=first.display_name)
+            b = entrant_of(everyone, second.user_id, who=second.display_name)
+            if a.entry.division != b.entry.division:
+                raise RuleViolation("LADDER-GROUP-8", f"{a.name} and {b.name} play in different divisions.")
+            night = season_nights[-1]
+            if night.closed_at is None:
+                groups = await night_groups(session, night)
+                group_a, group_b = group_of(groups, a.id), group_of(groups, b.id)
+                for group in (group_a, group_b):
+                    if await _has_play(session, group):
+                        raise Conflict(f"Group {group.number} has already picked or played; its players stay.")
+                for group, leaving, coming, rank in (
+                    (group_a, a.id, b.id, group_b.ranks[str(b.id)]),
+                    (group_b, b.id, a.id, group_a.ranks[str(a.id)]),
+                ):
+                    before = audit.snapshot(group)
+                    group.members = [coming if p == leaving else p for p in group.members]
+                    group.ranks = {**{k: v for k, v in group.ranks.items() if k != str(leaving)}, str(coming): rank}
+                    session.add(group)
+                    audit.updated(session, actor, group, before=before, at=now, reason="commissioner placement")
+            else:
+                before = audit.snapshot(night)
+                swapped = {a.id: b.id, b.id: a.id}
+                night.next_groups = [[swapped.get(p, p) for p in g] for g in night.next_groups or []]
+                session.add(night)
+                audit.updated(session, actor, night, before=before, at=now, reason="commissioner placement")
+            await session.flush()
+            return await _view(session, ladder, night, everyone, planned=night.closed_at is not None)
+
     async def machine_names(self, guild_id: int, league_name: str | None, *, tonight: bool) -> list[str]:
         """For autocomplete: the league's machines, or only tonight's working set; nothing when unknown."""
         try:
@@ -172,6 +224,12 @@ class LadderNightService:
             everyone = await entrants(session, ladder)
             last = season_nights[-1]
             return await _view(session, ladder, last, everyone, planned=last.closed_at is not None)
+
+
+async def _has_play(session: AsyncSession, group: LadderGroup) -> bool:
+    picked = (await session.exec(select(LadderPick.id).where(LadderPick.group_id == group.id))).first()
+    scored = (await session.exec(select(LadderScore.id).where(LadderScore.group_id == group.id))).first()
+    return picked is not None or scored is not None
 
 
 async def _working_machines(session: AsyncSession, ladder: LadderLeague) -> list[dict[str, Any]]:

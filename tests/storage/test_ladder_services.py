@@ -16,6 +16,8 @@ from bot.clock import ManualClock
 from bot.rules.refusals import Conflict, InvalidInput, Refusal, RuleViolation
 from bot.services import Services
 from bot.services.actor import Actor
+from bot.services.ladder_nights import GroupsView
+from bot.services.players import Member
 from storage.db import Database
 from storage.ladder import LadderAttendance, LadderLedger, LadderResult
 from storage.models import Player, PlayerStatus
@@ -30,6 +32,10 @@ def actor(user_id: int, *, admin: bool = False) -> Actor:
 
 
 ADMIN = actor(1, admin=True)
+
+
+def member(user_id: int) -> Member:
+    return Member(user_id, f"user{user_id}")
 
 
 @pytest.fixture
@@ -130,6 +136,34 @@ async def test_a_week_two_newcomer_starts_at_the_bottom(services: Services) -> N
     week2 = await services.ladder_nights.open(ADMIN, None, play_on=None)
     assert [len(g.players) for g in week2.groups] == [3, 3, 4]
     assert week2.groups[-1].players[-1][0] == "user30"  # skill 10, but no results yet: the bottom
+
+
+async def test_commissioner_swaps_players_between_groups(services: Services) -> None:
+    """LADDER-GROUP-7 / LADDER-GROUP-8: a swap in next week's plan and in tonight's groups keeps the sizes;
+    once a group has scores its players stay."""
+    users = list(range(11, 20))
+    for user in users:
+        await services.ladder_players.join(actor(user), None, skill=user - 10, member=None)
+    for model in MACHINES:
+        await services.ladder_nights.set_normalizer(ADMIN, None, machine=model, value="10,000,000")
+    await play_night(services, users)
+    planned = await services.ladder_nights.swap(ADMIN, None, first=member(19), second=member(11))
+    assert planned.planned and "user11" in [name for name, _, _ in planned.groups[0].players]
+    opened = await services.ladder_nights.open(ADMIN, None, play_on=None)
+    assert [len(g.players) for g in opened.groups] == [3, 3, 3]
+    assert "user11" in [name for name, _, _ in opened.groups[0].players]
+    tonight = await services.ladder_nights.swap(ADMIN, None, first=member(11), second=member(12))
+    assert sorted(len(g.players) for g in tonight.groups) == [3, 3, 3]
+    where = {name: g.number for g in tonight.groups for name, _, _ in g.players}
+    assert (where["user11"], where["user12"]) == (opened_group(opened, "user12"), opened_group(opened, "user11"))
+    await services.ladder_players.checkin(actor(11), None, member=None)
+    await services.ladder_play.score(actor(11), None, game=1, score="1", member=None)
+    with pytest.raises(Conflict, match="already picked or played"):
+        await services.ladder_nights.swap(ADMIN, None, first=member(11), second=member(13))
+
+
+def opened_group(view: GroupsView, name: str) -> int:
+    return next(g.number for g in view.groups for player, _, _ in g.players if player == name)
 
 
 async def test_suspended_or_expelled_players_cannot_join(services: Services, db: Database) -> None:
