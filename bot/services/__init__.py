@@ -12,6 +12,13 @@ from bot.services.field_finals import FieldFinalsService
 from bot.services.field_nights import FieldNightService
 from bot.services.field_standings import FieldStandingsService
 from bot.services.highscores import HighScoreService
+from bot.services.ladder_nights import LadderNightService
+from bot.services.ladder_options import LadderOptionService
+from bot.services.ladder_play import LadderPlayService
+from bot.services.ladder_players import LadderPlayerService
+from bot.services.ladder_premakeups import LadderPremakeupService
+from bot.services.ladder_rulings import LadderRulingService
+from bot.services.ladder_standings import LadderStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
@@ -50,6 +57,13 @@ class Services:
     field_corrections: FieldCorrectionService
     spreadsheets: SpreadsheetService
     exports: ExportService
+    ladder_players: LadderPlayerService
+    ladder_nights: LadderNightService
+    ladder_play: LadderPlayService
+    ladder_premakeups: LadderPremakeupService
+    ladder_standings: LadderStandingsService
+    ladder_options: LadderOptionService
+    ladder_rulings: LadderRulingService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -74,4 +88,11 @@ class Services:
             field_corrections=FieldCorrectionService(db, clock),
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
+            ladder_players=LadderPlayerService(db, clock),
+            ladder_nights=LadderNightService(db, clock),
+            ladder_play=LadderPlayService(db, clock),
+            ladder_premakeups=LadderPremakeupService(db, clock),
+            ladder_standings=LadderStandingsService(db, clock),
+            ladder_options=LadderOptionService(db, clock),
+            ladder_rulings=LadderRulingService(db, clock),
         )

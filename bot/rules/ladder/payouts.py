@@ -1,0 +1,88 @@
+"""Dues, the weekly pot and its payouts, forfeits and season prizes, all in integer cents (LADDER-PAY-*)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.rules.ladder.options import LadderOptions
+
+PlayerId = int
+
+
+def dues_owed(active_players: int, options: LadderOptions) -> int:
+    """LADDER-PAY-1, LADDER-AMB-20: every active player owes the weekly dues, present or not."""
+    return active_players * options.weekly_dues_cents
+
+
+def weekly_pot(collected_cents: int, options: LadderOptions) -> tuple[int, int]:
+    """LADDER-PAY-1: (pot, prize fund): 50% of the dues actually collected goes to the night's pot."""
+    pot = collected_cents * options.weekly_pot_percent // 100
+    return pot, collected_cents - pot
+
+
+@dataclass(frozen=True)
+class GroupLine:
+    """A group member's night for the payout (finishing order per LADDER-BONUS-1, winner first)."""
+
+    player: PlayerId
+    week_tlp: int
+    week_tns: Fraction
+    present: bool  # played at least one game in person
+
+
+def group_candidate(finish: Sequence[GroupLine]) -> GroupLine | None:
+    """LADDER-PAY-2/3: the group winner; an absent (premakeup) winner forfeits to the group's next highest
+    week-TLP player who was present."""
+    if not finish:
+        return None
+    if finish[0].present:
+        return finish[0]
+    present = [line for line in finish if line.present]
+    return max(present, key=lambda line: (line.week_tlp, line.week_tns), default=None)
+
+
+def weekly_payouts(
+    groups: Sequence[Sequence[GroupLine]], league_size: int, pot_cents: int, options: LadderOptions
+) -> dict[PlayerId, int]:
+    """LADDER-PAY-2, LADDER-AMB-20: candidates ranked by week TLP, ties by week TNS (LADDER-NORM-4);
+    75/25 below 18 players, 65/25/10 from 18; a single group's winner takes all. Cents left by rounding
+    down go to the first place, and shares without a candidate too, so the pot is always paid in full."""
+    candidates = [c for c in (group_candidate(g) for g in groups) if c is not None]
+    candidates.sort(key=lambda c: (-c.week_tlp, -c.week_tns, c.player))
+    if not candidates:
+        return {}
+    if len(groups) == 1:
+        split: Sequence[int] = (100,)
+    elif league_size >= options.large_league_players:
+        split = options.large_league_split
+    else:
+        split = options.small_league_split
+    paid = {c.player: pot_cents * share // 100 for c, share in zip(candidates, split, strict=False)}
+    first = candidates[0].player
+    paid[first] += pot_cents - sum(paid.values())
+    return paid
+
+
+def no_show_forfeit(paid_so_far_cents: int) -> int:
+    """LADDER-PAY-4: the 3rd No-Show forfeits all money paid this season."""
+    return max(paid_so_far_cents, 0)
+
+
+def season_prizes(
+    prize_table_cents: Mapping[str, Sequence[int]], finishing: Mapping[str, Sequence[PlayerId]]
+) -> dict[PlayerId, int]:
+    """LADDER-PAY-5, LADDER-AMB-23/34: the commissioner's prize table per division, paid down the
+    finishing order (playoff order by default, standings with `prizes_by=standings`)."""
+    awards: dict[PlayerId, int] = {}
+    for division, prizes in prize_table_cents.items():
+        for player, prize in zip(finishing.get(division, ()), prizes, strict=False):
+            awards[player] = awards.get(player, 0) + prize
+    return awards
+
+
+def consolation_prizes(second_place_cents: Mapping[str, int], options: LadderOptions) -> dict[str, int]:
+    """LADDER-AMB-23: consolation = 20% of A-division 2nd place ("*"), 50% of B-division 2nd place ("**")."""
+    percent = {"A": options.consolation_a_percent, "B": options.consolation_b_percent}
+    return {d: cents * percent[d] // 100 for d, cents in second_place_cents.items() if d in percent}

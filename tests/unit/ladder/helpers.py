@@ -1,0 +1,16 @@
+"""Shared assertions for the ladder rule tests."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from bot.rules.refusals import RuleViolation
+
+
+@contextmanager
+def refused(rule_id: str, match: str) -> Iterator[None]:
+    """The block raises a RuleViolation citing `rule_id`, with a message matching `match`."""
+    with pytest.raises(RuleViolation, match=match) as info:
+        yield
+    assert info.value.rule_id == rule_id
