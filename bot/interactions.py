@@ -22,6 +22,7 @@ class Reply:
     embeds: list[discord.Embed] = field(default_factory=list)
     ephemeral: bool = True
     view: discord.ui.View | None = None  # buttons under the reply
+    files: list[discord.File] = field(default_factory=list)  # e.g. a CSV export
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
@@ -34,8 +35,10 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
     reply = await task  # a Refusal raised here reaches the tree's error handler
     view = reply.view if reply.view is not None else discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.followup.send(reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral, view=view)
+        await interaction.followup.send(
+            reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral, view=view, files=reply.files
+        )
     else:
         await interaction.response.send_message(
-            reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=view
+            reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=view, files=reply.files
         )

@@ -4,6 +4,6 @@ Importing the package registers every table on SQLModel's metadata, so migration
 all see the same schema whichever module they import first.
 """
 
-from storage import matches, models
+from storage import discipline, matches, models
 
-__all__ = ["matches", "models"]
+__all__ = ["discipline", "matches", "models"]

@@ -5,10 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.audit_log import AuditLogService
+from bot.services.discipline import DisciplineService
+from bot.services.disputes import DisputeService
 from bot.services.highscores import HighScoreService
 from bot.services.leagues import LeagueService
+from bot.services.machine_log import MachineLogService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
+from bot.services.overrides import OverrideService
 from bot.services.players import PlayerService
 from bot.services.playoffs import PlayoffService
 from bot.services.rosters import RosterService
@@ -34,6 +39,11 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    discipline: DisciplineService
+    disputes: DisputeService
+    overrides: OverrideService
+    audit_log: AuditLogService
+    machine_log: MachineLogService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -50,4 +60,9 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            discipline=DisciplineService(db, clock),
+            disputes=DisputeService(db, clock),
+            overrides=OverrideService(db, clock),
+            audit_log=AuditLogService(db, clock),
+            machine_log=MachineLogService(db, clock),
         )

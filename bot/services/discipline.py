@@ -1,0 +1,307 @@
+"""Discipline: warnings, suspensions, lifting them, expulsion and a player's or team's history (TEAM-DISC-1..4).
+
+`require_in_good_standing` is the one check every format calls before accepting a player into a roster,
+lineup, group or score (COMMON-PLAYER-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules import discipline as rules
+from bot.rules.discipline import DisciplineKind
+from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
+from bot.rules.team.options import TeamOptions
+from bot.rules.team.scoring import Offence
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.lookup import current_season, find_league, find_team
+from bot.services.permissions import require_commissioner
+from bot.services.schedule import parse_date
+from storage.db import Database
+from storage.discipline import DisciplineEntry
+from storage.matches import GamePenalty, Match
+from storage.models import League, LeagueFormat, Player, PlayerStatus
+
+NEVER = 1 << 30  # a slam-tilt count no player reaches: formats without TEAM-DISC-3
+
+
+def sanction(entry: DisciplineEntry) -> rules.Sanction:
+    return rules.Sanction(
+        id=entry.id or 0, kind=entry.kind, season_id=entry.season_id, starts_on=entry.starts_on,
+        ends_on=entry.ends_on, lifted=entry.lifted_at is not None,
+    )  # fmt: skip
+
+
+async def player_sanctions(session: AsyncSession, player_ids: Sequence[int]) -> dict[int, list[rules.Sanction]]:
+    rows = (await session.exec(select(DisciplineEntry).where(col(DisciplineEntry.player_id).in_(player_ids)))).all()
+    found: dict[int, list[rules.Sanction]] = {player_id: [] for player_id in player_ids}
+    for row in rows:
+        found[row.player_id or 0].append(sanction(row))
+    return found
+
+
+async def require_in_good_standing(
+    session: AsyncSession, league: League, player_ids: Sequence[int], *, on: date, doing: str
+) -> None:
+    """COMMON-PLAYER-2: refuse when any of these players is suspended or expelled on `on`, naming the ruling.
+    `doing` completes "… and cannot …" (e.g. "be in a lineup"). The ladder and field formats call this before
+    placing a player in a group and before accepting their score."""
+    wanted = [p for p in player_ids if p]
+    if not wanted:
+        return
+    season = await current_season(session, league)
+    sanctions = await player_sanctions(session, wanted)
+    names = dict((await session.exec(select(Player.id, Player.display_name).where(col(Player.id).in_(wanted)))).all())
+    for player_id in wanted:
+        rules.require_in_good_standing(
+            names.get(player_id, "That player"), sanctions[player_id], season_id=season.id or 0, on=on, doing=doing
+        )
+
+
+@dataclass(frozen=True)
+class Recorded:
+    entry: DisciplineEntry
+    subject: str
+    automatic: DisciplineEntry | None = None  # TEAM-DISC-2: the suspension a second warning triggered
+    flags: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class History:
+    subject: str
+    entries: list[DisciplineEntry]
+    flags: list[tuple[str, str]]
+    slam_tilts: int
+
+
+class DisciplineService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def warn(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        member_id: int | None,
+        team_name: str | None,
+        reason: str,
+        rule_id: str | None = None,
+    ) -> Recorded:
+        """TEAM-DISC-1 (a player's conduct) or TEAM-DISC-4 (a team that blatantly ignored written rules).
+        A player's 2nd warning in a season suspends them to its end (TEAM-DISC-2)."""
+        if (member_id is None) == (team_name is None):
+            raise InvalidInput("Warn either a `member` or a `team`, not both and not neither.")
+        text = _reason(reason)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "warn players or teams")
+            season, today = await current_season(session, league), _today(league, now)
+            player = await _player(session, league, member_id) if member_id is not None else None
+            team = await find_team(session, league, team_name) if team_name is not None else None
+            warning = DisciplineEntry(
+                league_id=league.id or 0, season_id=season.id or 0, player_id=player.id if player else None,
+                team_id=team.id if team else None, kind=DisciplineKind.WARNING,
+                rule_id=rule_id or ("TEAM-DISC-1" if player else "TEAM-DISC-4"), reason=text, starts_on=today,
+                issued_by=actor.user_id, issued_at=now,
+            )  # fmt: skip
+            session.add(warning)
+            await session.flush()
+            audit.created(session, actor, warning, at=now, reason=text, action="warn")
+            if team is not None:
+                history = await _entries(session, team_id=team.id)
+                flags = tuple(rules.team_flags(sanction(e) for e in history))
+                if flags:
+                    audit.noted(session, actor, team, action="discipline_flag", detail=dict(flags), at=now)
+                return Recorded(warning, team.name, flags=flags)
+            assert player is not None
+            history = await _entries(session, player_id=player.id)
+            if not rules.second_warning_suspends([sanction(e) for e in history], season_id=season.id or 0):
+                return Recorded(warning, player.display_name)
+            automatic = DisciplineEntry(
+                league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
+                kind=DisciplineKind.SUSPENSION, rule_id="TEAM-DISC-2", automatic=True, cause_id=warning.id,
+                reason=f"Second warning this season (warning #{warning.id}): suspended for the rest of the season.",
+                starts_on=today, issued_by=actor.user_id, issued_at=now,
+            )  # fmt: skip
+            session.add(automatic)
+            await session.flush()
+            audit.created(session, actor, automatic, at=now, reason=automatic.reason, action="auto_suspend")
+            await _set_status(session, actor, player, PlayerStatus.SUSPENDED, now)
+            return Recorded(warning, player.display_name, automatic=automatic)
+
+    async def suspend(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        member_id: int,
+        reason: str,
+        until: str | None,
+        rule_id: str | None = None,
+    ) -> Recorded:
+        """TEAM-DISC-1: suspend a player through `until` (YYYY-MM-DD, inclusive), or to the end of the season."""
+        text = _reason(reason)
+        last_day = parse_date(until, option="until") if until else None
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "suspend players")
+            season, today = await current_season(session, league), _today(league, now)
+            if last_day is not None and last_day < today:
+                raise InvalidInput(f"`until` is the suspension's last day; {last_day.isoformat()} has already passed.")
+            player = await _player(session, league, member_id)
+            entry = DisciplineEntry(
+                league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
+                kind=DisciplineKind.SUSPENSION, rule_id=rule_id or "TEAM-DISC-1", reason=text, starts_on=today,
+                ends_on=last_day, issued_by=actor.user_id, issued_at=now,
+            )  # fmt: skip
+            session.add(entry)
+            await session.flush()
+            audit.created(session, actor, entry, at=now, reason=text, action="suspend")
+            await _set_status(session, actor, player, PlayerStatus.SUSPENDED, now)
+            history = [sanction(e) for e in await _entries(session, player_id=player.id)]
+            flags = tuple(rules.player_flags(history, slam_tilts_this_season=0, slam_tilt_flag=NEVER))
+            if flags:  # TEAM-DISC-2: a second suspension calls for an expulsion review
+                audit.noted(session, actor, player, action="discipline_flag", detail=dict(flags), at=now)
+            return Recorded(entry, player.display_name, flags=flags)
+
+    async def expel(self, actor: Actor, league_name: str | None, *, member_id: int, reason: str) -> Recorded:
+        """TEAM-DISC-2: expulsion is permanent."""
+        text = _reason(reason)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "expel players")
+            season = await current_season(session, league)
+            player = await _player(session, league, member_id)
+            if player.status is PlayerStatus.EXPELLED:
+                raise RuleViolation(
+                    "TEAM-DISC-2", f"{player.display_name} is already expelled; expulsion is permanent."
+                )
+            entry = DisciplineEntry(
+                league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
+                kind=DisciplineKind.EXPULSION, rule_id="TEAM-DISC-2", reason=text, starts_on=_today(league, now),
+                issued_by=actor.user_id, issued_at=now,
+            )  # fmt: skip
+            session.add(entry)
+            await session.flush()
+            audit.created(session, actor, entry, at=now, reason=text, action="expel")
+            await _set_status(session, actor, player, PlayerStatus.EXPELLED, now)
+            return Recorded(entry, player.display_name)
+
+    async def lift(self, actor: Actor, league_name: str | None, *, member_id: int, reason: str) -> Recorded:
+        """Lift a player's suspensions that are still running; an expulsion cannot be lifted (TEAM-DISC-2)."""
+        text = _reason(reason)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "lift suspensions")
+            season, today = await current_season(session, league), _today(league, now)
+            player = await _player(session, league, member_id)
+            entries = await _entries(session, player_id=player.id)
+            if any(e.kind is DisciplineKind.EXPULSION and e.lifted_at is None for e in entries):
+                raise RuleViolation("TEAM-DISC-2", f"{player.display_name} is expelled, and expulsion is permanent.")
+            running = [
+                e for e in entries if e.kind is DisciplineKind.SUSPENSION and sanction(e).bars_on(today, season.id or 0)
+            ]
+            if not running:
+                raise NotFound(f"{player.display_name} has no suspension in force to lift.")
+            for entry in running:
+                before = audit.snapshot(entry)
+                entry.lifted_by, entry.lifted_at, entry.lift_reason = actor.user_id, now, text
+                session.add(entry)
+                audit.updated(session, actor, entry, before=before, at=now, reason=text, action="lift")
+            await _set_status(session, actor, player, PlayerStatus.ACTIVE, now)
+            return Recorded(running[0], player.display_name)
+
+    async def history(
+        self, actor: Actor, league_name: str | None, *, member_id: int | None, team_name: str | None
+    ) -> History:
+        """COMMON-DISC-1: a player's or a team's ledger, with what it calls for (TEAM-DISC-2/3/4)."""
+        if (member_id is None) == (team_name is None):
+            raise InvalidInput("Show the history of either a `member` or a `team`.")
+        async with self.db.reading() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "read discipline records")
+            if team_name is not None:
+                team = await find_team(session, league, team_name)
+                entries = await _entries(session, team_id=team.id)
+                return History(team.name, entries, rules.team_flags(sanction(e) for e in entries), 0)
+            assert member_id is not None
+            player = await _player(session, league, member_id)
+            entries = await _entries(session, player_id=player.id)
+            season = await current_season(session, league)
+            tilts = await slam_tilts(session, season.id or 0, player.id or 0)
+            flag_at = (
+                TeamOptions.model_validate(league.options).slam_tilt_flag if league.format is LeagueFormat.TEAM else 0
+            )
+            flags = rules.player_flags(
+                [sanction(e) for e in entries], slam_tilts_this_season=tilts, slam_tilt_flag=flag_at or NEVER
+            )
+            return History(player.display_name, entries, flags, tilts)
+
+
+async def slam_tilts(session: AsyncSession, season_id: int, player_id: int) -> int:
+    """TEAM-PEN-5 / TEAM-DISC-3: a player's slam tilts in the season's matches."""
+    query = (
+        select(func.count())
+        .select_from(GamePenalty)
+        .join(Match, col(Match.id) == GamePenalty.match_id)
+        .where(
+            Match.season_id == season_id, GamePenalty.player_id == player_id, GamePenalty.offence == Offence.SLAM_TILT
+        )
+    )
+    return (await session.exec(query)).one()
+
+
+async def _entries(
+    session: AsyncSession, *, player_id: int | None = None, team_id: int | None = None
+) -> list[DisciplineEntry]:
+    query = select(DisciplineEntry).order_by(col(DisciplineEntry.id))
+    query = (
+        query.where(DisciplineEntry.player_id == player_id)
+        if player_id
+        else query.where(DisciplineEntry.team_id == team_id)
+    )
+    return list((await session.exec(query)).all())
+
+
+async def _player(session: AsyncSession, league: League, member_id: int | None) -> Player:
+    query = select(Player).where(Player.league_id == league.id, Player.discord_user_id == member_id)
+    player = (await session.exec(query)).first()
+    if player is None:
+        raise NotFound(f"<@{member_id}> is not a player in {league.name}.")
+    return player
+
+
+async def _set_status(session: AsyncSession, actor: Actor, player: Player, status: PlayerStatus, now: datetime) -> None:
+    """Keep the player's status in step with the ledger, which stays the authority (it knows when a suspension ends)."""
+    if player.status is status:
+        return
+    before = audit.snapshot(player)
+    player.status = status
+    session.add(player)
+    audit.updated(session, actor, player, before=before, at=now)
+
+
+def _today(league: League, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(league.timezone)).date()
+
+
+def _reason(reason: str) -> str:
+    text = reason.strip()
+    if not text:
+        raise InvalidInput("Give a reason; it goes in the player's record and the audit trail.")
+    return text[:500]
