@@ -30,7 +30,7 @@ def recorded(done: Recorded, verb: str) -> str:
             f"⛔ Second warning this season: {done.subject} is suspended for the rest of the season "
             f"(ruling #{done.automatic.id}, TEAM-DISC-2)."
         )
-    lines += [f"🚩 {text} ({rule})" for rule, text in done.flags]
+    lines += [f"🚩 {text.rstrip('.')} ({rule})" for rule, text in done.flags]
     return "\n".join(lines)
 
 
@@ -40,7 +40,8 @@ def history_embed(history: History) -> discord.Embed:
     embed.description = "\n".join(lines)[:4000]
     if history.flags:
         embed.add_field(
-            name="Needs attention", value="\n".join(f"🚩 {text} ({rule})" for rule, text in history.flags)[:FIELD_MAX]
+            name="Needs attention",
+            value="\n".join(f"🚩 {text.rstrip('.')} ({rule})" for rule, text in history.flags)[:FIELD_MAX],
         )
     if history.slam_tilts:
         embed.set_footer(text=f"Slam tilts this season: {history.slam_tilts}")

@@ -57,12 +57,21 @@ class AuditLogService:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "read the audit trail")
             zone = ZoneInfo(league.timezone)
-            query = select(AuditEntry).where(AuditEntry.league_id == league.id)
+            # Match-night rows carry no league id of their own; their entries are the league's through the match.
+            league_matches = set((await session.exec(select(Match.id).where(Match.league_id == league.id))).all())
+            query = select(AuditEntry).where(
+                AuditEntry.guild_id == actor.guild_id,
+                or_(AuditEntry.league_id == league.id, col(AuditEntry.league_id).is_(None)),
+            )
             if since:
                 query = query.where(AuditEntry.at >= _start(since, zone))
             if until:
                 query = query.where(AuditEntry.at < _start(until + timedelta(days=1), zone))
-            entries = list((await session.exec(query.order_by(col(AuditEntry.id).desc()))).all())
+            entries = [
+                entry
+                for entry in (await session.exec(query.order_by(col(AuditEntry.id).desc()))).all()
+                if entry.league_id is not None or _about_any_match(entry, league_matches)
+            ]
             if wanted.member_id is not None:
                 player = await player_id_of(session, league, wanted.member_id)
                 entries = [e for e in entries if player is not None and _about_player(e, player)]
@@ -110,6 +119,10 @@ def _about_team(entry: AuditEntry, team_id: int, matches: set[int | None]) -> bo
         any(snap.get(key) == team_id for key in keys) or snap.get("match_id") in matches - {None}
         for snap in _snapshots(entry)
     )
+
+
+def _about_any_match(entry: AuditEntry, matches: set[int | None]) -> bool:
+    return any(snap.get("match_id") in matches - {None} for snap in _snapshots(entry))
 
 
 def _about_match(entry: AuditEntry, match_id: int) -> bool:
