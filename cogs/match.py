@@ -46,6 +46,10 @@ TIEBREAK_FORMATS = [
 ]
 SIDE_CHOICES = [app_commands.Choice(name="home", value="home"), app_commands.Choice(name="away", value="away")]
 DISPUTE_KIND_CHOICES = [app_commands.Choice(name=kind, value=kind) for kind in DISPUTE_KINDS]
+PICK_CHOICES = [
+    app_commands.Choice(name="A: the scores as entered", value="A"),
+    app_commands.Choice(name="B: the other reading", value="B"),
+]
 WALKOUT_CHOICES = [
     app_commands.Choice(name="left", value="left"),
     app_commands.Choice(name="refused to go on", value="refused"),
@@ -244,6 +248,31 @@ class DisputeGame(
         await interaction.response.send_modal(DisputeForm(self.match_id, [[self.round_index, self.game]]))
 
 
+class AcceptAgreement(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:agree:(?P<a>\d+)"):
+    def __init__(self, agreement_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Accept", style=discord.ButtonStyle.success, custom_id=f"match:agree:{agreement_id}"
+            )
+        )
+        self.agreement_id = agreement_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AcceptAgreement:
+        return cls(int(match["a"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            accepted = await bot_of(interaction).services.disputes.accept_agreement(
+                actor_from(interaction), self.agreement_id
+            )
+            return Reply(f"🤝 Agreed by both captains, for this match: {accepted.terms}", ephemeral=False)
+
+        await answer_component(interaction, work())
+
+
 class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:sign:(?P<m>\d+)"):
     def __init__(self, match_id: int, *, done: bool = False) -> None:
         super().__init__(
@@ -291,7 +320,7 @@ class MatchNightCommands(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch)
+        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch, AcceptAgreement)
 
     async def _after(self, interaction: discord.Interaction, board: Scoreboard) -> None:
         await publish_scoreboard(self.bot, interaction, board)
@@ -502,11 +531,64 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
+    @match_group.command(name="both-ways", description="Record a disputed game's other result, played both ways")
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round",
+        home1="Home team's first player's score under this reading", away1="Away team's first player's score",
+        home2="Home team's second player's score (Doubles)", away2="Away team's second player's score (Doubles)",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def both_ways(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.disputes.play_both_ways(
+                actor_from(interaction), league, match, round_index=round, game_number=game,
+                typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(
+                f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
+                "The commissioner's ruling picks one (TEAM-DISP-3).",
+                ephemeral=False,
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(name="agreement", description="Write down how both captains agreed to handle a situation")
+    @app_commands.describe(
+        match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def agreement(
+        self, interaction: discord.Interaction, match: int, terms: app_commands.Range[str, 1, 1000],
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AcceptAgreement(proposed.id or 0))
+            return Reply(
+                f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
+                "The other captain presses **Accept** (TEAM-DISP-2).",
+                ephemeral=False,
+                view=view,
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
     @match_group.command(name="ruling", description="Rule on a disputed match (commissioners)")
     @app_commands.describe(
         match=MATCH_OPTION, ruling="Your ruling, as it should be recorded", rule="The rule it applies (optional)",
-        league=LEAGUE_OPTION,
+        pick="For a game played both ways: which result stands", league=LEAGUE_OPTION,
     )  # fmt: skip
+    @app_commands.choices(pick=PICK_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
     @app_commands.autocomplete(league=league_autocomplete)
     async def ruling(
@@ -515,10 +597,13 @@ class MatchNightCommands(commands.Cog):
         match: int,
         ruling: app_commands.Range[str, 1, 1000],
         rule: str | None = None,
+        pick: app_commands.Choice[str] | None = None,
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            board = await self.bot.services.disputes.rule(actor_from(interaction), league, match, ruling, rule_id=rule)
+            board = await self.bot.services.disputes.rule(
+                actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
+            )
             await self._after(interaction, board)
             return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
 

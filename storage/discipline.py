@@ -1,4 +1,5 @@
-"""The commissioner's records: the discipline ledger, dispute precedents and the machine-issue log.
+"""The commissioner's records: the discipline ledger, disputes (precedents, games played both ways, captains'
+agreements) and the machine-issue log.
 
 Like every other table, each row belongs to one league. Flags (an expulsion review, repeated slam tilts, a
 team's second warning) are never stored: `bot.rules.discipline` derives them from these rows.
@@ -9,10 +10,12 @@ from __future__ import annotations
 from datetime import date, datetime
 from enum import StrEnum
 
+import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from bot.rules.discipline import DisciplineKind
-from storage.models import enum_column, snowflake, utc_column
+from bot.rules.team.model import Side
+from storage.models import enum_column, json_column, snowflake, utc_column
 
 
 class DisciplineEntry(SQLModel, table=True):
@@ -89,3 +92,36 @@ class MachineIssue(SQLModel, table=True):
     action_taken: str = Field(max_length=200)
     reported_by: int = snowflake()
     reported_at: datetime = utc_column(index=True)
+
+
+class AlternativeResult(SQLModel, table=True):
+    """TEAM-DISP-3: a disputed game played both ways; the scores as entered are interpretation A, these are B.
+    `scores` maps each player id (as text) to their score under B."""
+
+    __tablename__ = "alternative_result"
+    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "game_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    scores: dict[str, int] = json_column(default_factory=dict)
+    entered_by: int = snowflake()
+    entered_at: datetime = utc_column()
+    chosen: str | None = Field(default=None, max_length=1)  # "A" or "B", once the commissioner rules
+
+
+class MatchAgreement(SQLModel, table=True):
+    """TEAM-DISP-2: how both captains agreed to handle a situation the rules do not cover; it stands for this
+    match even if the rules change later. Proposed by one captain, accepted by the other."""
+
+    __tablename__ = "match_agreement"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    terms: str = Field(max_length=1000)
+    proposed_by: int = snowflake()
+    proposed_for: Side = enum_column(Side, 8)  # the proposing captain's side
+    proposed_at: datetime = utc_column()
+    accepted_by: int | None = snowflake(default=None)
+    accepted_at: datetime | None = utc_column(default=None)

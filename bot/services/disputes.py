@@ -13,15 +13,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import disputes as rules
-from bot.rules.refusals import InvalidInput, NotFound, PermissionDenied
-from bot.rules.team.model import Side
-from bot.services import audit, scoreboard
+from bot.rules import scores as score_rules
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
+from bot.rules.team.model import ScoreStatus, Side
+from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
+from bot.services.lookup import insert_unique
 from bot.services.match_access import acting_in, load_context, player_id_of, require_unsigned
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
 from storage.db import Database
-from storage.discipline import Precedent
+from storage.discipline import AlternativeResult, MatchAgreement, Precedent
 from storage.matches import GameScore, MatchChallenge, MatchLineup, MatchVisit
 from storage.models import Machine
 
@@ -74,14 +76,110 @@ class DisputeService:
             return Opened(await scoreboard.build(session, context, now), row, precedents)
 
     async def rule(
-        self, actor: Actor, league_name: str | None, match_id: int, ruling: str, *, rule_id: str | None = None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        ruling: str,
+        *,
+        rule_id: str | None = None,
+        pick: str | None = None,
     ) -> scoreboard.Scoreboard:
-        """A commissioner's ruling closes the match's open challenges (TEAM-DISP-4) and becomes a precedent."""
+        """A commissioner's ruling closes the match's open challenges (TEAM-DISP-4) and becomes a precedent. For a
+        game played both ways, `pick` says which result stands; B's scores replace the entered ones (TEAM-DISP-3)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            if not is_commissioner(actor, context.league):
+                raise PermissionDenied("Only a commissioner rules on disputes.")
+            await _settle_both_ways(session, actor, context, pick, ruling.strip()[:500], now)
             await close_challenges(session, actor, context, ruling, rule_id=rule_id, now=now)
             return await scoreboard.build(session, context, now)
+
+    async def play_both_ways(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        round_index: int,
+        game_number: int,
+        typed: dict[Side, list[str]],
+    ) -> scoreboard.Scoreboard:
+        """TEAM-DISP-3: when the captains cannot agree, a disputed game's other result (interpretation B, in lineup
+        order) is stored beside the scores as entered (interpretation A); the commissioner's ruling picks one."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            await acting_in(session, actor, context)
+            challenged = {(r, g) for row in await scoreboard.open_challenges(session, match_id) for r, g in row.games}
+            if (round_index, game_number) not in challenged:
+                raise RuleViolation(
+                    "TEAM-DISP-3", f"Round {round_index} game {game_number} is not disputed; dispute it first."
+                )
+            lineups = match_facts.effective_lineups(await match_facts.night(session, context), round_index)
+            if len(lineups) < 2 or not 0 < game_number <= len(lineups[Side.HOME].games):
+                raise InvalidInput(f"Round {round_index} has no game {game_number} declared by both teams.")
+            scores: dict[str, int] = {}
+            for side in Side:
+                players = lineups[side].games[game_number - 1].players
+                values = [text for text in typed[side] if text.strip()]
+                if len(values) != len(players):
+                    raise InvalidInput(
+                        f"{context.teams[side].name} had {len(players)} player(s) in that game; give that many scores."
+                    )
+                scores.update({str(p): score_rules.parse_score(v) for p, v in zip(players, values, strict=True)})
+            row = AlternativeResult(
+                match_id=match_id, round_index=round_index, game_number=game_number, scores=scores,
+                entered_by=actor.user_id, entered_at=now,
+            )  # fmt: skip
+            await insert_unique(session, row, f"Round {round_index} game {game_number} is already played both ways.")
+            audit.created(session, actor, row, at=now, action="both_ways")
+            return await scoreboard.build(session, context, now)
+
+    async def propose_agreement(
+        self, actor: Actor, league_name: str | None, match_id: int, terms: str
+    ) -> MatchAgreement:
+        """TEAM-DISP-2: a captain writes down how both captains will handle a situation the rules do not cover."""
+        text = terms.strip()
+        if not text:
+            raise InvalidInput("Write what the captains agreed.")
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting = await acting_in(session, actor, context)
+            if acting.side is None:
+                raise RuleViolation("TEAM-DISP-2", "An agreement is made by the two captains of the match.")
+            row = MatchAgreement(
+                match_id=match_id, terms=text[:1000], proposed_by=actor.user_id, proposed_for=acting.side,
+                proposed_at=now,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now, action="agreement_proposed")
+            return row
+
+    async def accept_agreement(self, actor: Actor, agreement_id: int) -> MatchAgreement:
+        """TEAM-DISP-2: the other captain accepts; the agreement then stands for this match."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            row = await session.get(MatchAgreement, agreement_id)
+            if row is None:
+                raise NotFound("That agreement no longer exists.")
+            context = await load_context(session, actor, None, row.match_id)
+            acting = await acting_in(session, actor, context)
+            if acting.side is None or acting.side is row.proposed_for:
+                raise RuleViolation(
+                    "TEAM-DISP-2", f"{context.teams[row.proposed_for.other].name}'s captain accepts it."
+                )
+            if row.accepted_at is not None:
+                raise Conflict("This agreement was already accepted.")
+            before = audit.snapshot(row)
+            row.accepted_by, row.accepted_at = actor.user_id, now
+            session.add(row)
+            audit.updated(session, actor, row, before=before, at=now, action="agreement_accepted")
+            return row
 
 
 async def close_challenges(
@@ -125,6 +223,60 @@ async def close_challenges(
         await session.flush()
         audit.created(session, actor, precedent, at=now, action="precedent")
     return open_rows
+
+
+async def _settle_both_ways(
+    session: AsyncSession,
+    actor: Actor,
+    context: MatchContext,
+    pick: str | None,
+    ruling: str,
+    now: datetime,
+) -> None:
+    """TEAM-DISP-3: the ruling on games played both ways keeps the scores as entered (A) or puts B's in place,
+    each change an override with the ruling as its reason."""
+    challenged = {
+        (r, g) for row in await scoreboard.open_challenges(session, context.match.id or 0) for r, g in row.games
+    }
+    pending = [
+        alt
+        for alt in (
+            await session.exec(select(AlternativeResult).where(AlternativeResult.match_id == context.match.id))
+        ).all()
+        if alt.chosen is None and (alt.round_index, alt.game_number) in challenged
+    ]
+    if pick is None:
+        if pending:
+            games = ", ".join(f"round {a.round_index} game {a.game_number}" for a in pending)
+            raise RuleViolation("TEAM-DISP-3", f"{games} was played both ways: say which result stands with `pick:`.")
+        return
+    if not pending:
+        raise InvalidInput("No disputed game of this match was played both ways; leave `pick:` out.")
+    for alt in pending:
+        before = audit.snapshot(alt)
+        alt.chosen = pick
+        session.add(alt)
+        audit.updated(session, actor, alt, before=before, at=now, reason=ruling, action="ruling")
+        if pick != "B":
+            continue
+        for player, score in alt.scores.items():
+            row = (
+                await session.exec(
+                    select(GameScore)
+                    .where(
+                        GameScore.match_id == context.match.id, GameScore.round_index == alt.round_index,
+                        GameScore.game_number == alt.game_number, GameScore.player_id == int(player),
+                        GameScore.status != ScoreStatus.VOID,
+                    )
+                    .order_by(col(GameScore.id).desc())
+                )
+            ).first()  # fmt: skip
+            if row is None:
+                continue  # no score as entered for that seat: nothing to replace
+            row_before = audit.snapshot(row)
+            row.score = score
+            session.add(row)
+            audit.updated(session, actor, row, before=row_before, at=now, reason=ruling, action="override")
 
 
 async def _ended_at(session: AsyncSession, context: MatchContext) -> datetime | None:

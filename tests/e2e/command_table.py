@@ -70,6 +70,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "machine add": ('/machine add venue:"{venue}" model:"Model {n}"', "YDDDDR"),
     "machine status": ("/machine status machine:{machine3} status:working", "YDDDDR"),
     "match adjustment": ('/match adjustment match:{match} machine:{machine} what:"Tilt tightened"', "YYDDDR"),
+    "match agreement": ('/match agreement match:{match} terms:"Replay on a stuck ball"', "RYDDDR"),
+    "match both-ways": ("/match both-ways match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
     "match dispute": ('/match dispute match:{match} reason:"Score misread"', "YYDDDR"),
     "match extension": ("/match extension match:{match} agreed:false", "YDDDDR"),
     "match forfeit": ("/match forfeit match:{match} side:away", "YDDDDR"),

@@ -13,7 +13,7 @@ from datetime import datetime, time, timedelta
 from sqlmodel import col, select
 
 from bot.clock import ManualClock
-from bot.local.emulator import Attachment, Output
+from bot.local.emulator import Attachment, InteractionResult, Output
 from storage.discipline import MachineIssue, Precedent
 from storage.matches import GameScore, Match, MatchChallenge, MatchConfirmation
 from tests.e2e.harness import RunningBot
@@ -199,3 +199,44 @@ async def test_machine_issue_log_for_venue_operators(night: Night) -> None:  # n
     assert [issue.match_id for issue in issues] == [night.match_id, night.match_id, None]
     trail = await league.run("/admin audit", as_member="alice")
     assert "machine_major_failure machine_issue" in trail.text()
+
+
+async def test_a_game_played_both_ways_and_an_agreement(night: Night) -> None:  # noqa: F811
+    """TEAM-DISP-3: a disputed game is stored with a second result; the ruling must say which stands, and picking
+    B replaces the entered scores, so the match is recomputed. TEAM-DISP-2: one captain writes down what both
+    agreed for this match, the other accepts it (not the proposer)."""
+    league = night.league
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run("/score match:MATCH round:1 game:1 home1:300 home2:300 away1:200 away2:200", "h1")
+    both = "/match both-ways match:MATCH round:1 game:1 home1:300 home2:300 away1:900 away2:200"
+    not_disputed = await night.run(both, "a1")
+    assert "is not disputed; dispute it first" in not_disputed and "TEAM-DISP-3" in not_disputed
+    await night.run('/match dispute match:MATCH reason:"A1 had a ball saver stolen" round:1 game:1', "a1")
+    assert "played both ways" in await night.run(both, "a1")
+
+    unpicked = await night.run('/match ruling match:MATCH ruling:"Replay counts"', "alice")
+    assert "say which result stands with `pick:`" in unpicked and "TEAM-DISP-3" in unpicked
+    assert "Ruling recorded" in await night.run('/match ruling match:MATCH ruling:"B stands" pick:B', "alice")
+    async with league.db.reading() as session:
+        scores = (await session.exec(select(GameScore).where(GameScore.match_id == night.match_id))).all()
+    away_total = sum(s.score for s in scores if s.side.value == "away")
+    assert away_total == 1100  # B's 900 + 200 replaced A's 200 + 200: AWAY now wins game 1
+
+    proposed = await league.run(
+        f'/match agreement match:{night.match_id} terms:"A stuck ball is replayed at once"', as_member="h1"
+    )
+    assert "proposes, for this match only" in proposed.text()
+    own = await league.emulator.click(proposed, f"match:agree:{proposed_id(proposed)}", as_member="h1")
+    assert "Tilt Warriors's captain accepts it" in own.text()
+    accepted = await league.emulator.click(proposed, f"match:agree:{proposed_id(proposed)}", as_member="a1")
+    assert "Agreed by both captains" in accepted.text()
+
+
+def proposed_id(result: InteractionResult) -> int:
+    components = str(result.answer.components if result.answer else "")
+    found = re.search(r"match:agree:(\d+)", components)
+    assert found, components
+    return int(found[1])

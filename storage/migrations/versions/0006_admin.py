@@ -18,6 +18,48 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     op.create_table(
+        "alternative_result",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("round_index", sa.Integer(), nullable=False),
+        sa.Column("game_number", sa.Integer(), nullable=False),
+        sa.Column("scores", sa.JSON(), nullable=False),
+        sa.Column("entered_by", sa.BigInteger(), nullable=False),
+        sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("chosen", sa.String(length=1), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["match.id"], name=op.f("fk_alternative_result_match_id_match"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_alternative_result")),
+        sa.UniqueConstraint(
+            "match_id",
+            "round_index",
+            "game_number",
+            name=op.f("uq_alternative_result_match_id_round_index_game_number"),
+        ),
+    )
+    with op.batch_alter_table("alternative_result", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_alternative_result_match_id"), ["match_id"], unique=False)
+
+    op.create_table(
+        "match_agreement",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("terms", sa.String(length=1000), nullable=False),
+        sa.Column("proposed_by", sa.BigInteger(), nullable=False),
+        sa.Column("proposed_for", sa.String(length=8), nullable=False),
+        sa.Column("proposed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("accepted_by", sa.BigInteger(), nullable=True),
+        sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["match.id"], name=op.f("fk_match_agreement_match_id_match"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_match_agreement")),
+    )
+    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_match_agreement_match_id"), ["match_id"], unique=False)
+
+    op.create_table(
         "discipline_entry",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("league_id", sa.Integer(), nullable=False),
@@ -161,3 +203,12 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_discipline_entry_league_id"))
 
     op.drop_table("discipline_entry")
+
+    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_match_agreement_match_id"))
+
+    op.drop_table("match_agreement")
+    with op.batch_alter_table("alternative_result", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_alternative_result_match_id"))
+
+    op.drop_table("alternative_result")
