@@ -74,16 +74,22 @@ def second_warning_suspends(sanctions: Iterable[Sanction], *, season_id: int) ->
     return len(warnings) == WARNINGS_BEFORE_SUSPENSION
 
 
-def player_flags(
-    sanctions: Iterable[Sanction], *, slam_tilts_this_season: int, slam_tilt_flag: int
-) -> list[tuple[str, str]]:
-    """What a commissioner should look at: (rule id, text) pairs for a player's history."""
+def expulsion_review(sanctions: Iterable[Sanction]) -> list[tuple[str, str]]:
+    """TEAM-DISC-2: a player with 2 or more suspensions in their history (and not expelled) is reviewed."""
     rows = list(sanctions)
-    flags = []
     suspensions = sum(1 for s in rows if s.kind is DisciplineKind.SUSPENSION)
     if suspensions >= SUSPENSIONS_BEFORE_REVIEW and not any(s.kind is DisciplineKind.EXPULSION for s in rows):
-        flags.append(("TEAM-DISC-2", f"{suspensions} suspensions on record: review for expulsion."))
-    if slam_tilts_this_season >= slam_tilt_flag:
+        return [("TEAM-DISC-2", f"{suspensions} suspensions on record: review for expulsion.")]
+    return []
+
+
+def player_flags(
+    sanctions: Iterable[Sanction], *, slam_tilts_this_season: int, slam_tilt_flag: int | None
+) -> list[tuple[str, str]]:
+    """What a commissioner should look at: (rule id, text) pairs for a player's history. `slam_tilt_flag` is
+    TEAM-DISC-3's threshold (None in formats without it)."""
+    flags = expulsion_review(sanctions)
+    if slam_tilt_flag is not None and slam_tilts_this_season >= slam_tilt_flag:
         flags.append(("TEAM-DISC-3", f"{slam_tilts_this_season} slam tilts this season: consider discipline."))
     return flags
 

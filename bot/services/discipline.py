@@ -31,8 +31,6 @@ from storage.discipline import DisciplineEntry
 from storage.matches import GamePenalty, Match
 from storage.models import League, LeagueFormat, Player, PlayerStatus
 
-NEVER = 1 << 30  # a slam-tilt count no player reaches: formats without TEAM-DISC-3
-
 
 def sanction(entry: DisciplineEntry) -> rules.Sanction:
     return rules.Sanction(
@@ -172,7 +170,7 @@ class DisciplineService:
             audit.created(session, actor, entry, at=now, reason=text, action="suspend")
             await _set_status(session, actor, player, PlayerStatus.SUSPENDED, now)
             history = [sanction(e) for e in await _entries(session, player_id=player.id)]
-            flags = tuple(rules.player_flags(history, slam_tilts_this_season=0, slam_tilt_flag=NEVER))
+            flags = tuple(rules.expulsion_review(history))
             if flags:  # TEAM-DISC-2: a second suspension calls for an expulsion review
                 audit.noted(session, actor, player, action="discipline_flag", detail=dict(flags), at=now)
             return Recorded(entry, player.display_name, flags=flags)
@@ -245,10 +243,12 @@ class DisciplineService:
             season = await current_season(session, league)
             tilts = await slam_tilts(session, season.id or 0, player.id or 0)
             flag_at = (
-                TeamOptions.model_validate(league.options).slam_tilt_flag if league.format is LeagueFormat.TEAM else 0
+                TeamOptions.model_validate(league.options).slam_tilt_flag
+                if league.format is LeagueFormat.TEAM
+                else None
             )
             flags = rules.player_flags(
-                [sanction(e) for e in entries], slam_tilts_this_season=tilts, slam_tilt_flag=flag_at or NEVER
+                [sanction(e) for e in entries], slam_tilts_this_season=tilts, slam_tilt_flag=flag_at
             )
             return History(player.display_name, entries, flags, tilts)
 

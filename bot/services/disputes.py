@@ -60,7 +60,7 @@ class DisputeService:
             raise InvalidInput(f"A dispute is about one of: {', '.join(rules.DISPUTE_KINDS)}.")
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name, match_id, any_league=league_name is None)
+            context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             rules.check_report_window(await _ended_at(session, context), now.astimezone(context.zone))

@@ -164,9 +164,28 @@ async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Nig
     assert f"suspension (ruling #{ruling[1]}) is lifted" in lifted
     assert "declared round 1" in await night.run(lineup, "h1")
 
+    # TEAM-DISC-3: the slam tilt that brings a player to `slam_tilt_flag` (2) in a season flags them.
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h1", "a1")
+    assert "declared round 2" in await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m2}", "h1")
+    await night.run("/match penalty match:MATCH round:2 game:1 offence:slam_tilt member:@h1", "a1")
+    flags = [e for e in await league.audit() if e.action == "discipline_flag"]
+    assert [e.after for e in flags] == [{"TEAM-DISC-3": "H1: 2 slam tilts this season; consider discipline."}]
+    assert "2 slam tilts this season: consider discipline (TEAM-DISC-3)" in await night.run(
+        "/admin history member:@h1", "alice"
+    )
+
     await night.run('/admin warn team:"Tilt Warriors" reason:"Ignored the lineup order rule"', "alice")
     flagged = await night.run('/admin warn team:"Tilt Warriors" reason:"Ignored it again"', "alice")
     assert "grounds for discipline (TEAM-DISC-4)" in flagged
+
+    # TEAM-DISC-2: a second suspension calls for an expulsion review; expulsion is permanent.
+    again = await night.run('/admin suspend member:@h2 reason:"Another drink" until:2027-03-20', "alice")
+    assert "suspended (ruling #" in again and "2 suspensions on record: review for expulsion (TEAM-DISC-2)" in again
+    assert "H2 is expelled" in await night.run('/admin expel member:@h2 reason:"Threats"', "alice")
+    await refused(
+        league, '/admin lift member:@h2 reason:"Sorry"', as_member="alice", rule="TEAM-DISC-2",
+        message="expulsion is permanent",
+    )  # fmt: skip
 
 
 async def test_machine_issue_log_for_venue_operators(night: Night) -> None:  # noqa: F811
