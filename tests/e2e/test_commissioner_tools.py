@@ -118,6 +118,13 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     overrides = [row for row in rows if row["action"] == "override" and row["entity"] == "game_score"]
     assert [(o["before"].count('"score": 50,'), o["after"].count('"score": 500,')) for o in overrides][-1] == (1, 1)
     await refused(league, "/admin audit", as_member=home_captain, rule="COMMON-ROLE-1", message="Only commissioners")
+    day = first.play_on.isoformat()
+    for filters in (f"member:@{member}", f'team:"{away}"', f"since:{day} until:{day}"):
+        found = await league.run(f"/admin audit {filters}", as_member="alice")
+        assert "score 50 → 500" in found.text(), (filters, found.text())
+    for filters in (f"member:@{PREFIX[home]}5", 'team:"Flipper Kings"', f"until:{first.play_on.replace(day=1)}"):
+        found = await league.run(f"/admin audit {filters}", as_member="alice")
+        assert "score 50 → 500" not in found.text(), (filters, found.text())
 
     # COMMON-RULING-1: a similar (score) dispute on the next match shows the earlier ruling; TEAM-DISP-1: once 24
     # hours have passed since that match ended, a further challenge is refused.
