@@ -122,7 +122,7 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     for filters in (f"member:@{member}", f'team:"{away}"', f"since:{day} until:{day}"):
         found = await league.run(f"/admin audit {filters}", as_member="alice")
         assert "score 50 → 500" in found.text(), (filters, found.text())
-    for filters in (f"member:@{PREFIX[home]}5", 'team:"Flipper Kings"', f"until:{first.play_on.replace(day=1)}"):
+    for filters in (f"member:@{PREFIX[home]}5", 'team:"Flipper Kings"', f"since:{first.play_on + timedelta(days=1)}"):
         found = await league.run(f"/admin audit {filters}", as_member="alice")
         assert "score 50 → 500" not in found.text(), (filters, found.text())
 
