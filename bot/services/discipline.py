@@ -238,7 +238,7 @@ class DisciplineService:
                 entries = await _entries(session, team_id=team.id)
                 return History(team.name, entries, rules.team_flags(sanction(e) for e in entries), 0)
             assert member_id is not None
-            player = await _player(session, league, member_id)
+            player = await _player(session, league, member_id, lock=False)
             entries = await _entries(session, player_id=player.id)
             season = await current_season(session, league)
             tilts = await slam_tilts(session, season.id or 0, player.id or 0)
@@ -278,9 +278,11 @@ async def _entries(
     return list((await session.exec(query)).all())
 
 
-async def _player(session: AsyncSession, league: League, member_id: int | None) -> Player:
+async def _player(session: AsyncSession, league: League, member_id: int | None, *, lock: bool = True) -> Player:
+    """The player; writers lock the row (PostgreSQL) so two warnings given at the same moment are counted one
+    after the other (TEAM-DISC-2)."""
     query = select(Player).where(Player.league_id == league.id, Player.discord_user_id == member_id)
-    player = (await session.exec(query)).first()
+    player = (await session.exec(query.with_for_update() if lock else query)).first()
     if player is None:
         raise NotFound(f"<@{member_id}> is not a player in {league.name}.")
     return player

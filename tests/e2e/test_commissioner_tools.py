@@ -75,6 +75,8 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     async with league.db.reading() as session:
         challenge = (await session.exec(select(MatchChallenge))).one()
     assert challenge.photo_url and "scoresheet.jpg" in challenge.photo_url and challenge.games == [[1, 1]]
+    board = scoreboard_of(league, first.id or 0).text()
+    assert f"Dispute #{challenge.id}" in board and f"[Photo of the scoresheet]({challenge.photo_url})" in board
 
     # The ruling: a captain may not override; the commissioner corrects the score and closes the dispute.
     member = f"{PREFIX[away]}1"
