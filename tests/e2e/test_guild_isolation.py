@@ -22,7 +22,8 @@ async def league_fingerprint(running: RunningBot, league_name: str) -> tuple[obj
     """Everything stored for one league: its row, and row counts of every table that belongs to it directly or
     through one of its matches."""
     league = "(SELECT id FROM league WHERE name = :name)"
-    parts = [f"(SELECT name || commissioner_role_id || extra_commissioner_role_ids FROM league WHERE id = {league})"]
+    roles = "CAST(commissioner_role_id AS TEXT) || CAST(extra_commissioner_role_ids AS TEXT)"
+    parts = [f"(SELECT name || {roles} FROM league WHERE id = {league})"]
     for table in SQLModel.metadata.sorted_tables:
         if "league_id" in table.columns:
             parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE league_id = {league})')
@@ -52,7 +53,7 @@ async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[st
     return wrong
 
 
-async def test_two_guilds_cannot_read_or_write_each_other(sqlite_db: Database) -> None:
+async def test_two_guilds_cannot_read_or_write_each_other(db: Database) -> None:
     """COMMON-ROLE-1: a guild can never see or touch another guild's data, whoever asks, through any command."""
     first, second = Emulator("Pinball Club"), Emulator("Other Club", guild_seed=3)
     assert first.guild.id != second.guild.id
@@ -60,17 +61,17 @@ async def test_two_guilds_cannot_read_or_write_each_other(sqlite_db: Database) -
         emulator.respect_default_permissions = False
         await emulator.start()
     try:
-        async with running_bot(sqlite_db, first) as running:
+        async with running_bot(db, first) as running:
             nyc = await seed(running, "NYC")
             leaves = leaf_commands(running.emulator.commands["guilds"][running.emulator.guild.id])
-        async with running_bot(sqlite_db, second) as running:
+        async with running_bot(db, second) as running:
             gotham = await seed(running, "Gotham")
             wrong = await aim_everything_at(running, nyc, leaves)
             offered = await running.emulator.autocomplete("/standings league:", as_member="owner")
             assert "Gotham" in [c["name"] for c in offered] and "NYC" not in [c["name"] for c in offered]
             offered = await running.emulator.autocomplete('/match show league:"Gotham" match:', focused="match")
             assert [choice["value"] for choice in offered] == [gotham.match]
-        async with running_bot(sqlite_db, first) as running:
+        async with running_bot(db, first) as running:
             clock = running.bot.clock
             assert isinstance(clock, ManualClock)
             clock.set(datetime.combine(MATCH_DAY, time(19, 50), tzinfo=NEW_YORK))

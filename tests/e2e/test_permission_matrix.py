@@ -3,8 +3,8 @@ team, player, member not in the league, commissioner of another guild}, each cel
 emulator, and nothing changed in the database by a refusal.
 
 Discord's `default_permissions` is only a hint a server's admins can change, so the emulator is told to ignore
-it: what is asserted here is what the bot itself enforces. One bot and one seeded league serve every cell of a
-guild; the foreign commissioner's cells run against a second guild's bot on the same database.
+it: what is asserted here is what the bot itself enforces. On each database (SQLite, PostgreSQL) one bot and one
+seeded league serve every cell of a guild; the foreign commissioner's cells run on a second guild's bot.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ async def run_cells(
     return wrong
 
 
-async def test_permission_matrix(sqlite_db: Database) -> None:
+async def test_permission_matrix(db: Database) -> None:
     """COMMON-ROLE-1 for every command and role; a command missing from the table fails the test."""
     home = Emulator("Pinball Club")
     home.respect_default_permissions = False
-    async with running_bot(sqlite_db, home) as running:
+    async with running_bot(db, home) as running:
         registered = running.emulator.commands["guilds"][running.emulator.guild.id]
         leaves = leaf_commands(registered)
         missing = sorted(set(leaves) - set(COMMANDS))
@@ -51,7 +51,7 @@ async def test_permission_matrix(sqlite_db: Database) -> None:
     # The commissioner of another guild's league, on that guild's bot, aims every command at this league.
     other = Emulator("Other Club", guild_seed=3)
     other.respect_default_permissions = False
-    async with running_bot(sqlite_db, other) as running:
+    async with running_bot(db, other) as running:
         await seed(running, "Gotham")
         wrong += await run_cells(running, seeded, leaves, ROLES[-1:])
     assert not wrong, "\n".join(wrong)
