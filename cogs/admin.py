@@ -32,7 +32,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     # --- discipline (TEAM-DISC-1..4) ----------------------------------------------------------------
 
-    @app_commands.command(name="warn", description="Warn a player (conduct) or a team (ignored written rules)")
+    @app_commands.command(
+        name="warn", description="Warn a player (conduct) or a team (ignored written rules) (commissioners)"
+    )
     @app_commands.describe(
         member="The player to warn", team="The team to warn (TEAM-DISC-4)", reason=REASON, rule=RULE,
         league=LEAGUE_OPTION,
@@ -52,7 +54,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @app_commands.command(name="suspend", description="Suspend a player until a date or the end of the season")
+    @app_commands.command(
+        name="suspend", description="Suspend a player until a date or the end of the season (commissioners)"
+    )
     @app_commands.describe(
         member="The player", reason=REASON, until="Last day of the suspension, YYYY-MM-DD (default: season end)",
         rule=RULE, league=LEAGUE_OPTION,
@@ -70,7 +74,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @app_commands.command(name="lift", description="Lift a player's suspension")
+    @app_commands.command(name="lift", description="Lift a player's suspension (commissioners)")
     @app_commands.describe(member="The player", reason=REASON, league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     async def lift(
@@ -85,7 +89,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @app_commands.command(name="expel", description="Expel a player from the league, permanently")
+    @app_commands.command(name="expel", description="Expel a player from the league, permanently (commissioners)")
     @app_commands.describe(member="The player", reason=REASON, league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     async def expel(
@@ -100,7 +104,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @app_commands.command(name="history", description="A player's or a team's discipline record")
+    @app_commands.command(name="history", description="A player's or a team's discipline record (commissioners)")
     @app_commands.describe(member="The player", team="The team", league=LEAGUE_OPTION)
     @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
     async def history(
@@ -117,7 +121,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     # --- audit trail and machine log (COMMON-MALF-1) -------------------------------------------------
 
-    @app_commands.command(name="audit", description="Who changed what, when and how; filter, or export as CSV")
+    @app_commands.command(
+        name="audit", description="Who changed what, when and how; filter, or export as CSV (commissioners)"
+    )
     @app_commands.describe(
         member="Changes about this player", team="Changes about this team or its matches", match=MATCH_OPTION,
         since="From this day, YYYY-MM-DD", until="Through this day, YYYY-MM-DD", export="Attach every entry as CSV",
@@ -137,7 +143,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @app_commands.command(name="machine-log", description="The machine-issue log as CSV, for venue operators")
+    @app_commands.command(
+        name="machine-log", description="The machine-issue log as CSV, for venue operators (commissioners)"
+    )
     @app_commands.describe(venue="Only this venue", league=LEAGUE_OPTION)
     @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
     async def machine_log(
@@ -158,7 +166,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
             await publish_scoreboard(self.bot, interaction, done.board)
         return Reply(f"✏️ Override recorded: {done.summary}. Standings follow from the corrected facts.")
 
-    @override.command(name="score", description="Correct a player's score in a game (settles a dispute if named)")
+    @override.command(
+        name="score", description="Correct a player's score in a game; settles a dispute if named (commissioners)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", member="Whose score",
         score="The correct score", reason=REASON, dispute="The dispute this rules on (its number)",
@@ -180,7 +190,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @override.command(name="lineup", description="Put one player in another's seat in a declared game")
+    @override.command(name="lineup", description="Put one player in another's seat in a declared game (commissioners)")
     @app_commands.describe(
         match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", out="The player listed",
         replacement="The player who really played", reason=REASON, league=LEAGUE_OPTION,
@@ -201,7 +211,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @override.command(name="attendance", description="Record that a player was there (and when) or was not")
+    @override.command(
+        name="attendance", description="Record that a player was there (and when) or was not (commissioners)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, member="The player", present="Was there", arrived="Arrival time HH:MM (league time)",
         reason=REASON, league=LEAGUE_OPTION,
@@ -221,7 +233,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @override.command(name="forfeit", description="Set or clear the team that forfeits a match")
+    @override.command(name="forfeit", description="Set or clear the team that forfeits a match (commissioners)")
     @app_commands.describe(match=MATCH_OPTION, side="The forfeiting team, or none", reason=REASON, league=LEAGUE_OPTION)
     @app_commands.choices(side=FORFEIT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
@@ -239,7 +251,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @override.command(name="result", description="Sign a match for a captain who will not, or reopen a signed one")
+    @override.command(
+        name="result", description="Sign a match for a captain who will not, or reopen a signed one (commissioners)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, final="True: sign it final · False: reopen it for corrections", reason=REASON,
         league=LEAGUE_OPTION,
@@ -258,7 +272,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
         await answer(interaction, work(), ephemeral=True)
 
-    @override.command(name="machine", description="Change a machine's status with a reason (goes in the machine log)")
+    @override.command(
+        name="machine", description="Change a machine's status with a reason; goes in the machine log (commissioners)"
+    )
     @app_commands.describe(
         machine="The machine (type to search)", status="Its new status", reason=REASON, league=LEAGUE_OPTION
     )

@@ -506,7 +506,9 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=True)
 
-    @match_group.command(name="dispute", description="Challenge games of a match, with a photo of the scoresheet")
+    @match_group.command(
+        name="dispute", description="Challenge games of a match, with a photo of the scoresheet (captains)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, reason="What is wrong, in full", round="The disputed game's round", game="Its number",
         kind="What the dispute is about", rule="The rule in question, e.g. TEAM-PEN-4",
@@ -531,7 +533,9 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
-    @match_group.command(name="both-ways", description="Record a disputed game's other result, played both ways")
+    @match_group.command(
+        name="both-ways", description="Record a disputed game's other result, played both ways (captains)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, round="Round 1–4", game="Game number in the round",
         home1="Home team's first player's score under this reading", away1="Away team's first player's score",
@@ -560,7 +564,9 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
-    @match_group.command(name="agreement", description="Write down how both captains agreed to handle a situation")
+    @match_group.command(
+        name="agreement", description="Write down how both captains agreed to handle a situation (captains)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
     )
@@ -770,7 +776,9 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
-    @match_group.command(name="adjustment", description="Report a machine adjusted on match night without consent")
+    @match_group.command(
+        name="adjustment", description="Report a machine adjusted on match night without consent (captains)"
+    )
     @app_commands.describe(
         match=MATCH_OPTION, machine="The machine", what="What was adjusted, when and by whom", league=LEAGUE_OPTION
     )
