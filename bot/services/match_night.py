@@ -160,6 +160,7 @@ class MatchNightService:
             side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
             current = _game_entries(night, context, round_index, game_number)[side]
             chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
+            await require_in_good_standing(session, context.league, chosen, on=today, doing="play in a lineup")
             accepted = lineup.validate_replacement(
                 night, side, round_index, game_number, lineup.GameEntry(chosen, machine),
                 by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
