@@ -290,7 +290,7 @@ async def _player(session: AsyncSession, league: League, member_id: int | None, 
 
 async def _set_status(session: AsyncSession, actor: Actor, player: Player, status: PlayerStatus, now: datetime) -> None:
     """Keep the player's status in step with the ledger, which stays the authority (it knows when a suspension ends)."""
-    if player.status is status:
+    if player.status in (status, PlayerStatus.EXPELLED):  # expulsion is permanent (TEAM-DISC-2)
         return
     before = audit.snapshot(player)
     player.status = status
