@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import admin as render
+from bot.rules.discipline import INCIDENT_CATEGORIES
 from bot.rules.team.model import Side
 from bot.services.audit_log import AuditFilter
 from bot.services.overrides import Overridden
@@ -22,6 +23,8 @@ from cogs.venue import STATUS_CHOICES
 
 REASON = "Why (required; kept in the audit trail)"
 RULE = "The rule it falls under, e.g. TEAM-DISC-1 (optional)"
+INCIDENT = "The conduct incident this decides (its number)"
+INCIDENT_CHOICES = [app_commands.Choice(name=c.replace("_", " "), value=c) for c in INCIDENT_CATEGORIES]
 FORFEIT_CHOICES = [*SIDE_CHOICES, app_commands.Choice(name="none (clear the forfeit)", value="none")]
 
 
@@ -37,18 +40,18 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     )
     @app_commands.describe(
         member="The player to warn", team="The team to warn (TEAM-DISC-4)", reason=REASON, rule=RULE,
-        league=LEAGUE_OPTION,
+        incident=INCIDENT, league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
     async def warn(
         self, interaction: discord.Interaction, reason: app_commands.Range[str, 1, 500],
         member: discord.Member | None = None, team: str | None = None, rule: str | None = None,
-        league: str | None = None,
+        incident: int | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.warn(
                 actor_from(interaction), league, member_id=member.id if member else None, team_name=team,
-                reason=reason, rule_id=rule,
+                reason=reason, rule_id=rule, incident_id=incident,
             )  # fmt: skip
             return Reply(render.recorded(done, "is warned"))
 
@@ -59,17 +62,18 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     )
     @app_commands.describe(
         member="The player", reason=REASON, until="Last day of the suspension, YYYY-MM-DD (default: season end)",
-        rule=RULE, league=LEAGUE_OPTION,
+        rule=RULE, incident=INCIDENT, league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(league=league_autocomplete)
     async def suspend(
         self, interaction: discord.Interaction, member: discord.Member, reason: app_commands.Range[str, 1, 500],
-        until: str | None = None, rule: str | None = None, league: str | None = None,
+        until: str | None = None, rule: str | None = None, incident: int | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.suspend(
-                actor_from(interaction), league, member_id=member.id, reason=reason, until=until, rule_id=rule
-            )
+                actor_from(interaction), league, member_id=member.id, reason=reason, until=until, rule_id=rule,
+                incident_id=incident,
+            )  # fmt: skip
             return Reply(render.recorded(done, "is suspended"))
 
         await answer(interaction, work(), ephemeral=True)
@@ -90,17 +94,54 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         await answer(interaction, work(), ephemeral=True)
 
     @app_commands.command(name="expel", description="Expel a player from the league, permanently (commissioners)")
-    @app_commands.describe(member="The player", reason=REASON, league=LEAGUE_OPTION)
+    @app_commands.describe(member="The player", reason=REASON, incident=INCIDENT, league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     async def expel(
         self, interaction: discord.Interaction, member: discord.Member, reason: app_commands.Range[str, 1, 500],
-        league: str | None = None,
+        incident: int | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.expel(
-                actor_from(interaction), league, member_id=member.id, reason=reason
+                actor_from(interaction), league, member_id=member.id, reason=reason, incident_id=incident
             )
             return Reply(render.recorded(done, "is expelled"))
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="incident", description="Record a conduct incident to investigate (commissioners)")
+    @app_commands.describe(
+        member="The player", category="What kind of incident", description="What happened", league=LEAGUE_OPTION
+    )
+    @app_commands.choices(category=INCIDENT_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def incident(
+        self, interaction: discord.Interaction, member: discord.Member, category: app_commands.Choice[str],
+        description: app_commands.Range[str, 1, 1000], league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            opened = await self.bot.services.discipline.report_incident(
+                actor_from(interaction), league, member_id=member.id, category=category.value,
+                description=description,
+            )  # fmt: skip
+            return Reply(
+                f"🔎 Incident #{opened.id} ({category.name}) about {member.display_name} is under investigation. "
+                f"Decide it with `/admin warn|suspend|expel … incident:{opened.id}`, or `/admin dismiss`."
+            )
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="dismiss", description="Close a conduct incident without a sanction (commissioners)")
+    @app_commands.describe(incident="The incident's number", reason=REASON, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def dismiss(
+        self, interaction: discord.Interaction, incident: int, reason: app_commands.Range[str, 1, 500],
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            await self.bot.services.discipline.dismiss(
+                actor_from(interaction), league, incident_id=incident, reason=reason
+            )
+            return Reply(f"📁 Incident #{incident} dismissed: {reason}")
 
         await answer(interaction, work(), ephemeral=True)
 

@@ -18,6 +18,28 @@ from bot.rules.team.model import Side
 from storage.models import enum_column, json_column, snowflake, utc_column
 
 
+class IncidentStatus(StrEnum):
+    INVESTIGATING = "investigating"
+    DECIDED = "decided"  # a warning, suspension or expulsion names it
+    DISMISSED = "dismissed"
+
+
+class ConductIncident(SQLModel, table=True):
+    """TEAM-DISC-1: a conduct incident an official records, investigated before any outcome is decided."""
+
+    __tablename__ = "conduct_incident"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
+    category: str = Field(max_length=24)
+    description: str = Field(max_length=1000)
+    status: IncidentStatus = enum_column(IncidentStatus, 16, default=IncidentStatus.INVESTIGATING)
+    reported_by: int = snowflake()
+    reported_at: datetime = utc_column()
+    closed_reason: str | None = Field(default=None, max_length=500)
+
+
 class DisciplineEntry(SQLModel, table=True):
     """COMMON-DISC-1: one warning, suspension or expulsion of a player, or a warning to a team (TEAM-DISC-4).
 
@@ -36,6 +58,7 @@ class DisciplineEntry(SQLModel, table=True):
     reason: str = Field(max_length=500)
     match_id: int | None = Field(default=None, foreign_key="match.id", ondelete="SET NULL")
     cause_id: int | None = Field(default=None, foreign_key="discipline_entry.id", ondelete="SET NULL")
+    incident_id: int | None = Field(default=None, foreign_key="conduct_incident.id", ondelete="SET NULL")
     automatic: bool = False  # TEAM-DISC-2: the bot suspended on a second warning
     starts_on: date
     ends_on: date | None = None

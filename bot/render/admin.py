@@ -37,6 +37,10 @@ def recorded(done: Recorded, verb: str) -> str:
 def history_embed(history: History) -> discord.Embed:
     embed = discord.Embed(title=f"📒 Discipline record: {history.subject}", colour=LEAGUE_COLOUR)
     lines = [_entry_line(entry) for entry in history.entries] or ["No warnings, suspensions or expulsions."]
+    lines += [
+        f"Incident #{i.id} {i.reported_at:%Y-%m-%d} {i.category.replace('_', ' ')} ({i.status.value}): {i.description}"
+        for i in history.incidents
+    ]
     embed.description = "\n".join(lines)[:4000]
     if history.flags:
         embed.add_field(

@@ -13,6 +13,7 @@ from bot.rules.refusals import RuleViolation
 WARNINGS_BEFORE_SUSPENSION = 2  # TEAM-DISC-2: the 2nd warning in a season suspends
 SUSPENSIONS_BEFORE_REVIEW = 2  # TEAM-DISC-2: 2 suspensions in a player's history → expulsion review
 TEAM_WARNINGS_BEFORE_FLAG = 2  # TEAM-DISC-4: a later blatant-breach ruling is grounds for discipline
+INCIDENT_CATEGORIES = ("harassment", "unsportsmanlike", "threats", "outside_food", "other")  # TEAM-DISC-1
 
 
 class DisciplineKind(StrEnum):

@@ -7,7 +7,7 @@ lineup, group or score (COMMON-PLAYER-2).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -27,7 +27,7 @@ from bot.services.lookup import current_season, find_league, find_team
 from bot.services.permissions import require_commissioner
 from bot.services.schedule import parse_date
 from storage.db import Database
-from storage.discipline import DisciplineEntry
+from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
 from storage.matches import GamePenalty, Match
 from storage.models import League, LeagueFormat, Player, PlayerStatus
 
@@ -79,6 +79,7 @@ class History:
     entries: list[DisciplineEntry]
     flags: list[tuple[str, str]]
     slam_tilts: int
+    incidents: list[ConductIncident] = field(default_factory=list)
 
 
 class DisciplineService:
@@ -95,6 +96,7 @@ class DisciplineService:
         team_name: str | None,
         reason: str,
         rule_id: str | None = None,
+        incident_id: int | None = None,
     ) -> Recorded:
         """TEAM-DISC-1 (a player's conduct) or TEAM-DISC-4 (a team that blatantly ignored written rules).
         A player's 2nd warning in a season suspends them to its end (TEAM-DISC-2)."""
@@ -108,14 +110,15 @@ class DisciplineService:
             season, today = await current_season(session, league), _today(league, now)
             player = await _player(session, league, member_id) if member_id is not None else None
             team = await find_team(session, league, team_name) if team_name is not None else None
+            if incident_id is not None and player is None:
+                raise InvalidInput("An incident is about a player; warn the `member` it names.")
             warning = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id if player else None,
                 team_id=team.id if team else None, kind=DisciplineKind.WARNING,
                 rule_id=rule_id or ("TEAM-DISC-1" if player else "TEAM-DISC-4"), reason=text, starts_on=today,
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
-            session.add(warning)
-            await session.flush()
+            await _record_outcome(session, actor, league, player, warning, incident_id, now)
             audit.created(session, actor, warning, at=now, reason=text, action="warn")
             if team is not None:
                 history = await _entries(session, team_id=team.id)
@@ -148,6 +151,7 @@ class DisciplineService:
         reason: str,
         until: str | None,
         rule_id: str | None = None,
+        incident_id: int | None = None,
     ) -> Recorded:
         """TEAM-DISC-1: suspend a player through `until` (YYYY-MM-DD, inclusive), or to the end of the season."""
         text = _reason(reason)
@@ -165,8 +169,7 @@ class DisciplineService:
                 kind=DisciplineKind.SUSPENSION, rule_id=rule_id or "TEAM-DISC-1", reason=text, starts_on=today,
                 ends_on=last_day, issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
-            session.add(entry)
-            await session.flush()
+            await _record_outcome(session, actor, league, player, entry, incident_id, now)
             audit.created(session, actor, entry, at=now, reason=text, action="suspend")
             await _set_status(session, actor, player, PlayerStatus.SUSPENDED, now)
             history = [sanction(e) for e in await _entries(session, player_id=player.id)]
@@ -175,7 +178,9 @@ class DisciplineService:
                 audit.noted(session, actor, player, action="discipline_flag", detail=dict(flags), at=now)
             return Recorded(entry, player.display_name, flags=flags)
 
-    async def expel(self, actor: Actor, league_name: str | None, *, member_id: int, reason: str) -> Recorded:
+    async def expel(
+        self, actor: Actor, league_name: str | None, *, member_id: int, reason: str, incident_id: int | None = None
+    ) -> Recorded:
         """TEAM-DISC-2: expulsion is permanent."""
         text = _reason(reason)
         now = self.clock.now()
@@ -193,8 +198,7 @@ class DisciplineService:
                 kind=DisciplineKind.EXPULSION, rule_id="TEAM-DISC-2", reason=text, starts_on=_today(league, now),
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
-            session.add(entry)
-            await session.flush()
+            await _record_outcome(session, actor, league, player, entry, incident_id, now)
             audit.created(session, actor, entry, at=now, reason=text, action="expel")
             await _set_status(session, actor, player, PlayerStatus.EXPELLED, now)
             return Recorded(entry, player.display_name)
@@ -224,6 +228,42 @@ class DisciplineService:
             await _set_status(session, actor, player, PlayerStatus.ACTIVE, now)
             return Recorded(running[0], player.display_name)
 
+    async def report_incident(
+        self, actor: Actor, league_name: str | None, *, member_id: int, category: str, description: str
+    ) -> ConductIncident:
+        """TEAM-DISC-1: an official records a conduct incident; it stays under investigation until a warning,
+        suspension or expulsion names it, or it is dismissed."""
+        if category not in rules.INCIDENT_CATEGORIES:
+            raise InvalidInput(f"An incident is one of: {', '.join(rules.INCIDENT_CATEGORIES)}.")
+        text = _reason(description)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "record conduct incidents")
+            player = await _player(session, league, member_id)
+            incident = ConductIncident(
+                league_id=league.id or 0, player_id=player.id or 0, category=category, description=text,
+                reported_by=actor.user_id, reported_at=now,
+            )  # fmt: skip
+            session.add(incident)
+            await session.flush()
+            audit.created(session, actor, incident, at=now, action="incident_opened")
+            return incident
+
+    async def dismiss(self, actor: Actor, league_name: str | None, *, incident_id: int, reason: str) -> ConductIncident:
+        """TEAM-DISC-1: close an investigation without a sanction."""
+        text = _reason(reason)
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "close conduct incidents")
+            incident = await _investigating(session, league, incident_id)
+            before = audit.snapshot(incident)
+            incident.status, incident.closed_reason = IncidentStatus.DISMISSED, text
+            session.add(incident)
+            audit.updated(session, actor, incident, before=before, at=now, reason=text, action="incident_dismissed")
+            return incident
+
     async def history(
         self, actor: Actor, league_name: str | None, *, member_id: int | None, team_name: str | None
     ) -> History:
@@ -250,7 +290,14 @@ class DisciplineService:
             flags = rules.player_flags(
                 [sanction(e) for e in entries], slam_tilts_this_season=tilts, slam_tilt_flag=flag_at
             )
-            return History(player.display_name, entries, flags, tilts)
+            incidents = (
+                await session.exec(
+                    select(ConductIncident)
+                    .where(ConductIncident.player_id == player.id)
+                    .order_by(col(ConductIncident.id))
+                )
+            ).all()
+            return History(player.display_name, entries, flags, tilts, list(incidents))
 
 
 async def slam_tilts(session: AsyncSession, season_id: int, player_id: int) -> int:
@@ -264,6 +311,40 @@ async def slam_tilts(session: AsyncSession, season_id: int, player_id: int) -> i
         )
     )
     return (await session.exec(query)).one()
+
+
+async def _record_outcome(
+    session: AsyncSession,
+    actor: Actor,
+    league: League,
+    player: Player | None,
+    entry: DisciplineEntry,
+    incident_id: int | None,
+    now: datetime,
+) -> None:
+    """Store a ledger entry; when it decides an incident under investigation, link it and close the incident."""
+    incident = None
+    if incident_id is not None:
+        incident = await _investigating(session, league, incident_id)
+        if player is None or incident.player_id != player.id:
+            raise InvalidInput(f"Incident #{incident_id} is about another player.")
+        entry.incident_id = incident_id
+    session.add(entry)
+    await session.flush()
+    if incident is not None:
+        before = audit.snapshot(incident)
+        incident.status, incident.closed_reason = IncidentStatus.DECIDED, f"{entry.kind.value} #{entry.id}"
+        session.add(incident)
+        audit.updated(session, actor, incident, before=before, at=now, action="incident_decided")
+
+
+async def _investigating(session: AsyncSession, league: League, incident_id: int) -> ConductIncident:
+    incident = await session.get(ConductIncident, incident_id)
+    if incident is None or incident.league_id != league.id:
+        raise NotFound(f"{league.name} has no incident #{incident_id}.")
+    if incident.status is not IncidentStatus.INVESTIGATING:
+        raise InvalidInput(f"Incident #{incident_id} is already {incident.status.value}.")
+    return incident
 
 
 async def _entries(

@@ -45,8 +45,10 @@ TEAMS = (("Flipper Kings", "h"), ("Tilt Warriors", "a"), ("Drain Masters", "o"))
 # `league:` is added to every line whose command has that option. Placeholders: see Seeded.values().
 COMMANDS: dict[str, tuple[str, str]] = {
     "admin audit": ("/admin audit match:{match}", "YDDDDR"),
+    "admin dismiss": ('/admin dismiss incident:1 reason:"Not proven"', "RDDDDR"),
     "admin expel": ('/admin expel member:@v1 reason:"Threats"', "YDDDDR"),
     "admin history": ("/admin history member:@v1", "YDDDDR"),
+    "admin incident": ('/admin incident member:@v1 category:threats description:"Shouted at a player"', "YDDDDR"),
     "admin lift": ('/admin lift member:@v2 reason:"Served"', "RDDDDR"),
     "admin machine-log": ("/admin machine-log", "YDDDDR"),
     "admin override attendance": (

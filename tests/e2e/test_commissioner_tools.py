@@ -187,6 +187,22 @@ async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Nig
     flagged = await night.run('/admin warn team:"Tilt Warriors" reason:"Ignored it again"', "alice")
     assert "grounds for discipline (TEAM-DISC-4)" in flagged
 
+    # TEAM-DISC-1: an incident is investigated, then decided by a warning or dismissed.
+    opened = await night.run('/admin incident member:@h3 category:threats description:"Threatened A3"', "alice")
+    incident = re.search(r"Incident #(\d+) \(threats\) about H3 is under investigation", opened)
+    assert incident, opened
+    await night.run(f'/admin warn member:@h3 reason:"Threats, confirmed" incident:{incident[1]}', "alice")
+    other = await night.run('/admin incident member:@h4 category:"outside food" description:"Pizza"', "alice")
+    other_id = re.search(r"Incident #(\d+)", other)
+    assert other_id, other
+    await night.run(f'/admin dismiss incident:{other_id[1]} reason:"The venue allowed it"', "alice")
+    await refused(
+        league, f'/admin dismiss incident:{other_id[1]} reason:"Again"', as_member="alice", rule=None,
+        message="is already dismissed",
+    )  # fmt: skip
+    assert "threats (decided): Threatened A3" in await night.run("/admin history member:@h3", "alice")
+    assert "outside food (dismissed): Pizza" in await night.run("/admin history member:@h4", "alice")
+
     # TEAM-DISC-2: a second suspension calls for an expulsion review; expulsion is permanent.
     again = await night.run('/admin suspend member:@h2 reason:"Another drink" until:2027-03-20', "alice")
     assert "suspended (ruling #" in again and "2 suspensions on record: review for expulsion (TEAM-DISC-2)" in again

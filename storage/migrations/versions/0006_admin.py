@@ -1,8 +1,8 @@
-"""commissioner tools: discipline ledger, precedents, machine-issue log
+"""commissioner tools: discipline ledger, conduct incidents, disputes, machine-issue log
 
 Revision ID: 0006
 Revises: 0002
-Create Date: 2026-11-29 21:34:32.691795
+Create Date: 2026-11-29 22:03:51.212806
 """
 
 from collections.abc import Sequence
@@ -17,6 +17,29 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    op.create_table(
+        "conduct_incident",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("league_id", sa.Integer(), nullable=False),
+        sa.Column("player_id", sa.Integer(), nullable=False),
+        sa.Column("category", sa.String(length=24), nullable=False),
+        sa.Column("description", sa.String(length=1000), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("reported_by", sa.BigInteger(), nullable=False),
+        sa.Column("reported_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("closed_reason", sa.String(length=500), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["league.id"], name=op.f("fk_conduct_incident_league_id_league"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["player.id"], name=op.f("fk_conduct_incident_player_id_player"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_conduct_incident")),
+    )
+    with op.batch_alter_table("conduct_incident", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_conduct_incident_league_id"), ["league_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_conduct_incident_player_id"), ["player_id"], unique=False)
+
     op.create_table(
         "alternative_result",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -42,24 +65,6 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_alternative_result_match_id"), ["match_id"], unique=False)
 
     op.create_table(
-        "match_agreement",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("match_id", sa.Integer(), nullable=False),
-        sa.Column("terms", sa.String(length=1000), nullable=False),
-        sa.Column("proposed_by", sa.BigInteger(), nullable=False),
-        sa.Column("proposed_for", sa.String(length=8), nullable=False),
-        sa.Column("proposed_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("accepted_by", sa.BigInteger(), nullable=True),
-        sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["match_id"], ["match.id"], name=op.f("fk_match_agreement_match_id_match"), ondelete="CASCADE"
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_match_agreement")),
-    )
-    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_match_agreement_match_id"), ["match_id"], unique=False)
-
-    op.create_table(
         "discipline_entry",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("league_id", sa.Integer(), nullable=False),
@@ -71,6 +76,7 @@ def upgrade() -> None:
         sa.Column("reason", sa.String(length=500), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("cause_id", sa.Integer(), nullable=True),
+        sa.Column("incident_id", sa.Integer(), nullable=True),
         sa.Column("automatic", sa.Boolean(), nullable=False),
         sa.Column("starts_on", sa.Date(), nullable=False),
         sa.Column("ends_on", sa.Date(), nullable=True),
@@ -83,6 +89,12 @@ def upgrade() -> None:
             ["cause_id"],
             ["discipline_entry.id"],
             name=op.f("fk_discipline_entry_cause_id_discipline_entry"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["incident_id"],
+            ["conduct_incident.id"],
+            name=op.f("fk_discipline_entry_incident_id_conduct_incident"),
             ondelete="SET NULL",
         ),
         sa.ForeignKeyConstraint(
@@ -135,6 +147,24 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_machine_issue_league_id"), ["league_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_machine_issue_machine_id"), ["machine_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_machine_issue_reported_at"), ["reported_at"], unique=False)
+
+    op.create_table(
+        "match_agreement",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("terms", sa.String(length=1000), nullable=False),
+        sa.Column("proposed_by", sa.BigInteger(), nullable=False),
+        sa.Column("proposed_for", sa.String(length=8), nullable=False),
+        sa.Column("proposed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("accepted_by", sa.BigInteger(), nullable=True),
+        sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["match.id"], name=op.f("fk_match_agreement_match_id_match"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_match_agreement")),
+    )
+    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_match_agreement_match_id"), ["match_id"], unique=False)
 
     op.create_table(
         "precedent",
@@ -190,6 +220,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_precedent_league_id"))
 
     op.drop_table("precedent")
+    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_match_agreement_match_id"))
+
+    op.drop_table("match_agreement")
     with op.batch_alter_table("machine_issue", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_machine_issue_reported_at"))
         batch_op.drop_index(batch_op.f("ix_machine_issue_machine_id"))
@@ -203,12 +237,12 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_discipline_entry_league_id"))
 
     op.drop_table("discipline_entry")
-
-    with op.batch_alter_table("match_agreement", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_match_agreement_match_id"))
-
-    op.drop_table("match_agreement")
     with op.batch_alter_table("alternative_result", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_alternative_result_match_id"))
 
     op.drop_table("alternative_result")
+    with op.batch_alter_table("conduct_incident", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_conduct_incident_player_id"))
+        batch_op.drop_index(batch_op.f("ix_conduct_incident_league_id"))
+
+    op.drop_table("conduct_incident")
