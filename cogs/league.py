@@ -76,20 +76,38 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
 
     @app_commands.command(name="config", description="Change who commissions the league (commissioners)")
     @app_commands.describe(
-        commissioner_role="Members with this role may change the league's setup", league=LEAGUE_OPTION
+        commissioner_role="Members with this role may change the league's setup",
+        add_official_role="Another role whose members are commissioners too",
+        remove_official_role="Stop treating this extra role as commissioners",
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     async def config(
-        self, interaction: discord.Interaction, commissioner_role: discord.Role, league: str | None = None
+        self,
+        interaction: discord.Interaction,
+        commissioner_role: discord.Role | None = None,
+        add_official_role: discord.Role | None = None,
+        remove_official_role: discord.Role | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            changed = await self.bot.services.leagues.set_commissioner_role(
-                actor_from(interaction), league, role_id=commissioner_role.id
+            if not (commissioner_role or add_official_role or remove_official_role):
+                raise InvalidInput("Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`.")
+            changed = await self.bot.services.leagues.set_official_roles(
+                actor_from(interaction),
+                league,
+                commissioner_role_id=commissioner_role.id if commissioner_role else None,
+                add_role_id=add_official_role.id if add_official_role else None,
+                remove_role_id=remove_official_role.id if remove_official_role else None,
             )
-            return Reply(
-                f"⚙️ Commissioners of **{changed.name}** are now members with {commissioner_role.mention} "
-                "and server admins."
-            )
+            lines = []
+            if commissioner_role:
+                lines.append(f"Commissioners of **{changed.name}** are now members with {commissioner_role.mention}.")
+            if add_official_role:
+                lines.append(f"Members with {add_official_role.mention} are commissioners too.")
+            if remove_official_role:
+                lines.append(f"Members with {remove_official_role.mention} are no longer extra commissioners.")
+            return Reply("⚙️ " + " ".join(lines) + " Server admins always are.")
 
         await answer(interaction, work(), ephemeral=True)
 

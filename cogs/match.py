@@ -17,8 +17,11 @@ from discord.ext import commands
 from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
+from bot.render.admin import precedent_lines
 from bot.render.match import scoreboard_embed, scores_echo
+from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
+from bot.services.disputes import Opened
 from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
 
@@ -42,6 +45,11 @@ TIEBREAK_FORMATS = [
     app_commands.Choice(name="split flipper (2 players, one flipper each)", value="split_flipper"),
 ]
 SIDE_CHOICES = [app_commands.Choice(name="home", value="home"), app_commands.Choice(name="away", value="away")]
+DISPUTE_KIND_CHOICES = [app_commands.Choice(name=kind, value=kind) for kind in DISPUTE_KINDS]
+PICK_CHOICES = [
+    app_commands.Choice(name="A: the scores as entered", value="A"),
+    app_commands.Choice(name="B: the other reading", value="B"),
+]
 WALKOUT_CHOICES = [
     app_commands.Choice(name="left", value="left"),
     app_commands.Choice(name="refused to go on", value="refused"),
@@ -182,6 +190,16 @@ class ConfirmGame(
         await answer_component(interaction, work())
 
 
+def disputed(who: str, opened: Opened) -> str:
+    """TEAM-DISP-1's reply, with similar earlier rulings (COMMON-RULING-1) for the commissioner and captains."""
+    text = (
+        f"⚠️ {who} disputed this match (dispute #{opened.challenge.id}); a commissioner will rule. File the full "
+        "report, with a photo of the scoresheet if you can, within 24 hours (`/match dispute`)."
+    )
+    precedents = precedent_lines(opened.precedents)
+    return f"{text}\n{precedents}" if precedents else text
+
+
 class DisputeForm(discord.ui.Modal, title="Dispute this match"):
     reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
         label="What is wrong?",
@@ -198,15 +216,11 @@ class DisputeForm(discord.ui.Modal, title="Dispute this match"):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
             bot = bot_of(interaction)
-            board = await bot.services.match_night.challenge(
-                actor_from(interaction), self.match_id, self.games, self.reason.value
+            opened = await bot.services.disputes.open(
+                actor_from(interaction), None, self.match_id, self.games, self.reason.value
             )
-            await publish_scoreboard(bot, interaction, board)
-            return Reply(
-                f"⚠️ {interaction.user.display_name} disputed this match; a commissioner will rule. File the full "
-                "report within 24 hours.",
-                ephemeral=False,
-            )
+            await publish_scoreboard(bot, interaction, opened.board)
+            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
 
         await answer_component(interaction, work())
 
@@ -232,6 +246,31 @@ class DisputeGame(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(DisputeForm(self.match_id, [[self.round_index, self.game]]))
+
+
+class AcceptAgreement(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:agree:(?P<a>\d+)"):
+    def __init__(self, agreement_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Accept", style=discord.ButtonStyle.success, custom_id=f"match:agree:{agreement_id}"
+            )
+        )
+        self.agreement_id = agreement_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AcceptAgreement:
+        return cls(int(match["a"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            accepted = await bot_of(interaction).services.disputes.accept_agreement(
+                actor_from(interaction), self.agreement_id
+            )
+            return Reply(f"🤝 Agreed by both captains, for this match: {accepted.terms}", ephemeral=False)
+
+        await answer_component(interaction, work())
 
 
 class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:sign:(?P<m>\d+)"):
@@ -281,7 +320,7 @@ class MatchNightCommands(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch)
+        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch, AcceptAgreement)
 
     async def _after(self, interaction: discord.Interaction, board: Scoreboard) -> None:
         await publish_scoreboard(self.bot, interaction, board)
@@ -467,8 +506,95 @@ class MatchNightCommands(commands.Cog):
 
         await answer(interaction, work(), ephemeral=True)
 
+    @match_group.command(
+        name="dispute", description="Challenge games of a match, with a photo of the scoresheet (captains)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, reason="What is wrong, in full", round="The disputed game's round", game="Its number",
+        kind="What the dispute is about", rule="The rule in question, e.g. TEAM-PEN-4",
+        photo="A photo of the scoresheet", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(kind=DISPUTE_KIND_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def dispute(
+        self, interaction: discord.Interaction, match: int, reason: app_commands.Range[str, 1, 1000],
+        round: app_commands.Range[int, 1, 4] | None = None, game: app_commands.Range[int, 1, 4] | None = None,
+        kind: app_commands.Choice[str] | None = None, rule: str | None = None,
+        photo: discord.Attachment | None = None, league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            opened = await self.bot.services.disputes.open(
+                actor_from(interaction), league, match, [[round, game]] if round and game else [], reason,
+                kind=kind.value if kind else "score", rule_id=rule, photo_url=photo.url if photo else None,
+            )  # fmt: skip
+            await self._after(interaction, opened.board)
+            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="both-ways", description="Record a disputed game's other result, played both ways (captains)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round",
+        home1="Home team's first player's score under this reading", away1="Away team's first player's score",
+        home2="Home team's second player's score (Doubles)", away2="Away team's second player's score (Doubles)",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def both_ways(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
+        home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            board = await self.bot.services.disputes.play_both_ways(
+                actor_from(interaction), league, match, round_index=round, game_number=game,
+                typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+            )  # fmt: skip
+            await self._after(interaction, board)
+            return Reply(
+                f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
+                "The commissioner's ruling picks one (TEAM-DISP-3).",
+                ephemeral=False,
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="agreement", description="Write down how both captains agreed to handle a situation (captains)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def agreement(
+        self, interaction: discord.Interaction, match: int, terms: app_commands.Range[str, 1, 1000],
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AcceptAgreement(proposed.id or 0))
+            return Reply(
+                f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
+                "The other captain presses **Accept** (TEAM-DISP-2).",
+                ephemeral=False,
+                view=view,
+            )
+
+        await answer(interaction, work(), ephemeral=False)
+
     @match_group.command(name="ruling", description="Rule on a disputed match (commissioners)")
-    @app_commands.describe(match=MATCH_OPTION, ruling="Your ruling, as it should be recorded", league=LEAGUE_OPTION)
+    @app_commands.describe(
+        match=MATCH_OPTION, ruling="Your ruling, as it should be recorded", rule="The rule it applies (optional)",
+        pick="For a game played both ways: which result stands", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(pick=PICK_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
     @app_commands.autocomplete(league=league_autocomplete)
     async def ruling(
@@ -476,10 +602,14 @@ class MatchNightCommands(commands.Cog):
         interaction: discord.Interaction,
         match: int,
         ruling: app_commands.Range[str, 1, 1000],
+        rule: str | None = None,
+        pick: app_commands.Choice[str] | None = None,
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            board = await self.bot.services.match_night.rule(actor_from(interaction), league, match, ruling)
+            board = await self.bot.services.disputes.rule(
+                actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
+            )
             await self._after(interaction, board)
             return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
 
@@ -645,6 +775,26 @@ class MatchNightCommands(commands.Cog):
             )
 
         await answer(interaction, work(), ephemeral=False)
+
+    @match_group.command(
+        name="adjustment", description="Report a machine adjusted on match night without consent (captains)"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, machine="The machine", what="What was adjusted, when and by whom", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def adjustment(
+        self, interaction: discord.Interaction, match: int, machine: int, what: app_commands.Range[str, 1, 500],
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        async def work() -> Reply:
+            await self.bot.services.machine_log.adjustment(
+                actor_from(interaction), league, match, machine_id=machine, description=what
+            )
+            return Reply("📝 Recorded in the machine-issue log (TEAM-MACH-8); the match goes on unchanged.")
+
+        await answer(interaction, work(), ephemeral=True)
 
     @match_group.command(
         name="extension", description="Record whether both captains agreed to wait until 20:30 (officials)"

@@ -200,6 +200,9 @@ class MatchChallenge(SQLModel, table=True):
     ruling: str | None = Field(default=None, max_length=1000)
     ruled_by: int | None = snowflake(default=None)
     ruled_at: datetime | None = utc_column(default=None)
+    kind: str = Field(default="score", max_length=24)  # COMMON-RULING-1 tags: kind, rule, the games' machines
+    rule_id: str | None = Field(default=None, max_length=40)
+    photo_url: str | None = Field(default=None, max_length=500)  # COMMON-DISPUTE-1: the scoresheet photo
 
 
 class TiebreakerSetup(SQLModel, table=True):

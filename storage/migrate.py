@@ -35,7 +35,11 @@ async def upgrade(db: Database, revision: str = "head") -> None:
             # straight to the driver before SQLAlchemy begins one.
             await connection.run_sync(_sqlite_foreign_keys, False)
         try:
-            if not db.is_sqlite:
+            if db.is_sqlite:
+                # Begin (BEGIN IMMEDIATE) before Alembic looks: finding a transaction already open, it runs every
+                # migration in it instead of committing after each one, when another process could slip in.
+                await connection.execute(text("SELECT 1"))
+            else:
                 await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
             await connection.run_sync(lambda sync: command.upgrade(_config(sync), revision))
             await connection.commit()

@@ -140,6 +140,7 @@ class League(SQLModel, table=True):
     timezone: str = Field(max_length=64)
     options: dict[str, Any] = json_column(default_factory=dict)
     commissioner_role_id: int | None = snowflake(default=None)
+    extra_commissioner_role_ids: list[int] = json_column(default_factory=list)  # COMMON-ROLE-1: more official roles
     created_at: datetime = utc_column()
     created_by: int = snowflake()
 

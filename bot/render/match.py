@@ -31,7 +31,8 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
         if lines:
             embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value="\n".join(lines), inline=False)
     for challenge in board.open_challenges:
-        embed.add_field(name="⚠️ Disputed", value=challenge.reason[:1000], inline=False)
+        photo = f"\n[Photo of the scoresheet]({challenge.photo_url})" if challenge.photo_url else ""
+        embed.add_field(name=f"⚠️ Dispute #{challenge.id}", value=challenge.reason[:800] + photo, inline=False)
     return embed
 
 

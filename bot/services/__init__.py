@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.services.audit_log import AuditLogService
+from bot.services.discipline import DisciplineService
+from bot.services.disputes import DisputeService
 from bot.services.exports import ExportService
 from bot.services.field_config import FieldConfigService
 from bot.services.field_corrections import FieldCorrectionService
@@ -20,8 +23,10 @@ from bot.services.ladder_premakeups import LadderPremakeupService
 from bot.services.ladder_rulings import LadderRulingService
 from bot.services.ladder_standings import LadderStandingsService
 from bot.services.leagues import LeagueService
+from bot.services.machine_log import MachineLogService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
+from bot.services.overrides import OverrideService
 from bot.services.players import PlayerService
 from bot.services.playoffs import PlayoffService
 from bot.services.posts import PostService
@@ -64,6 +69,11 @@ class Services:
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
     ladder_rulings: LadderRulingService
+    discipline: DisciplineService
+    disputes: DisputeService
+    overrides: OverrideService
+    audit_log: AuditLogService
+    machine_log: MachineLogService
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -95,4 +105,9 @@ class Services:
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),
             ladder_rulings=LadderRulingService(db, clock),
+            discipline=DisciplineService(db, clock),
+            disputes=DisputeService(db, clock),
+            overrides=OverrideService(db, clock),
+            audit_log=AuditLogService(db, clock),
+            machine_log=MachineLogService(db, clock),
         )

@@ -19,9 +19,17 @@ def snapshot(row: SQLModel) -> dict[str, Any]:
     return row.model_dump(mode="json")
 
 
-def created(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime, reason: str | None = None) -> None:
-    """Record a new row (flushed, so it has its id)."""
-    _record(session, actor, row, at=at, action="create", before=None, after=snapshot(row), reason=reason)
+def created(
+    session: AsyncSession,
+    actor: Actor,
+    row: SQLModel,
+    *,
+    at: datetime,
+    reason: str | None = None,
+    action: str = "create",
+) -> None:
+    """Record a new row (flushed, so it has its id); `action` names events the league is told about."""
+    _record(session, actor, row, at=at, action=action, before=None, after=snapshot(row), reason=reason)
 
 
 def updated(
@@ -32,14 +40,30 @@ def updated(
     before: dict[str, Any],
     at: datetime,
     reason: str | None = None,
+    action: str = "update",
 ) -> None:
     """Record a changed row, given its snapshot from before the change, and why it changed when that is asked."""
-    _record(session, actor, row, at=at, action="update", before=before, after=snapshot(row), reason=reason)
+    _record(session, actor, row, at=at, action=action, before=before, after=snapshot(row), reason=reason)
 
 
-def deleted(session: AsyncSession, actor: Actor, row: SQLModel, *, at: datetime) -> None:
+def noted(
+    session: AsyncSession, actor: Actor, row: SQLModel, *, action: str, detail: dict[str, Any], at: datetime
+) -> None:
+    """Record an event about a row that changes nothing in it (a discipline flag raised by the rules)."""
+    _record(session, actor, row, at=at, action=action, before=None, after=detail)
+
+
+def deleted(
+    session: AsyncSession,
+    actor: Actor,
+    row: SQLModel,
+    *,
+    at: datetime,
+    reason: str | None = None,
+    action: str = "delete",
+) -> None:
     """Record a row about to be deleted, keeping its last state."""
-    _record(session, actor, row, at=at, action="delete", before=snapshot(row), after=None)
+    _record(session, actor, row, at=at, action=action, before=snapshot(row), after=None, reason=reason)
 
 
 def _record(

@@ -106,14 +106,27 @@ class LeagueService:
             players=list(players),
         )
 
-    async def set_commissioner_role(self, actor: Actor, league_name: str | None, *, role_id: int) -> League:
+    async def set_official_roles(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        commissioner_role_id: int | None = None,
+        add_role_id: int | None = None,
+        remove_role_id: int | None = None,
+    ) -> League:
+        """COMMON-ROLE-1: the league's commissioner role, and any extra roles whose members are officials too."""
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "change who the commissioners are")
-            _check_commissioner_role(actor, role_id)
+            for role_id in (commissioner_role_id, add_role_id):
+                _check_commissioner_role(actor, role_id)
             before = audit.snapshot(league)
-            league.commissioner_role_id = role_id
+            if commissioner_role_id is not None:
+                league.commissioner_role_id = commissioner_role_id
+            extra = [r for r in league.extra_commissioner_role_ids if r not in (add_role_id, remove_role_id)]
+            league.extra_commissioner_role_ids = extra + ([add_role_id] if add_role_id is not None else [])
             session.add(league)
             audit.updated(session, actor, league, before=before, at=now)
         return league

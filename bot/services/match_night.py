@@ -21,6 +21,7 @@ from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RoundKind, ScoreStatus, Side
 from bot.services import audit, match_facts, playoff_lineups, scoreboard
 from bot.services.actor import Actor
+from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import find_league
 from bot.services.match_access import (
     acting_in,
@@ -32,13 +33,11 @@ from bot.services.match_access import (
     side_of_player,
 )
 from bot.services.match_facts import MatchContext
-from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.matches import (
     GameScore,
     LineupReplacement,
     Match,
-    MatchChallenge,
     MatchConfirmation,
     MatchLineup,
     MatchVisit,
@@ -71,6 +70,8 @@ class MatchNightService:
                 raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
             if target != me:
                 await require_side(session, actor, context, side, "check in a teammate")
+            today = now.astimezone(context.zone).date()
+            await require_in_good_standing(session, context.league, [target], on=today, doing="check in for a match")
             visits = await match_facts.visits(session, context.match)
             attendance.check_in(visits, rosters[side], side, target, now=now)
             visit = MatchVisit(match_id=match_id, side=side, player_id=target, arrived_at=now)
@@ -102,6 +103,9 @@ class MatchNightService:
             round_index = _round_to_declare(night, side, context)
             plan = lineup.round_plan(context.options)[round_index - 1]
             chosen = [player_from(night, side, text) if text else None for text in players]
+            await require_in_good_standing(
+                session, context.league, [p for p in chosen if p is not None], on=today, doing="play in a lineup"
+            )
             games = _games(plan.kind, chosen, machines)
             declared = lineup.validate_declaration(
                 night,
@@ -156,6 +160,7 @@ class MatchNightService:
             side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
             current = _game_entries(night, context, round_index, game_number)[side]
             chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
+            await require_in_good_standing(session, context.league, chosen, on=today, doing="play in a lineup")
             accepted = lineup.validate_replacement(
                 night, side, round_index, game_number, lineup.GameEntry(chosen, machine),
                 by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
@@ -248,6 +253,9 @@ class MatchNightService:
             acting = await acting_in(session, actor, context)
             night = await match_facts.night(session, context)
             entries = _game_entries(night, context, round_index, game_number)
+            in_game = [p for side in Side for p in entries[side].players]
+            today = now.astimezone(context.zone).date()
+            await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
             rows = []
             for side in Side:
                 players = entries[side].players
@@ -309,48 +317,6 @@ class MatchNightService:
             for row in pending:
                 before = audit.snapshot(row)
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
-                session.add(row)
-                audit.updated(session, actor, row, before=before, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
-
-    async def challenge(
-        self, actor: Actor, match_id: int, games: list[list[int]], reason: str
-    ) -> scoreboard.Scoreboard:
-        """TEAM-DISP-1: a captain challenges games; the match cannot be signed while a challenge is open."""
-        text = reason.strip()
-        if not text:
-            raise InvalidInput("Say what is disputed, so the commissioner can rule on it.")
-        now = self.clock.now()
-        async with self.db.writing() as session:
-            context = await load_context(session, actor, None, match_id, any_league=True)
-            await require_unsigned(session, context)
-            acting = await acting_in(session, actor, context)
-            row = MatchChallenge(
-                match_id=match_id,
-                side=acting.side or Side.HOME,
-                games=games,
-                reason=text[:1000],
-                raised_by=actor.user_id,
-                raised_at=now,
-            )
-            session.add(row)
-            await session.flush()
-            audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
-
-    async def rule(self, actor: Actor, league_name: str | None, match_id: int, ruling: str) -> scoreboard.Scoreboard:
-        """A commissioner records the ruling that closes the match's open challenges (TEAM-DISP-4)."""
-        now = self.clock.now()
-        async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name, match_id)
-            if not is_commissioner(actor, context.league):
-                raise PermissionDenied("Only a commissioner rules on disputes.")
-            open_rows = await scoreboard.open_challenges(session, match_id)
-            if not open_rows:
-                raise NotFound(f"{context.label} has no open dispute.")
-            for row in open_rows:
-                before = audit.snapshot(row)
-                row.ruling, row.ruled_by, row.ruled_at = ruling.strip()[:1000], actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
             return await scoreboard.build(session, context, self.clock.now())

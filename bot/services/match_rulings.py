@@ -19,13 +19,16 @@ from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import ScoreStatus, Side
-from bot.services import audit, match_facts, scoreboard
+from bot.services import audit, machine_log, match_facts, scoreboard
 from bot.services.actor import Actor
+from bot.services.discipline import slam_tilts
 from bot.services.lookup import insert_unique
 from bot.services.match_access import acting_in, load_context, player_id_of, require_unsigned
 from bot.services.permissions import is_commissioner
 from storage.db import Database
+from storage.discipline import IssueKind, IssueSeverity
 from storage.matches import GamePenalty, GameScore, MachineOut, MatchMachineOut, MatchWalkout
+from storage.models import Machine, Player
 
 PENALTY_RULES = {
     scoring.Offence.OUT_OF_TURN: "TEAM-PEN-1",
@@ -80,6 +83,8 @@ class MatchRulingService:
             )  # fmt: skip
             await insert_unique(session, row, f"That {kind.value.replace('_', ' ')} is already recorded for this game.")
             audit.created(session, actor, row, at=now)
+            if kind is scoring.Offence.SLAM_TILT:
+                await _flag_repeated_slam_tilts(session, actor, context, player, now)
             return await scoreboard.build(session, context, now)
 
     async def replay(
@@ -219,12 +224,31 @@ class MatchRulingService:
             session.add(row)
             await session.flush()
             audit.created(session, actor, row, at=now)
+            machine = await session.get(Machine, machine_id)
+            if machine is not None:  # TEAM-MACH-7: every failure goes in the machine-issue log
+                major = out is MachineOut.ELIMINATED
+                await machine_log.record(
+                    session, actor, machine, kind=IssueKind.FAILURE,
+                    severity=IssueSeverity.MAJOR if major else IssueSeverity.MINOR, description=text,
+                    action_taken=f"{out.value} from {context.label}", at=now, match_id=match_id,
+                )  # fmt: skip
             return await scoreboard.build(session, context, now)
 
     @staticmethod
     def _require_official(actor: Actor, context: match_facts.MatchContext) -> None:
         if not is_commissioner(actor, context.league):
             raise PermissionDenied(f"Only a commissioner of {context.league.name} records that.")
+
+
+async def _flag_repeated_slam_tilts(
+    session: AsyncSession, actor: Actor, context: match_facts.MatchContext, player_id: int, now: datetime
+) -> None:
+    """TEAM-DISC-3: the slam tilt that brings a player to `slam_tilt_flag` in a season flags them for discipline."""
+    count = await slam_tilts(session, context.match.season_id, player_id)
+    player = await session.get(Player, player_id)
+    if count == context.options.slam_tilt_flag and player is not None:
+        detail = {"TEAM-DISC-3": f"{player.display_name}: {count} slam tilts this season; consider discipline."}
+        audit.noted(session, actor, player, action="discipline_flag", detail=detail, at=now)
 
 
 async def _update_match(

@@ -8,7 +8,9 @@ from storage.models import League
 
 
 def is_commissioner(actor: Actor, league: League) -> bool:
-    return actor.is_admin or (league.commissioner_role_id is not None and league.commissioner_role_id in actor.role_ids)
+    """Server admins, and members holding the league's commissioner role or one of its extra official roles."""
+    roles = {league.commissioner_role_id, *league.extra_commissioner_role_ids} - {None}
+    return actor.is_admin or not roles.isdisjoint(actor.role_ids)
 
 
 def require_server_admin(actor: Actor, doing: str) -> None:

@@ -24,6 +24,7 @@ from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.options import TeamOptions
 from bot.services import audit
 from bot.services.actor import Actor
+from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import current_season, find_league, find_team, insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
@@ -34,7 +35,6 @@ from storage.models import (
     League,
     LeagueFormat,
     Player,
-    PlayerStatus,
     RosterEnd,
     RosterEntry,
     RosterRole,
@@ -306,10 +306,9 @@ class RosterService:
             player = Player(
                 league_id=league.id or 0, discord_user_id=member.user_id, display_name=name.display, registered_at=now
             )
-        if player.status in (PlayerStatus.SUSPENDED, PlayerStatus.EXPELLED):
-            raise RuleViolation(
-                "COMMON-PLAYER-2", f"{player.display_name} is {player.status.value} and cannot join a roster."
-            )
+        if player.id is not None:  # COMMON-PLAYER-2, from the discipline ledger (it knows when suspensions end)
+            today = now.astimezone(ZoneInfo(league.timezone)).date()
+            await require_in_good_standing(session, league, [player.id], on=today, doing="join a roster")
         snapshot = audit.snapshot(player) if player.id is not None else None
         if rank is not None:
             player.ifpa_rank = rank

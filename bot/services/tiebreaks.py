@@ -17,6 +17,7 @@ from bot.rules.team import lineup
 from bot.rules.team.model import Side
 from bot.services import audit, match_facts, scoreboard
 from bot.services.actor import Actor
+from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import insert_unique
 from bot.services.match_access import Acting, acting_in, load_context, player_from, require_unsigned
 from bot.services.match_facts import MatchContext
@@ -59,6 +60,8 @@ class TiebreakService:
             state = _state(setup)
             side = _side(acting, Side.AWAY if Side.AWAY not in state.lineups else Side.HOME)
             chosen = [player_from(night, side, text) for text in players if text.strip()]
+            today = self.clock.now().astimezone(context.zone).date()
+            await require_in_good_standing(session, context.league, chosen, on=today, doing="play the tie-breaker")
             state = lineup.declare_tiebreak(state, side, chosen, night=night, now=self.clock.now())
             return await self._store(session, actor, context, setup, state)
 

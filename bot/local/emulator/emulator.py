@@ -33,8 +33,8 @@ class Emulator:
     Everything the bot sends is recorded in `outputs`.
     """
 
-    def __init__(self, guild_name: str = "Pinball Club", *, token: str | None = None) -> None:
-        self.guild = build_guild(guild_name)
+    def __init__(self, guild_name: str = "Pinball Club", *, token: str | None = None, guild_seed: int = 2) -> None:
+        self.guild = build_guild(guild_name, guild_seed)
         self.token = token or _bot_token()
         self.outputs: list[Output] = []
         self.ack_deadline = ACK_DEADLINE

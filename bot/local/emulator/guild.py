@@ -203,9 +203,11 @@ class Guild:
         return channel
 
 
-def build_guild(name: str) -> Guild:
-    """The default emulated guild: a pinball league's server with a few members and channels."""
-    ids = SnowflakeFactory(2, GUILD_CREATED_AT)
+def build_guild(name: str, seed: int = 2) -> Guild:
+    """The default emulated guild: a pinball league's server with a few members and channels.
+
+    Its ids are the same on every run; another `seed` (0–31) gives another guild with ids of its own."""
+    ids = SnowflakeFactory(seed, GUILD_CREATED_AT)
     guild_id = ids()
     owner = User(ids(), "owner", "Owner")
     guild = Guild(guild_id, name, owner.id, ids)

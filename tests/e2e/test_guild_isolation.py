@@ -1,0 +1,84 @@
+"""Two leagues in two guilds on one database: every read and write command, aimed by one guild's server admin
+at the other guild's league (its name, match, team, machines), is refused and changes nothing there; lists and
+autocomplete in one guild never show the other's league (COMMON-ROLE-1, multi-tenancy)."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from sqlalchemy import text
+from sqlmodel import SQLModel
+
+from bot.clock import ManualClock
+from bot.local.emulator import Emulator
+from storage.db import Database
+from tests.e2e.command_table import COMMANDS, MATCH_DAY, NEW_YORK, Seeded, leaf_commands, outcome, row_counts, seed
+from tests.e2e.harness import RunningBot, running_bot
+
+CREATES_IN_OWN_GUILD = {"league create"}  # names no league: it acts in the caller's own guild
+
+
+async def league_fingerprint(running: RunningBot, league_name: str) -> tuple[object, ...]:
+    """Everything stored for one league: its row, and row counts of every table that belongs to it directly or
+    through one of its matches."""
+    league = "(SELECT id FROM league WHERE name = :name)"
+    roles = "CAST(commissioner_role_id AS TEXT) || CAST(extra_commissioner_role_ids AS TEXT)"
+    parts = [f"(SELECT name || {roles} FROM league WHERE id = {league})"]
+    for table in SQLModel.metadata.sorted_tables:
+        if "league_id" in table.columns:
+            parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE league_id = {league})')
+        elif "match_id" in table.columns:
+            matches = f"(SELECT id FROM match WHERE league_id = {league})"
+            parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE match_id IN {matches})')
+    async with running.db.engine.connect() as connection:
+        return tuple((await connection.execute(text(f"SELECT {', '.join(parts)}"), {"name": league_name})).one())
+
+
+async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[str, set[str]]) -> list[str]:
+    """As this guild's owner (a server admin), run every command against the other guild's league."""
+    wrong = []
+    untouched = await league_fingerprint(running, target.league)
+    for path in sorted(COMMANDS):
+        line = target.line(path, running, leaves[path])
+        before = await row_counts(running)
+        result = await running.run(line, as_member="owner")
+        got = outcome(result)
+        if got == "Y" and path not in CREATES_IN_OWN_GUILD:
+            wrong.append(f"{path}: reached the other guild's league: {line} → {result.text()[:160]!r}")
+        if got != "Y" and await row_counts(running) != before:
+            wrong.append(f"{path}: refused but changed the database: {line}")
+        if await league_fingerprint(running, target.league) != untouched:
+            wrong.append(f"{path}: changed the other guild's league: {line}")
+            untouched = await league_fingerprint(running, target.league)
+    return wrong
+
+
+async def test_two_guilds_cannot_read_or_write_each_other(db: Database) -> None:
+    """COMMON-ROLE-1: a guild can never see or touch another guild's data, whoever asks, through any command."""
+    first, second = Emulator("Pinball Club"), Emulator("Other Club", guild_seed=3)
+    assert first.guild.id != second.guild.id
+    for emulator in (first, second):
+        emulator.respect_default_permissions = False
+        await emulator.start()
+    try:
+        async with running_bot(db, first) as running:
+            nyc = await seed(running, "NYC")
+            leaves = leaf_commands(running.emulator.commands["guilds"][running.emulator.guild.id])
+        async with running_bot(db, second) as running:
+            gotham = await seed(running, "Gotham")
+            wrong = await aim_everything_at(running, nyc, leaves)
+            offered = await running.emulator.autocomplete("/standings league:", as_member="owner")
+            assert "Gotham" in [c["name"] for c in offered] and "NYC" not in [c["name"] for c in offered]
+            offered = await running.emulator.autocomplete('/match show league:"Gotham" match:', focused="match")
+            assert [choice["value"] for choice in offered] == [gotham.match]
+        async with running_bot(db, first) as running:
+            clock = running.bot.clock
+            assert isinstance(clock, ManualClock)
+            clock.set(datetime.combine(MATCH_DAY, time(19, 50), tzinfo=NEW_YORK))
+            wrong += await aim_everything_at(running, gotham, leaves)
+            shown = await running.run("/league show", as_member="carol")
+            assert "NYC" in shown.text() and "Gotham" not in shown.text()
+    finally:
+        for emulator in (first, second):
+            await emulator.stop()
+    assert not wrong, "\n".join(wrong)
