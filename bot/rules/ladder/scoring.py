@@ -144,6 +144,9 @@ def game_points(
                 voided += 1
             elif decisive:
                 points[present.player] = 4
+            if present.forfeits_points:  # LADDER-SCORE-3 holds here too: an absent 0 scores nothing
+                voided += points[present.player]
+                points[present.player] = 0
             return GameResult(order, points, voided)
         first_place_point(scores[0] >= 3 * scores[1], 1)
     elif size == 3:

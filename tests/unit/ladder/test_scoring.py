@@ -347,3 +347,14 @@ def test_round10_halves_round_up_by_default():
     assert round10(Fraction(3_234_567, 2)) == 1_617_280
     assert round10(14) == 10
     assert round10(15) == 20
+
+
+def test_an_absent_zero_facing_a_half_ghost_scores_nothing():
+    """LADDER-SCORE-3 / LADDER-GHOST-2: a premakeup of 0 against a half-normalizer ghost still earns no points
+    (found by the property test above: the duel branch once gave the 0 three points)."""
+    result = game_points(
+        [entry(1, EntryKind.PREMAKEUP, 0), entry(2, EntryKind.HALF_GHOST, 1)], normalizer=N, options=OPTIONS
+    )
+    assert isinstance(result, GameResult)
+    assert result.points == {1: 0, 2: 0}
+    assert result.voided == 3
