@@ -75,7 +75,9 @@ def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
         ranked = sorted(scored.points.values(), key=lambda p: (p.rank is None, p.rank or 0, -p.total))
         lines = [f"{p.rank or '-'}. {season.names.get(int(p.player), '?')} {p.total}" for p in ranked]
         embed.add_field(name=season.machine_names.get(machine, f"#{machine}"), value=" · ".join(lines)[:FIELD_MAX])
-    header = ("#", "Player", *(_short(season.machine_names.get(m, f"#{m}")) for m in night.machine_ids), "Pts")
+    names = [season.machine_names.get(m, f"#{m}") for m in night.machine_ids]
+    embed.description = "Machines: " + ", ".join(f"M{n} {name}" for n, name in enumerate(names, start=1))
+    header = ("#", "Player", *(f"M{n}" for n in range(1, len(names) + 1)), "Pts")
     rows = []
     for row in result.rows:
         per_machine = [
@@ -156,10 +158,6 @@ def _who(entrant: object, bracket: BracketView, view: FinalsView) -> str:
 
 def _has_bye(state: MatchState) -> bool:
     return isinstance(state.top, Bye) or isinstance(state.bottom, Bye)
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= 6 else name[:5] + "."
 
 
 def _points(value: Fraction) -> str:

@@ -142,7 +142,5 @@ async def standings_table(session: AsyncSession, ladder: LadderLeague) -> Ladder
         qualifies = active and places[row.division] < playoff_count(sizes[row.division], ladder.options)
         places[row.division] += 1 if active else 0
         weeks = len(records.get(row.player, []))
-        rows.append(
-            LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies)
-        )
+        rows.append(LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies))
     return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
