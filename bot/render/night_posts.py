@@ -10,7 +10,7 @@ import discord
 from bot.render import images
 from bot.render.field import finals_embed, night_embed
 from bot.render.field import standings_embed as field_standings_embed
-from bot.render.ladder import group_title
+from bot.render.ladder import group_title, playoffs_embed
 from bot.render.ladder import standings_embed as ladder_standings_embed
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye, MatchState, Part
@@ -19,7 +19,7 @@ from bot.services.field_finals import BracketView, FinalsView
 from bot.services.field_nights import NightView
 from bot.services.field_standings import FieldStandingsView
 from bot.services.ladder_nights import GroupsView
-from bot.services.ladder_standings import LadderStandings
+from bot.services.ladder_standings import LadderStandings, Playoffs
 
 FIELD_MAX = 1024
 Pictures = dict[str, images.Picture]
@@ -122,6 +122,18 @@ def finals_bracket(view: FinalsView) -> tuple[discord.Embed, Pictures]:
     if pictures:
         embed.set_image(url=f"attachment://{next(iter(pictures))}")
     return embed, pictures
+
+
+def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
+    """LADDER-PO-1/2: when the regular season ends, each division's qualifiers in seed order and the alternates."""
+    lines: list[str] = []
+    for division in view.divisions:
+        lines.append(f"# Division {division.division}" if division.division else "# League")
+        lines.extend(f"{seed}. {name}" for seed, name in enumerate(division.qualifiers, start=1))
+        lines.append("Alternates: " + (", ".join(division.alternates) or "none"))
+    embed = playoffs_embed(view)
+    embed.set_image(url="attachment://playoffs.png")
+    return embed, {"playoffs.png": images.text_panel(f"{view.league} playoffs", lines)}
 
 
 def bracket_lines(bracket: BracketView, view: FinalsView) -> list[str]:

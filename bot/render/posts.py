@@ -251,6 +251,8 @@ def weekly_standings(content: PostContent) -> Outgoing:
 
 
 def bracket(content: PostContent) -> Outgoing:
+    if content.ladder_post is not None and content.ladder_post.playoffs is not None:
+        return Outgoing(*_embed_and_pictures(night_posts.playoff_places(content.ladder_post.playoffs)))
     if content.field_post is not None and content.field_post.finals is not None:
         return Outgoing(*_embed_and_pictures(night_posts.finals_bracket(content.field_post.finals)))
     view = content.playoffs

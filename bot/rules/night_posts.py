@@ -3,7 +3,7 @@
 A night is an `Event` (`ref` its id, `final_at` when it was closed). Both posts hang on a closed night: they go
 out at `at`, `days` after the night's date, or as soon as the night is closed if that is later (a night closed
 late still gets its post, within the grace). The weekly standings and the finals bracket are the shared kinds of
-`bot.rules.posts`, whose `formats` include ladder and field.
+`bot.rules.posts`, whose `formats` include ladder and field (for a ladder, the "bracket" is its playoff places).
 """
 
 from __future__ import annotations

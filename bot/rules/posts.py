@@ -377,7 +377,7 @@ BRACKET = register(
         "When the playoffs are drawn, the bracket as an image, updated as results arrive",
         Channel.ANNOUNCEMENTS,
         Timing(),
-        frozenset({"team", "field"}),  # field: the finals, once seeded
+        frozenset({"team", "ladder", "field"}),  # ladder: the playoff places; field: the finals, once seeded
         _plan_bracket,
     )
 )

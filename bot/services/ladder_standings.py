@@ -80,15 +80,8 @@ class LadderStandingsService:
 
     async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
         """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
-        table = await self.standings(actor, league_name)
         async with self.db.reading() as session:
-            options = (await ladder_league(session, actor.guild_id, league_name)).options
-        divisions = []
-        for division in sorted({row.division for row in table.rows if not row.dropped}, key=lambda d: d or ""):
-            active = [row.name for row in table.rows if row.division == division and not row.dropped]
-            count = playoff_count(len(active), options)
-            divisions.append(DivisionPlayoff(division, active[:count], active[count:]))
-        return Playoffs(table.league, table.weeks_closed >= table.regular_weeks, divisions)
+            return await playoff_places(session, await ladder_league(session, actor.guild_id, league_name))
 
     async def payouts(self, actor: Actor, league_name: str | None) -> Payouts:
         """LADDER-PAY-1..4: each week's pot and winners, and every player's dues, winnings and forfeits."""
@@ -144,3 +137,14 @@ async def standings_table(session: AsyncSession, ladder: LadderLeague) -> Ladder
         weeks = len(records.get(row.player, []))
         rows.append(LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies))
     return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
+
+
+async def playoff_places(session: AsyncSession, ladder: LadderLeague) -> Playoffs:
+    """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
+    table = await standings_table(session, ladder)
+    divisions = []
+    for division in sorted({row.division for row in table.rows if not row.dropped}, key=lambda d: d or ""):
+        active = [row.name for row in table.rows if row.division == division and not row.dropped]
+        count = playoff_count(len(active), ladder.options)
+        divisions.append(DivisionPlayoff(division, active[:count], active[count:]))
+    return Playoffs(table.league, table.weeks_closed >= table.regular_weeks, divisions)

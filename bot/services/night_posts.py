@@ -25,7 +25,7 @@ from bot.services.field_nights import NightView
 from bot.services.field_standings import FieldStandingsView
 from bot.services.ladder_facts import LadderLeague, nights
 from bot.services.ladder_nights import GroupsView, planned_groups
-from bot.services.ladder_standings import LadderStandings, standings_table
+from bot.services.ladder_standings import LadderStandings, Playoffs, playoff_places, standings_table
 from bot.services.lookup import current_season
 from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League
@@ -33,10 +33,12 @@ from storage.models import AuditEntry, League
 
 @dataclass(frozen=True)
 class LadderPost:
-    """A ladder post's facts: next week's groups (next_groups) or the standings (weekly_standings)."""
+    """A ladder post's facts: next week's groups (next_groups), the standings (weekly_standings) or the playoff
+    places once the regular season is over (bracket)."""
 
     groups: GroupsView | None = None
     standings: LadderStandings | None = None
+    playoffs: Playoffs | None = None
 
 
 @dataclass(frozen=True)
@@ -57,13 +59,16 @@ async def field_context_of(session: AsyncSession, league: League) -> FieldContex
 
 
 async def ladder_calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
-    """The season's nights; a night is final from the moment it was closed."""
+    """The season's nights (a night is final from the moment it was closed); the playoff places are set when
+    the last regular week's night is closed (LADDER-PO-1)."""
     ladder = await ladder_league_of(session, league)
+    season_nights = await nights(session, ladder)
     events = tuple(
         rules.Event(ref=night.id or 0, day=night.play_on, week=night.week, final_at=_aware(night.closed_at))
-        for night in await nights(session, ladder)
+        for night in season_nights
     )
-    return rules.Calendar(ladder.season.number, events)
+    last = next((n for n in season_nights if n.week == ladder.options.regular_weeks), None)
+    return rules.Calendar(ladder.season.number, events, bracket_at=_aware(last.closed_at) if last else None)
 
 
 async def ladder_post(session: AsyncSession, league: League, post: rules.PlannedPost) -> LadderPost:
@@ -73,6 +78,8 @@ async def ladder_post(session: AsyncSession, league: League, post: rules.Planned
         if night is None or night.next_groups is None:
             raise NotFound("That night's next groups are gone: the night was reopened or removed.")
         return LadderPost(groups=await planned_groups(session, ladder, night))
+    if post.kind == rules.BRACKET.name:
+        return LadderPost(playoffs=await playoff_places(session, ladder))
     return LadderPost(standings=await standings_table(session, ladder))
 
 

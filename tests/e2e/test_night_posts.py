@@ -9,13 +9,16 @@ import io
 from datetime import datetime, time, timedelta
 
 from PIL import Image
+from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.local.emulator import Output
+from storage.ladder import LadderGroup, LadderNight, LadderPlayer
+from storage.models import Player
 from tests.e2e.harness import RunningBot
 from tests.e2e.test_field_finals import finals_league  # noqa: F401 - a fixture
 from tests.e2e.test_field_night import MEMBERS, ZONE, field_league  # noqa: F401 - a fixture
-from tests.e2e.test_ladder_night import MACHINES, NEW_YORK, NIGHT, PLAYERS, ladder, ok  # noqa: F401 - a fixture
+from tests.e2e.test_ladder_night import MACHINES, NEW_YORK, NIGHT, ladder, ok  # noqa: F401 - a fixture
 
 MINUTE = timedelta(minutes=1)
 M = 1_000_000
@@ -40,6 +43,33 @@ def edits(league: RunningBot) -> list[Output]:
     return [output for output in league.emulator.outputs if output.kind == "message_edit"]
 
 
+async def play_ladder_night(league: RunningBot, opened_at: datetime) -> None:
+    """Open a night, set every group's five games, check everyone in, enter each player's whole scoresheet
+    (the group's players finish in rank order) and close it at 10:30 p.m."""
+    clock_of(league).set(opened_at)
+    await ok(league, "/ladder night open", "alice")
+    async with league.db.reading() as session:
+        night = (await session.exec(select(LadderNight).order_by(col(LadderNight.week).desc()))).first()
+        assert night is not None
+        groups = (await session.exec(select(LadderGroup).where(LadderGroup.night_id == night.id))).all()
+        names = dict(
+            (
+                await session.exec(
+                    select(LadderPlayer.id, Player.display_name).where(LadderPlayer.player_id == Player.id)
+                )
+            ).all()
+        )
+    for group in groups:
+        await ok(league, f'/ladder games set group:{group.number} games:"{", ".join(MACHINES[:5])}"', "alice")
+        for place, member in enumerate(group.members):
+            name = names[member].lower()
+            await ok(league, "/ladder checkin", name)
+            score = (60 - 10 * place) * M
+            await ok(league, f'/ladder score game:1 score:"{" ".join([f"{score}"] * 5)}"', name)
+    clock_of(league).set(datetime.combine(opened_at.date(), time(22, 30), tzinfo=NEW_YORK))
+    await ok(league, "/ladder night close", "alice")
+
+
 def group_fields(embed: dict) -> dict[str, list[str]]:
     return {f["name"]: f["value"].splitlines() for f in embed.get("fields", []) if f["name"].startswith("Group")}
 
@@ -50,17 +80,7 @@ async def test_a_closed_ladder_night_posts_next_weeks_groups_once_at_noon_the_da
     the week's standings (LADDER-STAND-1) go out with them, with the table as an image."""
     league = ladder
     await ok(league, "/posts channels announcements:#announcements scores:#scores", "alice")
-    await ok(league, "/ladder night open", "alice")
-    groups = [PLAYERS[0:3], PLAYERS[3:6], PLAYERS[6:10]]  # by skill, 3 + 3 + 4 (LADDER-GROUP-1/2)
-    for number, members in enumerate(groups, start=1):
-        await ok(league, f'/ladder games set group:{number} games:"{", ".join(MACHINES[:5])}"', "alice")
-        for place, name in enumerate(members):
-            await ok(league, "/ladder checkin", name)
-            score = (60 - 10 * place) * M
-            await ok(league, f'/ladder score game:1 score:"{" ".join([f"{score}"] * 5)}"', name)
-    closed_at = datetime.combine(NIGHT.date(), time(22, 30), tzinfo=NEW_YORK)
-    clock_of(league).set(closed_at)
-    await ok(league, "/ladder night close", "alice")
+    await play_ladder_night(league, NIGHT)
     assert await league.bot.posts.catch_up() == 0  # nothing until noon tomorrow
 
     noon = datetime.combine(NIGHT.date() + timedelta(days=1), time(12), tzinfo=NEW_YORK)
@@ -83,6 +103,27 @@ async def test_a_closed_ladder_night_posts_next_weeks_groups_once_at_noon_the_da
     assert "standings after week 1" in standings_post.text()
     [picture] = standings_post.attachments
     assert picture.filename == "standings.png" and Image.open(io.BytesIO(picture.data)).width >= 800
+
+
+async def test_the_ladder_playoff_places_are_posted_when_the_last_regular_night_closes(ladder: RunningBot) -> None:  # noqa: F811
+    """LADDER-PO-1: a two-week season (no division split for 10 players here): when week 2's night is closed the
+    playoff places go out at once, with an image, the same as `/ladder playoffs`; week 1's close posts none."""
+    league = ladder
+    for name, value in (("min_players_for_split", "11"), ("split_after_week", "1"), ("regular_weeks", "2")):
+        await ok(league, f"/ladder option name:{name} value:{value}", "alice")
+    await ok(league, "/posts channels announcements:#announcements", "alice")
+    for kind in ("next_groups", "weekly_standings"):
+        await ok(league, f"/posts set kind:{kind} enabled:false", "alice")
+    await play_ladder_night(league, NIGHT)
+    assert await league.bot.posts.catch_up() == 0
+    await play_ladder_night(league, NIGHT + timedelta(weeks=1))
+    assert await league.bot.posts.catch_up() == 1
+    assert await tick_at(league, clock_of(league).now() + MINUTE) == 0
+    [post] = messages(league, "announcements")
+    places = (await league.run("/ladder playoffs", as_member="p5")).embeds[0]
+    assert "Final standings" in post.text() and post.embeds[0]["fields"] == places["fields"]
+    [picture] = post.attachments
+    assert picture.filename == "playoffs.png" and Image.open(io.BytesIO(picture.data)).width >= 800
 
 
 async def test_a_closed_field_night_posts_its_results_once_the_morning_after(field_league: RunningBot) -> None:  # noqa: F811

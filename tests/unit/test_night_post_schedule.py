@@ -54,7 +54,7 @@ def test_each_format_plans_its_own_kinds() -> None:
     ladder = {kind.name for kind in rules.kinds_for("ladder")}
     field = {kind.name for kind in rules.kinds_for("field")}
     team = {kind.name for kind in rules.kinds_for("team")}
-    assert ladder == {"next_groups", "weekly_standings"}
+    assert ladder == {"next_groups", "weekly_standings", "bracket"}
     assert field == {"night_results", "weekly_standings", "bracket"}
     assert "next_groups" not in team and "night_results" not in team and {"weekly_standings", "bracket"} <= team
 
@@ -116,12 +116,14 @@ def test_field_night_results_the_morning_after_in_the_scores_channel(first: date
 
 
 def test_the_field_finals_bracket_is_posted_when_seeded() -> None:
-    """FIELD-FIN-3: the finals bracket goes out the moment the finals are seeded; ladder leagues plan none."""
+    """FIELD-FIN-3: the finals bracket goes out the moment the finals are seeded (LADDER-PO-1: a ladder's
+    playoff places when its last regular night is closed, the same kind); no bracket before that."""
     seeded = ny(date(2027, 8, 3), 19, 45)
     calendar = Calendar(season=2, events=(), bracket_at=seeded)
     [post] = rules.due("field", settings(), calendar, now=seeded)
     assert (post.kind, post.period, post.due_at) == ("bracket", "s2-bracket", seeded)
-    assert not rules.plan("ladder", settings(), calendar)
+    assert [p.period for p in rules.plan("ladder", settings(), calendar)] == ["s2-bracket"]
+    assert not rules.plan("field", settings(), Calendar(season=2))
 
 
 def test_an_open_night_plans_nothing() -> None:
