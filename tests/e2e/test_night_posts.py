@@ -100,6 +100,11 @@ async def test_a_closed_ladder_night_posts_next_weeks_groups_once_at_noon_the_da
         order = [line.split(" ", 1)[1] for line in reversed(ranked)]
         assert posted[name][len(ranked)] == "Game 1 order: " + ", ".join(order)  # worst-placed first
 
+    preview = await league.run("/posts preview kind:next_groups", as_member="alice")
+    assert preview.ephemeral and group_fields(preview.embeds[0]) == posted
+    other_format = await league.run("/posts set kind:night_results enabled:false", as_member="alice")
+    assert other_format.ephemeral and "no kind of post named 'night_results'" in other_format.content
+
     assert "standings after week 1" in standings_post.text()
     [picture] = standings_post.attachments
     assert picture.filename == "standings.png" and Image.open(io.BytesIO(picture.data)).width >= 800
