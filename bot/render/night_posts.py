@@ -22,6 +22,7 @@ from bot.services.ladder_nights import GroupsView
 from bot.services.ladder_standings import LadderStandings, Playoffs
 
 FIELD_MAX = 1024
+MACHINE_TOP = 8  # per machine in the embed, which Discord caps at 6,000 characters; the image has everyone
 Pictures = dict[str, images.Picture]
 PART_TITLES = {Part.WINNERS: "Winners' bracket", Part.LOSERS: "Losers' bracket", Part.GRAND_FINAL: "Grand final"}
 
@@ -73,8 +74,11 @@ def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
         if scored is None:
             continue
         ranked = sorted(scored.points.values(), key=lambda p: (p.rank is None, p.rank or 0, -p.total))
-        lines = [f"{p.rank or '-'}. {season.names.get(int(p.player), '?')} {p.total}" for p in ranked]
-        embed.add_field(name=season.machine_names.get(machine, f"#{machine}"), value=" · ".join(lines)[:FIELD_MAX])
+        lines = [f"{p.rank or '-'}. {season.names.get(int(p.player), '?')} {p.total}" for p in ranked[:MACHINE_TOP]]
+        more = f" · +{len(ranked) - MACHINE_TOP} more (see the image)" if len(ranked) > MACHINE_TOP else ""
+        embed.add_field(
+            name=season.machine_names.get(machine, f"#{machine}"), value=(" · ".join(lines) + more)[:FIELD_MAX]
+        )
     names = [season.machine_names.get(m, f"#{m}") for m in night.machine_ids]
     embed.description = "Machines: " + ", ".join(f"M{n} {name}" for n, name in enumerate(names, start=1))
     header = ("#", "Player", *(f"M{n}" for n in range(1, len(names) + 1)), "Pts")
