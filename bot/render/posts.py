@@ -229,9 +229,9 @@ def standings_rows(table: ConferenceTable) -> list[tuple[str, ...]]:
 
 def weekly_standings(content: PostContent) -> Outgoing:
     if content.ladder_post is not None and content.ladder_post.standings is not None:
-        return Outgoing(*_embed_and_pictures(night_posts.ladder_standings(content.ladder_post.standings)))
+        return _with_pictures(night_posts.ladder_standings(content.ladder_post.standings))
     if content.field_post is not None and content.field_post.standings is not None:
-        return Outgoing(*_embed_and_pictures(night_posts.field_standings(content.field_post.standings)))
+        return _with_pictures(night_posts.field_standings(content.field_post.standings))
     view, race = content.standings, content.race
     assert view is not None and race is not None
     embed = standings_embed(view)
@@ -252,9 +252,9 @@ def weekly_standings(content: PostContent) -> Outgoing:
 
 def bracket(content: PostContent) -> Outgoing:
     if content.ladder_post is not None and content.ladder_post.playoffs is not None:
-        return Outgoing(*_embed_and_pictures(night_posts.playoff_places(content.ladder_post.playoffs)))
+        return _with_pictures(night_posts.playoff_places(content.ladder_post.playoffs))
     if content.field_post is not None and content.field_post.finals is not None:
-        return Outgoing(*_embed_and_pictures(night_posts.finals_bracket(content.field_post.finals)))
+        return _with_pictures(night_posts.finals_bracket(content.field_post.finals))
     view = content.playoffs
     assert view is not None
     pictures = {}
@@ -276,14 +276,12 @@ def next_groups(content: PostContent) -> Outgoing:
 def night_results(content: PostContent) -> Outgoing:
     """A closed field night: points per machine and the night's totals (FIELD-SCORE-2)."""
     assert content.field_post is not None and content.field_post.night is not None
-    return Outgoing(*_embed_and_pictures(night_posts.night_results(content.field_post.night)))
+    return _with_pictures(night_posts.night_results(content.field_post.night))
 
 
-def _embed_and_pictures(
-    rendered: tuple[discord.Embed, dict[str, images.Picture]],
-) -> tuple[None, list[discord.Embed], dict[str, images.Picture]]:
+def _with_pictures(rendered: tuple[discord.Embed, dict[str, images.Picture]]) -> Outgoing:
     embed, pictures = rendered
-    return None, [embed], pictures
+    return Outgoing(embeds=[embed], pictures=pictures)
 
 
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
