@@ -1,7 +1,7 @@
 """Scheduled posts of the ladder and field formats through the emulator, on the bot's clock: a closed ladder
-night's next groups (LADDER-GROUP-3, LADDER-ORDER-1) and standings, a closed field night's results
-(FIELD-SCORE-2) and standings, and the field finals bracket posted when seeded and edited after a result
-(FIELD-FIN-3/7). The leagues come from the ladder, field-night and finals tests' fixtures."""
+night's next groups and standings, the ladder's playoff places at the season's end, a closed field night's
+results and standings, and the field finals bracket posted when seeded and edited after a result. The leagues
+come from the ladder, field-night and finals tests' fixtures (each test cites its rules)."""
 
 from __future__ import annotations
 
