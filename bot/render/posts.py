@@ -14,10 +14,11 @@ from datetime import datetime, time, timedelta
 
 import discord
 
-from bot.render import images
+from bot.render import images, night_posts
 from bot.render.playoffs import bracket_text, playoffs_embed
 from bot.render.setup import LEAGUE_COLOUR
 from bot.render.standings import STEP_CODES, standings_embed, win_pct
+from bot.rules import night_posts as night_rules
 from bot.rules import posts as rules
 from bot.rules.team.model import Side
 from bot.services.post_content import MatchPost, PostContent, TeamSide
@@ -109,6 +110,7 @@ def _coming(team: TeamSide) -> str:
 
 def roster_cutoff(content: PostContent) -> Outgoing:
     """TEAM-ROSTER-7: a change takes effect today only if it is in by the cutoff."""
+    assert content.cutoff is not None
     cutoff = clock_time(content.cutoff)
     mentions = _captains(content.matches)
     text = (
@@ -226,6 +228,10 @@ def standings_rows(table: ConferenceTable) -> list[tuple[str, ...]]:
 
 
 def weekly_standings(content: PostContent) -> Outgoing:
+    if content.ladder_post is not None and content.ladder_post.standings is not None:
+        return _with_pictures(night_posts.ladder_standings(content.ladder_post.standings))
+    if content.field_post is not None and content.field_post.standings is not None:
+        return _with_pictures(night_posts.field_standings(content.field_post.standings))
     view, race = content.standings, content.race
     assert view is not None and race is not None
     embed = standings_embed(view)
@@ -245,6 +251,10 @@ def weekly_standings(content: PostContent) -> Outgoing:
 
 
 def bracket(content: PostContent) -> Outgoing:
+    if content.ladder_post is not None and content.ladder_post.playoffs is not None:
+        return _with_pictures(night_posts.playoff_places(content.ladder_post.playoffs))
+    if content.field_post is not None and content.field_post.finals is not None:
+        return _with_pictures(night_posts.finals_bracket(content.field_post.finals))
     view = content.playoffs
     assert view is not None
     pictures = {}
@@ -257,6 +267,23 @@ def bracket(content: PostContent) -> Outgoing:
     return Outgoing(embeds=[playoffs_embed(view)], pictures=pictures)
 
 
+def next_groups(content: PostContent) -> Outgoing:
+    """LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed."""
+    assert content.ladder_post is not None and content.ladder_post.groups is not None
+    return Outgoing(embeds=[night_posts.next_groups(content.ladder_post.groups)])
+
+
+def night_results(content: PostContent) -> Outgoing:
+    """A closed field night: points per machine and the night's totals (FIELD-SCORE-2)."""
+    assert content.field_post is not None and content.field_post.night is not None
+    return _with_pictures(night_posts.night_results(content.field_post.night))
+
+
+def _with_pictures(rendered: tuple[discord.Embed, dict[str, images.Picture]]) -> Outgoing:
+    embed, pictures = rendered
+    return Outgoing(embeds=[embed], pictures=pictures)
+
+
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
     rules.ROSTER_CUTOFF.name: roster_cutoff,
     rules.ROLL_CALL.name: roll_call,
@@ -267,4 +294,6 @@ RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
     rules.DISPUTE_CLOSED.name: dispute_closed,
     rules.WEEKLY_STANDINGS.name: weekly_standings,
     rules.BRACKET.name: bracket,
+    night_rules.NEXT_GROUPS.name: next_groups,
+    night_rules.NIGHT_RESULTS.name: night_results,
 }

@@ -366,7 +366,7 @@ WEEKLY_STANDINGS = register(
         "After the week's last result: the table and the standings race as images",
         Channel.ANNOUNCEMENTS,
         Timing(at=time(12, 0), days=1),
-        TEAM,
+        frozenset({"team", "ladder", "field"}),  # a ladder or field week is its one night
         _plan_weekly_standings,
     )
 )
@@ -377,7 +377,7 @@ BRACKET = register(
         "When the playoffs are drawn, the bracket as an image, updated as results arrive",
         Channel.ANNOUNCEMENTS,
         Timing(),
-        TEAM,
+        frozenset({"team", "ladder", "field"}),  # ladder: the playoff places; field: the finals, once seeded
         _plan_bracket,
     )
 )

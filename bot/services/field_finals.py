@@ -249,39 +249,44 @@ class FieldFinalsService:
         raise InvalidInput("That player is not in this pairing.")
 
     async def _view(self, session: AsyncSession, context: FieldContext) -> FinalsView:
-        season = await load_season(session, context)
-        table = season.season_table()
-        finals = await _existing_finals(session, context)
-        entries: list[FieldFinalsEntry] = []
-        brackets: list[BracketView] = []
-        seeds: list[int] = []
-        if finals is not None and finals.id is not None:
-            entries = list(
-                (await session.exec(select(FieldFinalsEntry).where(FieldFinalsEntry.finals_id == finals.id))).all()
-            )
-            seeds = list(finals.seeds)
-            if seeds:
-                rows = (
-                    await session.exec(
-                        select(FieldFinalsGame)
-                        .where(FieldFinalsGame.finals_id == finals.id)
-                        .order_by(col(FieldFinalsGame.number))
-                    )
-                ).all()
-                brackets = _bracket_views(finals, context, rows)
-        payout = finals_rules.finals_payouts(sum(1 for e in entries if e.paid), context.options)
-        return FinalsView(
-            context,
-            season.names,
-            season.machine_names,
-            entries,
-            seeds,
-            brackets,
-            payout,
-            finals_rules.pairing_notes(context.options),
-            _ifpa(brackets, table),
-            table,
+        return await finals_view(session, context)
+
+
+async def finals_view(session: AsyncSession, context: FieldContext) -> FinalsView:
+    """The finals as they stand: entries, seeds, each bracket's state (`/field finals` and the bracket post)."""
+    season = await load_season(session, context)
+    table = season.season_table()
+    finals = await _existing_finals(session, context)
+    entries: list[FieldFinalsEntry] = []
+    brackets: list[BracketView] = []
+    seeds: list[int] = []
+    if finals is not None and finals.id is not None:
+        entries = list(
+            (await session.exec(select(FieldFinalsEntry).where(FieldFinalsEntry.finals_id == finals.id))).all()
         )
+        seeds = list(finals.seeds)
+        if seeds:
+            rows = (
+                await session.exec(
+                    select(FieldFinalsGame)
+                    .where(FieldFinalsGame.finals_id == finals.id)
+                    .order_by(col(FieldFinalsGame.number))
+                )
+            ).all()
+            brackets = _bracket_views(finals, context, rows)
+    payout = finals_rules.finals_payouts(sum(1 for e in entries if e.paid), context.options)
+    return FinalsView(
+        context,
+        season.names,
+        season.machine_names,
+        entries,
+        seeds,
+        brackets,
+        payout,
+        finals_rules.pairing_notes(context.options),
+        _ifpa(brackets, table),
+        table,
+    )
 
 
 async def _finals(session: AsyncSession, context: FieldContext, *, create: bool = False) -> FieldFinals:

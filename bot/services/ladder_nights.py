@@ -226,6 +226,11 @@ class LadderNightService:
             return await _view(session, ladder, last, everyone, planned=last.closed_at is not None)
 
 
+async def planned_groups(session: AsyncSession, ladder: LadderLeague, night: LadderNight) -> GroupsView:
+    """The groups a closed night made for the next week (LADDER-GROUP-3), for the scheduled post."""
+    return await _view(session, ladder, night, await entrants(session, ladder), planned=True)
+
+
 async def _has_play(session: AsyncSession, group: LadderGroup) -> bool:
     picked = (await session.exec(select(LadderPick.id).where(LadderPick.group_id == group.id))).first()
     scored = (await session.exec(select(LadderScore.id).where(LadderScore.group_id == group.id))).first()

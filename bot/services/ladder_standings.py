@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.ladder.standings import playoff_count, standings
 from bot.services.actor import Actor
-from bot.services.ladder_facts import entrants, ladder_league, nights, week_records
+from bot.services.ladder_facts import LadderLeague, entrants, ladder_league, nights, week_records
 from storage.db import Database
 from storage.ladder import LadderLedger, LadderNight, LadderStatus, LedgerKind
 
@@ -75,40 +76,12 @@ class LadderStandingsService:
     async def standings(self, actor: Actor, league_name: str | None) -> LadderStandings:
         """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
-            everyone = await entrants(session, ladder)
-            records = await week_records(session, ladder)
-            closed = [n for n in await nights(session, ladder) if n.closed_at is not None]
-        divisions = {i: e.entry.division for i, e in everyone.items() if e.entry.division}
-        table = standings({i: records.get(i, []) for i in everyone}, divisions or None)
-        sizes: dict[str | None, int] = defaultdict(int)
-        for i, entrant in everyone.items():
-            if entrant.entry.status is LadderStatus.ACTIVE:
-                sizes[divisions.get(i)] += 1
-        places: dict[str | None, int] = defaultdict(int)
-        rows = []
-        for row in table:
-            entrant = everyone[row.player]
-            active = entrant.entry.status is LadderStatus.ACTIVE
-            qualifies = active and places[row.division] < playoff_count(sizes[row.division], ladder.options)
-            places[row.division] += 1 if active else 0
-            weeks = len(records.get(row.player, []))
-            rows.append(
-                LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies)
-            )
-        return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
+            return await standings_table(session, await ladder_league(session, actor.guild_id, league_name))
 
     async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
         """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
-        table = await self.standings(actor, league_name)
         async with self.db.reading() as session:
-            options = (await ladder_league(session, actor.guild_id, league_name)).options
-        divisions = []
-        for division in sorted({row.division for row in table.rows if not row.dropped}, key=lambda d: d or ""):
-            active = [row.name for row in table.rows if row.division == division and not row.dropped]
-            count = playoff_count(len(active), options)
-            divisions.append(DivisionPlayoff(division, active[:count], active[count:]))
-        return Playoffs(table.league, table.weeks_closed >= table.regular_weeks, divisions)
+            return await playoff_places(session, await ladder_league(session, actor.guild_id, league_name))
 
     async def payouts(self, actor: Actor, league_name: str | None) -> Payouts:
         """LADDER-PAY-1..4: each week's pot and winners, and every player's dues, winnings and forfeits."""
@@ -141,3 +114,37 @@ class LadderStandingsService:
         ]
         players.sort(key=lambda line: (-line.payouts, line.name))
         return Payouts(ladder.league.name, [(w, pot, paid) for w, (pot, paid) in sorted(weeks.items())], players)
+
+
+async def standings_table(session: AsyncSession, ladder: LadderLeague) -> LadderStandings:
+    """LADDER-STAND-1/2 for one ladder league (the command and the weekly standings post)."""
+    everyone = await entrants(session, ladder)
+    records = await week_records(session, ladder)
+    closed = [n for n in await nights(session, ladder) if n.closed_at is not None]
+    divisions = {i: e.entry.division for i, e in everyone.items() if e.entry.division}
+    table = standings({i: records.get(i, []) for i in everyone}, divisions or None)
+    sizes: dict[str | None, int] = defaultdict(int)
+    for i, entrant in everyone.items():
+        if entrant.entry.status is LadderStatus.ACTIVE:
+            sizes[divisions.get(i)] += 1
+    places: dict[str | None, int] = defaultdict(int)
+    rows = []
+    for row in table:
+        entrant = everyone[row.player]
+        active = entrant.entry.status is LadderStatus.ACTIVE
+        qualifies = active and places[row.division] < playoff_count(sizes[row.division], ladder.options)
+        places[row.division] += 1 if active else 0
+        weeks = len(records.get(row.player, []))
+        rows.append(LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies))
+    return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
+
+
+async def playoff_places(session: AsyncSession, ladder: LadderLeague) -> Playoffs:
+    """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
+    table = await standings_table(session, ladder)
+    divisions = []
+    for division in sorted({row.division for row in table.rows if not row.dropped}, key=lambda d: d or ""):
+        active = [row.name for row in table.rows if row.division == division and not row.dropped]
+        count = playoff_count(len(active), ladder.options)
+        divisions.append(DivisionPlayoff(division, active[:count], active[count:]))
+    return Playoffs(table.league, table.weeks_closed >= table.regular_weeks, divisions)

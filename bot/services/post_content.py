@@ -3,13 +3,14 @@
 `team_calendar` turns the season's matches, their results and open challenges into plain facts; `team_content`
 gathers what one planned post shows (matches, rosters, roll-call answers, standings…) for `bot.render.posts`.
 Other formats add their loaders to `CALENDARS` and `CONTENT` by format name, next to their kinds in
-`bot.rules.posts.REGISTRY` and their renderers in `bot.render.posts.RENDERERS`.
+`bot.rules.posts.REGISTRY` and their renderers in `bot.render.posts.RENDERERS`; the ladder and field formats' facts
+come from `bot.services.night_posts`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
@@ -21,8 +22,9 @@ from bot.rules import posts as rules
 from bot.rules.team import standings as standing_rules
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
-from bot.services import match_facts
+from bot.services import match_facts, night_posts
 from bot.services.lookup import current_season
+from bot.services.night_posts import FieldPost, LadderPost
 from bot.services.playoffs import PlayoffsView, bracket_view
 from bot.services.schedule import ScheduledLine, season_matches
 from bot.services.standings import ConferenceTable, StandingsView, season_results
@@ -73,12 +75,14 @@ class PostContent:
 
     league: League
     post: rules.PlannedPost
-    cutoff: time
-    matches: list[MatchPost]
-    disputes: list[DisputePost]
+    cutoff: time | None = None  # team: the roster cutoff (TEAM-ROSTER-7)
+    matches: list[MatchPost] = field(default_factory=list)
+    disputes: list[DisputePost] = field(default_factory=list)
     standings: StandingsView | None = None
     race: StandingsRace | None = None
     playoffs: PlayoffsView | None = None
+    ladder_post: LadderPost | None = None
+    field_post: FieldPost | None = None
 
 
 async def team_calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
@@ -280,7 +284,19 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+async def ladder_content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
+    return PostContent(league, post, ladder_post=await night_posts.ladder_post(session, league, post))
+
+
+async def field_content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
+    return PostContent(league, post, field_post=await night_posts.field_post(session, league, post))
+
+
 Loader = Callable[[AsyncSession, League, datetime], Awaitable[rules.Calendar]]
 ContentLoader = Callable[[AsyncSession, League, rules.PlannedPost, datetime], Awaitable[PostContent]]
-CALENDARS: dict[str, Loader] = {"team": team_calendar}
-CONTENT: dict[str, ContentLoader] = {"team": team_content}
+CALENDARS: dict[str, Loader] = {
+    "team": team_calendar,
+    "ladder": night_posts.ladder_calendar,
+    "field": night_posts.field_calendar,
+}
+CONTENT: dict[str, ContentLoader] = {"team": team_content, "ladder": ladder_content, "field": field_content}

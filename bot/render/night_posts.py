@@ -1,0 +1,180 @@
+"""The ladder and field formats' scheduled posts as embeds and images. Pure: facts in, embeds and pictures out;
+`bot.render.posts` wraps them into the message that is sent (or edited, for the finals bracket)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import discord
+
+from bot.render import images
+from bot.render.field import finals_embed, night_embed
+from bot.render.field import standings_embed as field_standings_embed
+from bot.render.ladder import group_title, playoffs_embed
+from bot.render.ladder import standings_embed as ladder_standings_embed
+from bot.render.setup import LEAGUE_COLOUR
+from bot.rules.brackets import Bye, MatchState, Part
+from bot.rules.ladder.scoring import show
+from bot.services.field_finals import BracketView, FinalsView
+from bot.services.field_nights import NightView
+from bot.services.field_standings import FieldStandingsView
+from bot.services.ladder_nights import GroupsView
+from bot.services.ladder_standings import LadderStandings, Playoffs
+
+FIELD_MAX = 1024
+MACHINE_TOP = 8  # per machine in the embed, which Discord caps at 6,000 characters; the image has everyone
+Pictures = dict[str, images.Picture]
+PART_TITLES = {Part.WINNERS: "Winners' bracket", Part.LOSERS: "Losers' bracket", Part.GRAND_FINAL: "Grand final"}
+
+
+def next_groups(view: GroupsView) -> discord.Embed:
+    """LADDER-GROUP-3: next week's groups from the closed night's finish; LADDER-ORDER-1: in game 1 the
+    worst-placed plays first and the best-ranked last."""
+    embed = discord.Embed(
+        title=f"🎯 {view.league}: groups for week {view.week}",
+        description=(
+            f"From week {view.week - 1}'s finish (LADDER-GROUP-3). Game 1: the worst-placed plays first, "
+            "the best-ranked last (LADDER-ORDER-1); later games in reverse finishing order."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
+    for group in view.groups:
+        players = sorted(group.players, key=lambda player: player[1])
+        lines = [f"#{rank} {name}" for name, rank, _ in players]
+        lines.append("Game 1 order: " + ", ".join(name for name, _, _ in reversed(players)))
+        embed.add_field(
+            name=group_title(group.number, group.division), value="\n".join(lines)[:FIELD_MAX], inline=False
+        )
+    return embed
+
+
+def ladder_standings(view: LadderStandings) -> tuple[discord.Embed, Pictures]:
+    """LADDER-STAND-1: the standings embed, and the same rows as a table image."""
+    embed = ladder_standings_embed(view)
+    embed.title = f"🏆 {view.league} standings after week {view.weeks_closed}"
+    rows = [
+        (str(row.position), row.name + (" *" if row.qualifies else ""), str(row.tlp), show(row.ans), str(row.weeks))
+        for row in view.rows
+        if not row.dropped
+    ]
+    title = f"{view.league} - after week {view.weeks_closed}"
+    picture = images.table(title, ("#", "Player", "TLP", "ANS", "Wk"), rows, widths=(0.8, 4.6, 1.2, 1.6, 0.8))
+    embed.set_image(url="attachment://standings.png")
+    return embed, {"standings.png": picture}
+
+
+def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
+    """A closed night: the night sheet (groups and totals), each machine's points (FIELD-SCORE-2), and the
+    totals with every machine's points as a table image."""
+    season, result, night = view.season, view.result, view.night
+    embed = night_embed(view)
+    embed.title = f"📋 Week {night.week} results, {night.play_on:%a %-d %b %Y}"
+    for machine in night.machine_ids:
+        scored = result.machines.get(machine)
+        if scored is None:
+            continue
+        ranked = sorted(scored.points.values(), key=lambda p: (p.rank is None, p.rank or 0, -p.total))
+        lines = [f"{p.rank or '-'}. {season.names.get(int(p.player), '?')} {p.total}" for p in ranked[:MACHINE_TOP]]
+        more = f" · +{len(ranked) - MACHINE_TOP} more (see the image)" if len(ranked) > MACHINE_TOP else ""
+        embed.add_field(
+            name=season.machine_names.get(machine, f"#{machine}"), value=(" · ".join(lines) + more)[:FIELD_MAX]
+        )
+    names = [season.machine_names.get(m, f"#{m}") for m in night.machine_ids]
+    embed.description = "Machines: " + ", ".join(f"M{n} {name}" for n, name in enumerate(names, start=1))
+    header = ("#", "Player", *(f"M{n}" for n in range(1, len(names) + 1)), "Pts")
+    rows = []
+    for row in result.rows:
+        per_machine = [
+            result.machines[m].points.get(row.player) if m in result.machines else None for m in night.machine_ids
+        ]
+        name = season.names.get(int(row.player), "?") + (" (guest)" if row.guest else "")
+        cells = [str(p.total) if p is not None else "-" for p in per_machine]
+        rows.append((str(row.position), name, *cells, str(row.machine_points)))
+    widths = (0.8, 3.6, *(1.2 for _ in night.machine_ids), 1.2)
+    picture = images.table(f"Week {night.week} - {night.play_on:%d %b %Y}", header, rows, widths=widths)
+    embed.set_image(url="attachment://results.png")
+    return embed, {"results.png": picture}
+
+
+def field_standings(view: FieldStandingsView) -> tuple[discord.Embed, Pictures]:
+    """FIELD-STAND-1: the season table, and the same rows as an image."""
+    embed = field_standings_embed(view)
+    embed.title = f"🏆 {view.league.name} standings after week {view.weeks_final}"
+    rows = [
+        (
+            str(row.rank),
+            view.names.get(int(row.player), "?"),
+            _points(row.total),
+            _points(row.raw_total),
+            str(row.weeks_played),
+        )
+        for row in view.rows
+    ]
+    title = f"{view.league.name} - after week {view.weeks_final}"
+    picture = images.table(title, ("#", "Player", "Total", "Raw", "Wk"), rows, widths=(0.8, 4.4, 1.4, 1.4, 0.8))
+    embed.set_image(url="attachment://standings.png")
+    return embed, {"standings.png": picture}
+
+
+def finals_bracket(view: FinalsView) -> tuple[discord.Embed, Pictures]:
+    """FIELD-FIN-3/7: the finals embed, and each double-elimination bracket as an image, part by part."""
+    pictures = {
+        f"bracket-{number}.png": images.text_panel(f"{bracket.name} - double elimination", bracket_lines(bracket, view))
+        for number, bracket in enumerate(view.brackets, start=1)
+    }
+    embed = finals_embed(view)
+    if pictures:
+        embed.set_image(url=f"attachment://{next(iter(pictures))}")
+    return embed, pictures
+
+
+def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
+    """LADDER-PO-1/2: when the regular season ends, each division's qualifiers in seed order and the alternates."""
+    lines: list[str] = []
+    for division in view.divisions:
+        lines.append(f"# Division {division.division}" if division.division else "# League")
+        lines.extend(f"{seed}. {name}" for seed, name in enumerate(division.qualifiers, start=1))
+        lines.append("Alternates: " + (", ".join(division.alternates) or "none"))
+    embed = playoffs_embed(view)
+    embed.set_image(url="attachment://playoffs.png")
+    return embed, {"playoffs.png": images.text_panel(f"{view.league} playoffs", lines)}
+
+
+def bracket_lines(bracket: BracketView, view: FinalsView) -> list[str]:
+    """The matches worth drawing: byes (a seed walking through) and grand-final resets not needed are left out;
+    a decided pairing says who beat whom and the games won, a pending one who is known so far."""
+    lines: list[str] = []
+    for part in Part:
+        matches = [s for s in bracket.state.matches if s.match.part is part and not s.skipped and not _has_bye(s)]
+        if matches:
+            lines.append(f"# {PART_TITLES[part]}")
+            lines.extend(_match_line(state, bracket, view) for state in matches)
+    champion = bracket.state.champion
+    if champion is not None:
+        lines.append(f"# Champion: {_who(champion, bracket, view)}")
+    return lines
+
+
+def _match_line(state: MatchState, bracket: BracketView, view: FinalsView) -> str:
+    games = bracket.games.get(state.match.id, [])
+    top, bottom = _who(state.top, bracket, view), _who(state.bottom, bracket, view)
+    wins = [sum(1 for game in games if game.winner == seed) for seed in (state.top, state.bottom)]
+    if isinstance(state.winner, int):
+        loser = bottom if state.winner == state.top else top
+        high, low = max(wins), min(wins)
+        return f"{state.match.id}: {_who(state.winner, bracket, view)} beat {loser}, {high}-{low}"
+    return f"{state.match.id}: {top} v {bottom}" + (f" ({wins[0]}-{wins[1]})" if games else "")
+
+
+def _who(entrant: object, bracket: BracketView, view: FinalsView) -> str:
+    if isinstance(entrant, int):
+        return f"({entrant}) {view.names.get(bracket.players[entrant], '?')}"
+    return "?"
+
+
+def _has_bye(state: MatchState) -> bool:
+    return isinstance(state.top, Bye) or isinstance(state.bottom, Bye)
+
+
+def _points(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}"
