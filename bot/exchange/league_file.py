@@ -23,6 +23,7 @@ from bot.exchange.registry import (
     JSON_REFERENCES,
     LEAGUE_TABLE,
     POLYMORPHIC_REFERENCES,
+    TEXT_REFERENCES,
     Lookup,
     TableSpec,
     league_tables,
@@ -130,6 +131,8 @@ def translate_ids(spec: TableSpec, values: dict[str, Any], lookup: Lookup, *, ex
             out[column.name] = lookup(target, value)
         elif (spec.name, column.name) in JSON_REFERENCES:
             out[column.name] = JSON_REFERENCES[spec.name, column.name](value, lookup)
+        elif (spec.name, column.name) in TEXT_REFERENCES:
+            out[column.name] = TEXT_REFERENCES[spec.name, column.name](value, lookup)
         elif (spec.name, column.name) in POLYMORPHIC_REFERENCES and value is not None:
             entity = values[POLYMORPHIC_REFERENCES[spec.name, column.name]]
             try:

@@ -30,23 +30,23 @@ def test_every_json_column_says_whether_it_holds_ids() -> None:
 
 
 def test_a_new_formats_tables_are_picked_up_through_their_foreign_keys() -> None:
-    """A ladder branch's tables (a group per league, results per group, one settings row per league keyed by the
+    """A future format's tables (a group per league, results per group, one settings row per league keyed by the
     league) join the file as they are declared."""
     metadata = sa.MetaData()
     for table in SQLModel.metadata.sorted_tables:
         table.to_metadata(metadata)
-    sa.Table("ladder_group", metadata, sa.Column("id", sa.Integer, primary_key=True),
+    sa.Table("pairs_group", metadata, sa.Column("id", sa.Integer, primary_key=True),
              sa.Column("league_id", sa.ForeignKey("league.id"), nullable=False))  # fmt: skip
-    sa.Table("ladder_result", metadata, sa.Column("id", sa.Integer, primary_key=True),
-             sa.Column("group_id", sa.ForeignKey("ladder_group.id"), nullable=False),
+    sa.Table("pairs_result", metadata, sa.Column("id", sa.Integer, primary_key=True),
+             sa.Column("group_id", sa.ForeignKey("pairs_group.id"), nullable=False),
              sa.Column("player_id", sa.ForeignKey("player.id"), nullable=False))  # fmt: skip
-    sa.Table("ladder_settings", metadata, sa.Column("league_id", sa.ForeignKey("league.id"), primary_key=True),
+    sa.Table("pairs_settings", metadata, sa.Column("league_id", sa.ForeignKey("league.id"), primary_key=True),
              sa.Column("groups_of", sa.Integer, nullable=False))  # fmt: skip
     specs = {spec.name: spec for spec in league_tables(metadata)}
-    settings = specs["ladder_settings"]
+    settings = specs["pairs_settings"]
     assert not settings.has_id and [column.name for column in settings.columns] == ["groups_of"]
-    assert specs["ladder_group"].owner.name == "league_id" and specs["ladder_group"].has_id
-    assert specs["ladder_result"].owner.name == "group_id"
-    assert specs["ladder_result"].references(specs["ladder_result"].table.c.player_id) == "player"
+    assert specs["pairs_group"].owner.name == "league_id" and specs["pairs_group"].has_id
+    assert specs["pairs_result"].owner.name == "group_id"
+    assert specs["pairs_result"].references(specs["pairs_result"].table.c.player_id) == "player"
     order = list(specs)
-    assert order.index("ladder_group") < order.index("ladder_result")
+    assert order.index("pairs_group") < order.index("pairs_result")
