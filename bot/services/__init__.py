@@ -19,6 +19,7 @@ from bot.services.ladder_players import LadderPlayerService
 from bot.services.ladder_premakeups import LadderPremakeupService
 from bot.services.ladder_rulings import LadderRulingService
 from bot.services.ladder_standings import LadderStandingsService
+from bot.services.league_standings import LeagueStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.match_night import MatchNightService
 from bot.services.match_rulings import MatchRulingService
@@ -64,6 +65,7 @@ class Services:
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
     ladder_rulings: LadderRulingService
+    league_standings: LeagueStandingsService  # /standings, whichever format the league plays
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -95,4 +97,5 @@ class Services:
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),
             ladder_rulings=LadderRulingService(db, clock),
+            league_standings=LeagueStandingsService(db, clock),
         )

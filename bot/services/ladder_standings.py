@@ -28,6 +28,7 @@ class LadderRow:
     division: str | None
     dropped: bool
     qualifies: bool  # within the division's playoff places (LADDER-PO-1)
+    player_id: int  # the league's player row, for exports (IFPA numbers)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,17 @@ class LadderStandingsService:
             places[row.division] += 1 if active else 0
             weeks = len(records.get(row.player, []))
             rows.append(
-                LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies)
+                LadderRow(
+                    row.position,
+                    entrant.name,
+                    row.tlp,
+                    row.ans,
+                    weeks,
+                    row.division,
+                    not active,
+                    qualifies,
+                    player_id=entrant.entry.player_id,
+                )
             )
         return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
 

@@ -100,7 +100,8 @@ async def build_field_history(league: RunningBot) -> None:
     for name in [*FIELD_MEMBERS, FIELD_GUEST]:
         league.emulator.add_member(name)
     for name in FIELD_MEMBERS:
-        await ok(league, f"/player register member:@{name}", "alice")
+        ifpa = " ifpa_number:10101" if name == "f01" else ""
+        await ok(league, f"/player register member:@{name}{ifpa}", "alice")
 
     await ok(league, "/field night open m1:1 m2:2 m3:3 m4:4 m5:5", "alice")
     for name in FIELD_MEMBERS:

@@ -14,7 +14,7 @@ from bot.exchange.league_import import import_league
 from storage.db import Database
 from tests.e2e.harness import RunningBot, running_bot
 from tests.exchange.format_history import build_field_history, build_ladder_history
-from tests.exchange.test_league_file import OTHER_GUILD, _set, empty_target  # noqa: F401  (fixture)
+from tests.exchange.test_league_file import OTHER_GUILD, _set
 
 LADDER_TABLES = {"ladder_player", "ladder_machine", "ladder_night", "ladder_group", "ladder_pick", "ladder_score",
                  "ladder_penalty", "ladder_attendance", "ladder_premakeup", "ladder_result",
@@ -57,7 +57,7 @@ async def _round_trip(league: RunningBot, target: Database, tables: set[str], tm
 async def test_a_ladder_league_round_trips(
     ladder_history: RunningBot,
     empty_target: Database,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     files = await _round_trip(ladder_history, empty_target, LADDER_TABLES, tmp_path)
     assert b'"ladder": [' in files[MANIFEST]
@@ -66,7 +66,50 @@ async def test_a_ladder_league_round_trips(
 async def test_a_field_league_round_trips(
     field_history: RunningBot,
     empty_target: Database,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     files = await _round_trip(field_history, empty_target, FIELD_TABLES, tmp_path)
     assert b'"field": [' in files[MANIFEST]
+
+
+async def test_a_broken_ladder_file_is_reported_row_by_row(ladder_history: RunningBot) -> None:
+    """Ids inside JSON columns are checked like foreign keys: each bad row is reported once, nothing written."""
+    files = await export_by_name(ladder_history.db, ladder_history.emulator.guild.id, None)
+    _set(files, "ladder_night.csv", 2, "machines", '[{"id":77,"name":"Nowhere","normalizer":1}]')
+    _set(files, "ladder_group.csv", 3, "members", "[1,99]")
+    _set(files, "ladder_group.csv", 4, "ranks", '{"x":1}')
+    _set(files, "ladder_score.csv", 3, "score", "lots")
+    _set(files, "ladder_result.csv", 2, "presence", "asleep")
+    before = await ladder_history.row_counts()
+
+    report = await import_league(ladder_history.db, files, guild_id=OTHER_GUILD, dry_run=True)
+
+    reasons = {str(problem) for problem in report.problems}
+    assert len(reasons) == 5, report.summary()
+    assert "ladder_night.csv:2: refers to machine 77, which is not in machine.csv" in reasons
+    assert "ladder_group.csv:3: refers to ladder_player 99, which is not in ladder_player.csv" in reasons
+    assert "ladder_group.csv:4: a JSON column does not have the shape its table expects" in reasons
+    assert "ladder_score.csv:3: `score` 'lots' is not a whole number" in reasons
+    assert any(reason.startswith("ladder_result.csv:2: `presence` 'asleep' is not one of") for reason in reasons)
+    assert await ladder_history.row_counts() == before
+
+
+async def test_a_broken_field_file_is_reported_row_by_row(field_history: RunningBot) -> None:
+    files = await export_by_name(field_history.db, field_history.emulator.guild.id, None)
+    _set(files, "field_night.csv", 2, "machine_ids", "[1,2,3,4,66]")
+    _set(files, "field_playoff.csv", 2, "players_key", "3,999")
+    _set(files, "field_finals.csv", 2, "seeds", '["first"]')
+    _set(files, "field_finals_game.csv", 2, "picks", '[{"seed":1,"kind":"machine","machine":55,"plays_first":null}]')
+    _set(files, "field_correction.csv", 2, "votes", '{"98":true}')
+    before = await field_history.row_counts()
+
+    report = await import_league(field_history.db, files, guild_id=OTHER_GUILD, dry_run=True)
+
+    assert {str(problem) for problem in report.problems} == {
+        "field_night.csv:2: refers to machine 66, which is not in machine.csv",
+        "field_playoff.csv:2: refers to player 999, which is not in player.csv",
+        "field_finals.csv:2: a JSON column does not have the shape its table expects",
+        "field_finals_game.csv:2: refers to machine 55, which is not in machine.csv",
+        "field_correction.csv:2: refers to player 98, which is not in player.csv",
+    }, report.summary()
+    assert await field_history.row_counts() == before
