@@ -61,6 +61,7 @@ async def test_a_ladder_league_round_trips(
 ) -> None:
     files = await _round_trip(ladder_history, empty_target, LADDER_TABLES, tmp_path)
     assert b'"ladder": [' in files[MANIFEST]
+    assert b",ladder_score," in files["audit_entry.csv"]  # scores have no league_id; their audit comes along
 
 
 async def test_a_field_league_round_trips(
@@ -70,6 +71,7 @@ async def test_a_field_league_round_trips(
 ) -> None:
     files = await _round_trip(field_history, empty_target, FIELD_TABLES, tmp_path)
     assert b'"field": [' in files[MANIFEST]
+    assert b",field_score," in files["audit_entry.csv"] and b",field_checkin," in files["audit_entry.csv"]
 
 
 async def test_a_broken_ladder_file_is_reported_row_by_row(ladder_history: RunningBot) -> None:
