@@ -2,10 +2,11 @@
 
 A table belongs to a league when it has a `league_id` column, or a required foreign key to a table that does
 (a match's check-ins belong to the match). Each table joins the section named for the storage module that
-defines it (`storage.models` is "common", `storage.matches` is "team"; a new `storage/ladder.py` would be
+defines it (`storage.models` is "common", `storage.matches` is "team", `storage/ladder.py` is
 "ladder"), so a format's new tables join the file without code here. What metadata cannot say is which JSON
-columns hold ids of other rows: those are declared in `JSON_REFERENCES`, and every JSON column must be named
-there or in `JSON_PLAIN` (a unit test holds new tables to that).
+columns hold ids of other rows: those are declared in `JSON_REFERENCES` (and text columns that spell ids in
+`TEXT_REFERENCES`), and every JSON column must be named there or in `JSON_PLAIN` (a unit test holds new tables
+to that).
 """
 
 from __future__ import annotations
@@ -53,19 +54,16 @@ def _id_lists(table: str) -> Callable[[Any, Lookup], Any]:
     """A list of id lists (a ladder night's next groups)."""
 
     def remap(value: Any, lookup: Lookup) -> Any:
-        return None if value is None else [[lookup(table, int(item)) for item in inner] for inner in value]
+        return [[lookup(table, int(item)) for item in inner] for inner in value]
 
     return remap
 
 
-def _keyed_by_id(table: str, remap_value: Callable[[Any, Lookup], Any] | None = None) -> Callable[[Any, Lookup], Any]:
-    """A JSON object whose keys are ids (JSON keys are text); values are kept, or remapped by `remap_value`."""
+def _keyed_by_id(table: str) -> Callable[[Any, Lookup], Any]:
+    """A JSON object whose keys are ids (JSON keys are text); the values are kept."""
 
     def remap(value: Any, lookup: Lookup) -> Any:
-        return {
-            str(lookup(table, int(key))): item if remap_value is None else remap_value(item, lookup)
-            for key, item in (value or {}).items()
-        }
+        return {str(lookup(table, int(key))): item for key, item in (value or {}).items()}
 
     return remap
 
@@ -109,7 +107,7 @@ JSON_REFERENCES: dict[tuple[str, str], Callable[[Any, Lookup], Any]] = {
     ("tiebreaker_setup", "away_players"): _id_list("player"),
     # storage/ladder.py: groups and their order hold ladder_player ids, slots and a night's machines machine ids
     ("ladder_night", "machines"): _night_machines,
-    ("ladder_night", "next_groups"): _id_lists("ladder_player"),
+    ("ladder_night", "next_groups"): _optional(_id_lists("ladder_player")),
     ("ladder_group", "members"): _id_list("ladder_player"),
     ("ladder_group", "ranks"): _keyed_by_id("ladder_player"),
     ("ladder_group", "slots"): _optional(_id_list("machine")),
