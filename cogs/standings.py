@@ -1,4 +1,5 @@
-"""/standings: the team league's tables, per conference (TEAM-STAND-1..3, TEAM-CFG-1)."""
+"""/standings: the league's table in its format's shape: team conferences (TEAM-STAND-1..3, TEAM-CFG-1),
+ladder TLP standings (LADDER-STAND-1/2), the field season table (FIELD-STAND-1)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.exchange import export_file
-from bot.render.standings import standings_embed
+from bot.render.league_standings import league_standings_embed
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
 
 
@@ -23,9 +24,9 @@ class StandingsCommands(commands.Cog):
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="standings", description="The league table: record, win %, match points")
+    @app_commands.command(name="standings", description="The league table, whichever format the league plays")
     @app_commands.describe(
-        conference="Only this conference (default: every conference)",
+        conference="Team leagues: only this conference (default: every conference)",
         export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
         league=LEAGUE_OPTION,
     )
@@ -39,11 +40,14 @@ class StandingsCommands(commands.Cog):
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            view = await self.bot.services.standings.table(actor_from(interaction), league, conference=conference)
+            actor = actor_from(interaction)
+            view = await self.bot.services.league_standings.view(actor, league, conference=conference)
+            embed = league_standings_embed(view)
             if export:
-                files = await self.bot.services.exports.standings_files(actor_from(interaction), view)
-                return Reply(embeds=[standings_embed(view)], files=[export_file(file) for file in files])
-            return Reply(embeds=[standings_embed(view)], ephemeral=False)
+                exported = await self.bot.services.exports.standings_files(actor, view)
+                files = [export_file(file) for file in exported.files]
+                return Reply(exported.waiting, embeds=[embed], files=files)
+            return Reply(embeds=[embed], ephemeral=False)
 
         await answer(interaction, work(), ephemeral=not export)
 

@@ -23,6 +23,7 @@ from bot.exchange.registry import (
     JSON_REFERENCES,
     LEAGUE_TABLE,
     POLYMORPHIC_REFERENCES,
+    TEXT_REFERENCES,
     Lookup,
     TableSpec,
     league_tables,
@@ -72,7 +73,7 @@ async def export_league(connection: AsyncConnection, league: League) -> Files:
     ids: dict[str, dict[int, int]] = {LEAGUE_TABLE: {league.id or 0: 1}}
     rows_of: dict[str, list[sa.Row[Any]]] = {}
     for spec in specs:
-        query = sa.select(spec.table).where(_belongs(spec, specs, league.id or 0))
+        query = sa.select(spec.table).where(_belongs(spec, specs, league.id or 0) | _about(spec, specs, league.id or 0))
         rows = list((await connection.execute(query.order_by(*spec.table.primary_key.columns))).all())
         rows_of[spec.name] = rows
         if spec.has_id:
@@ -105,6 +106,22 @@ def _belongs(spec: TableSpec, specs: list[TableSpec], league_id: int) -> sa.Colu
     return spec.owner.in_(sa.select(referenced).where(_belongs(parent, specs, league_id)))
 
 
+def _about(spec: TableSpec, specs: list[TableSpec], league_id: int) -> sa.ColumnElement[bool]:
+    """Rows with no league of their own that name a row of the league: the audit entry of a ladder score or a
+    field check-in (those rows have no `league_id` to copy). Imported, they belong to the league."""
+    conditions = []
+    for (table, column), entity in POLYMORPHIC_REFERENCES.items():
+        if table != spec.name or not spec.owner.nullable:
+            continue
+        for target in specs:
+            if target.has_id and target.name != spec.name:
+                ids = sa.select(target.table.c.id).where(_belongs(target, specs, league_id))
+                conditions.append((spec.table.c[entity] == target.name) & spec.table.c[column].in_(ids))
+    if not conditions:
+        return sa.false()
+    return spec.owner.is_(None) & sa.or_(*conditions)
+
+
 def _table_csv(spec: TableSpec, rows: list[sa.Row[Any]], lookup: Lookup) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -130,6 +147,8 @@ def translate_ids(spec: TableSpec, values: dict[str, Any], lookup: Lookup, *, ex
             out[column.name] = lookup(target, value)
         elif (spec.name, column.name) in JSON_REFERENCES:
             out[column.name] = JSON_REFERENCES[spec.name, column.name](value, lookup)
+        elif (spec.name, column.name) in TEXT_REFERENCES:
+            out[column.name] = TEXT_REFERENCES[spec.name, column.name](value, lookup)
         elif (spec.name, column.name) in POLYMORPHIC_REFERENCES and value is not None:
             entity = values[POLYMORPHIC_REFERENCES[spec.name, column.name]]
             try:

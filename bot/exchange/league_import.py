@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -23,13 +23,19 @@ from bot.exchange.league_file import FORMAT_VERSION, LEAGUE, LEAGUE_COLUMNS, MAN
 from bot.exchange.problems import ImportReport
 from bot.exchange.registry import DERIVED_COLUMNS, LEAGUE_TABLE, TableSpec, league_tables
 from bot.rules import setup as setup_rules
+from bot.rules.field.options import FieldOptions
+from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import Refusal
 from bot.rules.team.options import TeamOptions
 from storage.db import Database
 from storage.models import LeagueFormat
 
 # The options model of each format, checked on import; formats without one keep their options as given.
-OPTIONS_MODELS = {LeagueFormat.TEAM: TeamOptions}
+OPTIONS_MODELS: dict[LeagueFormat, type[BaseModel]] = {
+    LeagueFormat.TEAM: TeamOptions,
+    LeagueFormat.LADDER: LadderOptions,
+    LeagueFormat.FIELD: FieldOptions,
+}
 
 
 @dataclass

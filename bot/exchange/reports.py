@@ -1,7 +1,7 @@
 """CSV files people take elsewhere: standings for a spreadsheet, results for the IFPA.
 
-The writers are format-neutral (columns and rows; bands of finishers); `team_standings_rows` and `team_bands`
-turn the team format's standings and playoff bracket into them. A ladder or field format adds its own adapter.
+The writers are format-neutral (columns and rows; bands of finishers); each format has its adapters:
+`team_standings_rows`/`team_bands`, `ladder_standings_rows`/`ladder_bands`, `field_standings_rows`/`field_bands`.
 """
 
 from __future__ import annotations
@@ -10,14 +10,20 @@ import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # importing bot.services loads the export service, which imports this module
+    from bot.rules.field.finals import IfpaRow
+    from bot.services.field_standings import FieldStandingsView
+    from bot.services.ladder_standings import LadderStandings
     from bot.services.standings import StandingsView
 
 Cell = str | int | None
 TEAM_STANDINGS_COLUMNS = ("conference", "rank", "team", "played", "wins", "losses", "win_pct", "match_points",
                           "away_played", "away_wins", "decided_by")  # fmt: skip
+LADDER_STANDINGS_COLUMNS = ("division", "position", "name", "tlp", "ans", "weeks", "playoff_place", "dropped")
+FIELD_STANDINGS_COLUMNS = ("rank", "name", "total", "raw_total", "weeks_played")
 IFPA_COLUMNS = ("position", "name", "ifpa_number")
 
 
@@ -90,3 +96,42 @@ def team_bands(ranks: Mapping[int, int], playoff: PlayoffFinish | None) -> list[
             by_rank.setdefault(rank, []).append(team)
     bands.extend(by_rank.values())
     return bands
+
+
+def ladder_standings_rows(view: LadderStandings) -> list[tuple[Cell, ...]]:
+    """The ladder table as /standings shows it (LADDER-STAND-1/2): per division, TLP, ties by ANS."""
+    return [
+        (row.division, row.position, row.name, row.tlp, _number(row.ans), row.weeks,
+         "yes" if row.qualifies else "no", "yes" if row.dropped else "no")
+        for row in view.rows
+    ]  # fmt: skip
+
+
+def ladder_bands(view: LadderStandings) -> list[list[int]]:
+    """Final ladder standings as finishing bands of player ids (LADDER-STAND-2): division A above B, players
+    level on position share a band; players dropped for No-Shows (LADDER-ATT-5) follow everyone still in."""
+    order = sorted(view.rows, key=lambda row: (row.dropped, row.division or "", row.position))
+    bands: dict[tuple[bool, str, int], list[int]] = {}
+    for row in order:
+        bands.setdefault((row.dropped, row.division or "", row.position), []).append(row.player_id)
+    return list(bands.values())
+
+
+def field_standings_rows(view: FieldStandingsView) -> list[tuple[Cell, ...]]:
+    """The field season table (FIELD-STAND-1): total after the dropped weeks, raw total, weeks played."""
+    return [
+        (row.rank, view.names.get(int(row.player), "?"), _number(row.total), _number(row.raw_total), row.weeks_played)
+        for row in view.rows
+    ]
+
+
+def field_bands(rows: Sequence[IfpaRow]) -> list[list[int]]:
+    """FIELD-IFPA-1/2's rows (finalists, then the league) as bands of player ids sharing a position."""
+    bands: dict[int, list[int]] = {}
+    for row in rows:
+        bands.setdefault(row.position, []).append(int(row.player))
+    return [bands[position] for position in sorted(bands)]
+
+
+def _number(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else f"{float(value):.3f}"

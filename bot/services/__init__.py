@@ -22,6 +22,7 @@ from bot.services.ladder_players import LadderPlayerService
 from bot.services.ladder_premakeups import LadderPremakeupService
 from bot.services.ladder_rulings import LadderRulingService
 from bot.services.ladder_standings import LadderStandingsService
+from bot.services.league_standings import LeagueStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.machine_log import MachineLogService
 from bot.services.match_night import MatchNightService
@@ -74,6 +75,7 @@ class Services:
     overrides: OverrideService
     audit_log: AuditLogService
     machine_log: MachineLogService
+    league_standings: LeagueStandingsService  # /standings, whichever format the league plays
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -110,4 +112,5 @@ class Services:
             overrides=OverrideService(db, clock),
             audit_log=AuditLogService(db, clock),
             machine_log=MachineLogService(db, clock),
+            league_standings=LeagueStandingsService(db, clock),
         )

@@ -15,25 +15,35 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.exchange.calendar import CalendarEvent, icalendar_file
 from bot.exchange.reports import (
+    FIELD_STANDINGS_COLUMNS,
+    LADDER_STANDINGS_COLUMNS,
     TEAM_STANDINGS_COLUMNS,
     Finisher,
     PlayoffFinish,
     csv_file,
+    field_bands,
+    field_standings_rows,
     ifpa_results_csv,
+    ladder_bands,
+    ladder_standings_rows,
     team_bands,
     team_standings_rows,
 )
-from bot.rules.refusals import NotFound
+from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_team
+from bot.services.field_finals import FieldFinalsService
+from bot.services.field_standings import FieldStandingsView
+from bot.services.ladder_standings import LadderStandings
+from bot.services.league_standings import AnyStandings
+from bot.services.lookup import current_season, find_league, find_team
 from bot.services.playoffs import ConferenceBracket, PlayoffService
-from bot.services.schedule import ScheduledLine, season_matches, team_league
+from bot.services.schedule import ScheduledLine, season_matches
 from bot.services.standings import StandingsView
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchKind, MatchState
-from storage.models import League, Player, RosterEntry, Season
+from storage.models import League, LeagueFormat, Player, RosterEntry, Season
 
 MATCH_LENGTH = timedelta(hours=3)  # how long a calendar entry lasts: a match night from its start time
 
@@ -43,6 +53,12 @@ class ExportFile:
     filename: str
     content: bytes
     items: int  # events or result lines in it
+
+
+@dataclass(frozen=True)
+class StandingsExport:
+    files: list[ExportFile]
+    waiting: str | None = None  # why no IFPA results file is attached yet
 
 
 class ExportService:
@@ -56,7 +72,9 @@ class ExportService:
         """The season's matches as iCalendar: one team's, one player's teams', both, or the whole league's."""
         now = self.clock.now()
         async with self.db.reading() as session:
-            league = await team_league(session, actor, league_name)
+            league = await find_league(session, actor.guild_id, league_name)
+            if league.format is not LeagueFormat.TEAM:
+                raise InvalidInput(_no_calendar(league))
             season = await current_season(session, league)
             team = await find_team(session, league, team_name) if team_name else None
             lines = await season_matches(session, league, season, now=now, team=team)
@@ -69,13 +87,52 @@ class ExportService:
         content = icalendar_file(f"{league.name}: {label}", events, stamp=now)
         return ExportFile(f"{_slug(league.name)}-{_slug(label)}.ics", content, len(events))
 
-    async def standings_files(self, actor: Actor, view: StandingsView) -> list[ExportFile]:
-        """`/standings export`: the table as CSV, then one IFPA results CSV per conference shown."""
+    async def standings_files(self, actor: Actor, view: AnyStandings) -> StandingsExport:
+        """`/standings export`: the table as CSV, and IFPA results where the format has them: per conference shown
+        (team), from the final standings (ladder), from the finals and then the league table (field)."""
+        if isinstance(view, LadderStandings):
+            return await self._ladder_files(view)
+        if isinstance(view, FieldStandingsView):
+            return await self._field_files(actor, view)
         rows = team_standings_rows(view)
         table = ExportFile(
             f"{_slug(view.league.name)}-standings.csv", csv_file(TEAM_STANDINGS_COLUMNS, rows), len(rows)
         )
-        return [table, *await self.ifpa_results(actor, view)]
+        return StandingsExport([table, *await self.ifpa_results(actor, view)])
+
+    async def _ladder_files(self, view: LadderStandings) -> StandingsExport:
+        rows = ladder_standings_rows(view)
+        table = ExportFile(f"{_slug(view.league)}-standings.csv", csv_file(LADDER_STANDINGS_COLUMNS, rows), len(rows))
+        if view.weeks_closed < view.regular_weeks:
+            return StandingsExport(
+                [table],
+                f"IFPA results come with the final standings (LADDER-STAND-2), once all {view.regular_weeks} "
+                f"regular weeks are closed ({view.weeks_closed} so far).",
+            )
+        return StandingsExport([table, await self._results_file(view.league, ladder_bands(view))])
+
+    async def _field_files(self, actor: Actor, view: FieldStandingsView) -> StandingsExport:
+        rows = field_standings_rows(view)
+        table = ExportFile(
+            f"{_slug(view.league.name)}-standings.csv", csv_file(FIELD_STANDINGS_COLUMNS, rows), len(rows)
+        )
+        try:
+            finals = await FieldFinalsService(self.db, self.clock).show(actor, view.league.name)
+        except NotFound:
+            finals = None
+        if finals is None or not finals.ifpa:
+            waiting = "IFPA results come with the finals (FIELD-IFPA-1/2), once every bracket has its champion."
+            return StandingsExport([table], waiting)
+        return StandingsExport([table, await self._results_file(view.league.name, field_bands(finals.ifpa))])
+
+    async def _results_file(self, league_name: str, bands: list[list[int]]) -> ExportFile:
+        """An IFPA results file from bands of player ids, with each player's name and IFPA number."""
+        ids = {player for band in bands for player in band}
+        async with self.db.reading() as session:
+            players = {p.id: p for p in (await session.exec(select(Player).where(col(Player.id).in_(ids)))).all()}
+        finishers = [[Finisher(players[p].display_name, players[p].ifpa_number) for p in band] for band in bands]
+        content = ifpa_results_csv(finishers)
+        return ExportFile(f"{_slug(league_name)}-ifpa.csv", content, len(ids))
 
     async def ifpa_results(self, actor: Actor, view: StandingsView) -> list[ExportFile]:
         """One IFPA results file per conference shown in `view`: playoff finish, then the standings (FIELD-IFPA-1's
@@ -160,6 +217,16 @@ def _event(league: League, line: ScheduledLine) -> CalendarEvent:
         summary=f"{line.home.name} v {line.away.name}{kind}",
         location=location,
         description="; ".join(notes),
+    )
+
+
+def _no_calendar(league: League) -> str:
+    """Ladder and field leagues store a night only when it is opened, so there are no dates ahead to export."""
+    opened_by = {LeagueFormat.LADDER: "/ladder night open", LeagueFormat.FIELD: "/field night open"}[league.format]
+    return (
+        f"{league.name} is a {league.format.value} league: a league night gets its date only when a commissioner "
+        f"opens it (`{opened_by}`), so there is no schedule ahead to put in a calendar. `/schedule ics` exports "
+        "team leagues' matches."
     )
 
 

@@ -29,6 +29,7 @@ class LadderRow:
     division: str | None
     dropped: bool
     qualifies: bool  # within the division's playoff places (LADDER-PO-1)
+    player_id: int  # the league's player row, for exports (IFPA numbers)
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,19 @@ async def standings_table(session: AsyncSession, ladder: LadderLeague) -> Ladder
         qualifies = active and places[row.division] < playoff_count(sizes[row.division], ladder.options)
         places[row.division] += 1 if active else 0
         weeks = len(records.get(row.player, []))
-        rows.append(LadderRow(row.position, entrant.name, row.tlp, row.ans, weeks, row.division, not active, qualifies))
+        rows.append(
+            LadderRow(
+                row.position,
+                entrant.name,
+                row.tlp,
+                row.ans,
+                weeks,
+                row.division,
+                not active,
+                qualifies,
+                player_id=entrant.entry.player_id,
+            )
+        )
     return LadderStandings(ladder.league.name, len(closed), ladder.options.regular_weeks, rows)
 
 

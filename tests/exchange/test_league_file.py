@@ -6,23 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.engine import make_url
 from sqlmodel import select
 
 from bot.exchange.league_file import MANIFEST, export_by_name, read_files, write_files
 from bot.exchange.league_import import import_league
 from storage.db import Database
-from storage.migrate import upgrade
 from storage.models import League
-from tests.conftest import PG_ADMIN_URL
 from tests.e2e.harness import RunningBot, running_bot
 from tests.exchange.history import build_history
-from tests.storage.conftest import _admin_connection
 
 OTHER_GUILD = 424242
 
@@ -32,28 +27,6 @@ async def history(db: Database) -> AsyncIterator[RunningBot]:
     async with running_bot(db) as league:
         await build_history(league)
         yield league
-
-
-@pytest.fixture
-async def empty_target(db: Database, tmp_path: Path) -> AsyncIterator[Database]:
-    """A second migrated database with nothing in it, on the same kind of server as `db`."""
-    if db.is_sqlite:
-        target = Database(f"sqlite+aiosqlite:///{tmp_path / 'target.db'}")
-        await upgrade(target)
-        yield target
-        await target.dispose()
-        return
-    admin = await _admin_connection()
-    name = f"pinleague_target_{uuid.uuid4().hex[:12]}"
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    target = Database(make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False))
-    try:
-        await upgrade(target)
-        yield target
-    finally:
-        await target.dispose()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 async def test_export_import_export_gives_identical_files(

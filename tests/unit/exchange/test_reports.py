@@ -1,11 +1,22 @@
-"""The format-neutral results writers and the team format's finishing order."""
+"""The format-neutral results writers and each format's finishing order."""
 
 from __future__ import annotations
 
 import csv
 import io
+from fractions import Fraction
 
-from bot.exchange.reports import Finisher, PlayoffFinish, csv_file, ifpa_results_csv, team_bands
+from bot.exchange.reports import (
+    Finisher,
+    PlayoffFinish,
+    csv_file,
+    field_bands,
+    ifpa_results_csv,
+    ladder_bands,
+    team_bands,
+)
+from bot.rules.field.finals import IfpaRow
+from bot.services.ladder_standings import LadderRow, LadderStandings
 
 
 def _rows(content: bytes) -> list[dict[str, str]]:
@@ -48,3 +59,21 @@ def test_team_bands_without_playoffs_follow_the_standings() -> None:
 
 def test_csv_file_writes_empty_cells_for_none() -> None:
     assert csv_file(("a", "b"), [(1, None), ("x,y", 2)]) == b'a,b\n1,\n"x,y",2\n'
+
+
+def test_ladder_results_rank_division_a_above_b_and_dropped_players_last() -> None:
+    """LADDER-STAND-2: final standings per division; players level on position share a band; a player dropped
+    for No-Shows (LADDER-ATT-5) follows everyone still in."""
+
+    def row(player: int, division: str | None, position: int, *, dropped: bool = False) -> LadderRow:
+        return LadderRow(position, f"P{player}", 0, Fraction(0), 10, division, dropped, False, player_id=player)
+
+    rows = [row(1, "B", 1), row(2, "A", 2), row(3, "A", 1), row(4, "B", 2), row(5, "B", 2)]
+    rows.append(row(6, "A", 3, dropped=True))
+    assert ladder_bands(LadderStandings("L", 10, 10, rows)) == [[3], [2], [1], [4, 5], [6]]
+
+
+def test_field_results_keep_the_ifpa_rows_positions() -> None:
+    """FIELD-IFPA-1: the rows' shared positions become bands, in position order."""
+    rows = [IfpaRow(1, 7, True), IfpaRow(2, 3, True), IfpaRow(3, 4, False), IfpaRow(3, 5, False), IfpaRow(5, 1, False)]
+    assert field_bands(rows) == [[7], [3], [4, 5], [1]]
