@@ -1,12 +1,14 @@
-"""Two leagues in two guilds on one database: every read and write command, aimed by one guild's server admin
-at the other guild's league (its name, match, team, machines), is refused and changes nothing there; lists and
-autocomplete in one guild never show the other's league (COMMON-ROLE-1, multi-tenancy)."""
+"""Two guilds on one database, each with a team, a ladder and a field league: every read and write command, aimed
+by one guild's server admin at the other guild's league of its format (its name, match, team, machines, players),
+is refused and changes nothing there; lists and autocomplete in one guild never show the other's leagues
+(COMMON-ROLE-1, multi-tenancy)."""
 
 from __future__ import annotations
 
 from datetime import datetime, time
+from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import Table, text
 from sqlmodel import SQLModel
 
 from bot.clock import ManualClock
@@ -18,18 +20,26 @@ from tests.e2e.harness import RunningBot, running_bot
 CREATES_IN_OWN_GUILD = {"league create"}  # names no league: it acts in the caller's own guild
 
 
+def league_rows(table: Table) -> str | None:
+    """A condition selecting `table`'s rows of the league `:name`, through its own `league_id` or the foreign keys
+    up to a table that has one (a match's scores, a night's groups, a group's picks…); None if it has no league."""
+    if "league_id" in table.columns:
+        return "league_id = (SELECT id FROM league WHERE name = :name)"
+    for key in sorted(table.foreign_keys, key=lambda key: key.parent.name):
+        parent = key.column.table
+        if parent is not table and (condition := league_rows(parent)) is not None:
+            return f'{key.parent.name} IN (SELECT {key.column.name} FROM "{parent.name}" WHERE {condition})'
+    return None
+
+
 async def league_fingerprint(running: RunningBot, league_name: str) -> tuple[object, ...]:
-    """Everything stored for one league: its row, and row counts of every table that belongs to it directly or
-    through one of its matches."""
-    league = "(SELECT id FROM league WHERE name = :name)"
+    """Everything stored for one league: its row, and the count of its rows in every table that belongs to it
+    directly or through other tables."""
     roles = "CAST(commissioner_role_id AS TEXT) || CAST(extra_commissioner_role_ids AS TEXT)"
-    parts = [f"(SELECT name || {roles} FROM league WHERE id = {league})"]
+    parts = [f"(SELECT name || {roles} FROM league WHERE name = :name)"]
     for table in SQLModel.metadata.sorted_tables:
-        if "league_id" in table.columns:
-            parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE league_id = {league})')
-        elif "match_id" in table.columns:
-            matches = f"(SELECT id FROM match WHERE league_id = {league})"
-            parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE match_id IN {matches})')
+        if table.name != "league" and (condition := league_rows(table)) is not None:
+            parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE {condition})')
     async with running.db.engine.connect() as connection:
         return tuple((await connection.execute(text(f"SELECT {', '.join(parts)}"), {"name": league_name})).one())
 
@@ -37,7 +47,8 @@ async def league_fingerprint(running: RunningBot, league_name: str) -> tuple[obj
 async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[str, set[str]]) -> list[str]:
     """As this guild's owner (a server admin), run every command against the other guild's league."""
     wrong = []
-    untouched = await league_fingerprint(running, target.league)
+    names = (target.league, target.ladder.league, target.field_league.league)
+    untouched = [await league_fingerprint(running, name) for name in names]
     for path in sorted(COMMANDS):
         line = target.line(path, running, leaves[path])
         before = await row_counts(running)
@@ -47,13 +58,14 @@ async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[st
             wrong.append(f"{path}: reached the other guild's league: {line} → {result.text()[:160]!r}")
         if got != "Y" and await row_counts(running) != before:
             wrong.append(f"{path}: refused but changed the database: {line}")
-        if await league_fingerprint(running, target.league) != untouched:
+        now = [await league_fingerprint(running, name) for name in names]
+        if now != untouched:
             wrong.append(f"{path}: changed the other guild's league: {line}")
-            untouched = await league_fingerprint(running, target.league)
+            untouched = now
     return wrong
 
 
-async def test_two_guilds_cannot_read_or_write_each_other(db: Database) -> None:
+async def test_two_guilds_cannot_read_or_write_each_other(db: Database, tmp_path: Path) -> None:
     """COMMON-ROLE-1: a guild can never see or touch another guild's data, whoever asks, through any command."""
     first, second = Emulator("Pinball Club"), Emulator("Other Club", guild_seed=3)
     assert first.guild.id != second.guild.id
@@ -62,10 +74,10 @@ async def test_two_guilds_cannot_read_or_write_each_other(db: Database) -> None:
         await emulator.start()
     try:
         async with running_bot(db, first) as running:
-            nyc = await seed(running, "NYC")
+            nyc = await seed(running, "NYC", tmp_path)
             leaves = leaf_commands(running.emulator.commands["guilds"][running.emulator.guild.id])
         async with running_bot(db, second) as running:
-            gotham = await seed(running, "Gotham")
+            gotham = await seed(running, "Gotham", tmp_path)
             wrong = await aim_everything_at(running, nyc, leaves)
             offered = await running.emulator.autocomplete("/standings league:", as_member="owner")
             assert "Gotham" in [c["name"] for c in offered] and "NYC" not in [c["name"] for c in offered]
