@@ -14,6 +14,7 @@ from sqlmodel import select
 import cogs
 from bot import errors
 from bot.clock import Clock
+from bot.interaction_claims import InteractionClaims
 from bot.services import Services
 from bot.settings import Settings
 from storage.db import Database
@@ -55,6 +56,7 @@ class LeagueBot(commands.Bot):
         self.db = db
         self.clock = clock
         self.services = Services.build(db, clock, default_timezone=settings.default_timezone)
+        self.claims = InteractionClaims(db, clock)  # `answer` handles each interaction once
         self.force_sync = force_sync
 
     async def setup_hook(self) -> None:

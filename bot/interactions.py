@@ -7,10 +7,13 @@ DEFER_AFTER seconds it defers (the token then lives 15 minutes) and sends the re
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 import discord
+
+from bot.interaction_claims import InteractionClaims
 
 DEFER_AFTER = 1.5  # seconds; leaves room for gateway latency inside Discord's 3 s
 DEFERRED_EPHEMERAL = "pinleague.deferred_ephemeral"  # key in Interaction.extras
@@ -25,7 +28,14 @@ class Reply:
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
-    """Reply with the result of `work`; `ephemeral` must be known before the work ends, in case we defer."""
+    """Reply with the result of `work`; `ephemeral` must be known before the work ends, in case we defer.
+
+    A second delivery of the same interaction (a replay, or another process of the bot) does nothing."""
+    claims: InteractionClaims | None = getattr(interaction.client, "claims", None)
+    if claims is not None and not await claims.claim(interaction.id):
+        if inspect.iscoroutine(work):
+            work.close()  # never started: the first delivery does the work and answers
+        return
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
