@@ -2,18 +2,21 @@
 
 Discord may deliver an interaction more than once (a gateway RESUME replays events), and every process
 connected with the bot's token receives every interaction. Before doing any work the bot claims the
-interaction id in the database with an insert that only one caller can win; the others drop it without a
-word (the winner answers). Claims are bookkeeping in `bot_state`, not league data, and are pruned once they
-are older than any redelivery could be.
+interaction id; a delivery that loses the claim is dropped without a word (the winner answers).
+
+Within a process the claim is a set of recent ids. On PostgreSQL, where several processes may share the
+database, it is also an insert into `bot_state` that only one caller can win (bookkeeping, not league data;
+pruned once older than any redelivery could be). SQLite serves one bot process, and there a claim write per
+interaction would queue every read command behind every score entry on the single writer.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 
 from bot.clock import Clock
@@ -23,6 +26,7 @@ from storage.models import BotState
 PREFIX = "interaction:"
 KEPT_FOR = timedelta(hours=1)  # an interaction token lives 15 minutes; nothing is redelivered after that
 PRUNE_EVERY = 500  # claims between two prunings
+RECENT = 10_000  # ids remembered in memory
 
 
 class InteractionClaims:
@@ -30,11 +34,18 @@ class InteractionClaims:
         self.db = db
         self.clock = clock
         self._since_prune = 0
+        self._recent: OrderedDict[int, None] = OrderedDict()
 
     async def claim(self, interaction_id: int) -> bool:
-        """True for the first delivery of `interaction_id` (across processes sharing the database)."""
+        """True for the first delivery of `interaction_id` (across processes sharing a PostgreSQL database)."""
+        if interaction_id in self._recent:
+            return False
+        self._recent[interaction_id] = None
+        if len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        if self.db.is_sqlite:
+            return True
         now = self.clock.now()
-        insert = sqlite_insert if self.db.is_sqlite else postgresql_insert
         statement = (
             insert(BotState)
             .values(key=f"{PREFIX}{interaction_id}", value=_stamp(now))

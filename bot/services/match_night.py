@@ -25,6 +25,7 @@ from bot.services.lookup import find_league
 from bot.services.match_access import (
     acting_in,
     load_context,
+    lock_match,
     player_from,
     player_id_of,
     require_side,
@@ -61,6 +62,7 @@ class MatchNightService:
         """A player checks themselves in, or a captain checks in a teammate."""
         now = self.clock.now()
         async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two check-ins of one player at once: one is refused
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             rosters = await match_facts.rosters(session, context)
@@ -290,6 +292,7 @@ class MatchNightService:
         """The opposing captain confirms a game's entered scores."""
         now = self.clock.now()
         async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)

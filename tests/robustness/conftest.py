@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -26,12 +27,12 @@ class MatchNight:
         return self.bot.emulator
 
 
-@pytest.fixture
-async def match_night(db: Database) -> AsyncIterator[MatchNight]:
-    """8 teams in two conferences, two weeks played and a past season; tonight's 4 matches have everyone
-    checked in and every round declared, so captains can enter any game's scores."""
+@asynccontextmanager
+async def match_night_of(db: Database, size: TeamLeagueSize) -> AsyncIterator[MatchNight]:
+    """Tonight's matches have four players a side checked in and every round declared, so captains can enter
+    any game's scores; the bot's clock is held at tonight, 20:05."""
     async with Emulator() as emulator:
-        league = await seed_team_league(db, emulator, SMALL)
+        league = await seed_team_league(db, emulator, size)
         await league.reset_tonight(rounds_declared=4)
         async with running_bot(db, emulator) as bot:
             clock = bot.bot.clock
@@ -39,3 +40,10 @@ async def match_night(db: Database) -> AsyncIterator[MatchNight]:
             clock.set(league.now)
             emulator.quiet_window = 0.001  # answers come in one piece; no followups to wait for
             yield MatchNight(bot, league)
+
+
+@pytest.fixture
+async def match_night(db: Database) -> AsyncIterator[MatchNight]:
+    """8 teams in two conferences, two weeks played and a past season; 4 matches tonight."""
+    async with match_night_of(db, SMALL) as night:
+        yield night
