@@ -109,7 +109,7 @@ class TeamLeague:
                 for side in Side
             ]
             if rows:
-                await session.exec(insert(MatchLineup), params=rows)  # type: ignore[call-overload]
+                await session.exec(insert(MatchLineup), params=rows)
 
 
 def actor(emulator: Emulator, name: str, *, admin: bool = False) -> Actor:

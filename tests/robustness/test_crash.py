@@ -8,12 +8,12 @@ import random
 from pathlib import Path
 
 from bench.bot_process import BotProcess
+from bench.crash import crash_cycle
 from bench.team import seed_team_league
 from bot.local.emulator import Emulator
 from storage.db import Database
 from storage.migrate import upgrade
 from tests.robustness.conftest import SMALL
-from tests.robustness.crash import crash_cycle
 
 CYCLES = 3
 
