@@ -46,7 +46,7 @@ async def seed_team(db: Database, emulator: TimedEmulator) -> SeededLeague:
         time_standings=lambda n: _time_team_standings(league, n),
         workloads=lambda emulator: team_workloads(league, emulator),
         mixed=lambda emulator, n: _team_mix(league, emulator, n),
-        mix="one score entry in ten until tonight's games run out; otherwise /standings, autocomplete and /noop in turn",
+        mix="one score entry in ten until tonight's games run out; else /standings, autocomplete, /noop in turn",
     )
 
 
@@ -63,8 +63,8 @@ async def _time_team_standings(league: TeamLeague, n: int) -> list[float]:
 
 async def _team_mix(league: TeamLeague, emulator: TimedEmulator, n: int) -> list[Call]:
     kinds = {w.kind: w for w in team_workloads(league, emulator)}
-    scores = await kinds["/score"].calls(10_000)
     reads = [await kinds[k].calls(n) for k in ("/standings", "autocomplete (/lineup p1)", "no-op (/noop)")]
+    scores = await kinds["/score"].calls(10_000)  # last: it declares the rounds the others' preparation cleared
     read_calls = [c for trio in zip(*reads, strict=True) for c in trio]
     mixed: list[Call] = []
     score_iter, read_iter = iter(scores), iter(read_calls)

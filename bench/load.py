@@ -71,6 +71,7 @@ class Latencies:
     ack: list[float] = field(default_factory=list)  # dispatch → first callback, seconds
     reply: list[float] = field(default_factory=list)  # dispatch → the reply the member reads
     refused: int = 0
+    refusals: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     wall: float = 0.0
 
@@ -133,6 +134,10 @@ async def measure(
             result.errors.append(f"{record.label}: acknowledged, never answered")
         else:
             result.reply.append(replied - record.dispatched_at)
-        if any(o.content.startswith("⛔") for o in record.outputs if o.kind in ("response", "followup")):
+        refusals = [
+            o.content for o in record.outputs if o.kind in ("response", "followup") and o.content.startswith("⛔")
+        ]
+        if refusals:
             result.refused += 1
+            result.refusals.append(refusals[0])
     return result

@@ -16,6 +16,7 @@ import os
 import platform
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -25,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
 
-from bench.bot_process import BotProcess
+from bench.bot_process import ROOT, BotProcess
 from bench.crash import CrashCycle, crash_cycle
 from bench.databases import scratch_database
 from bench.formats import FORMATS, BenchFormat
@@ -46,14 +47,15 @@ class Plan:
     curve: tuple[int, ...]
     crash_cycles: int
     restarts: int
+    bad_input_examples: int  # in all, spread over every command
 
     @classmethod
     def full(cls) -> Plan:
-        return cls(150, 500, 50, 60.0, (10, 100, 1_000, 10_000), 20, 3)
+        return cls(150, 500, 50, 60.0, (10, 100, 1_000, 10_000), 20, 3, 10_000)
 
     @classmethod
     def quick(cls) -> Plan:
-        return cls(20, 100, 50, 5.0, (10, 100), 2, 1)
+        return cls(20, 100, 50, 5.0, (10, 100), 2, 1, 0)
 
 
 @dataclass
@@ -91,9 +93,10 @@ async def run_format(fmt: BenchFormat, db: Database, plan: Plan) -> FormatRun:
                 result.startups.append(bot.started_in or 0.0)
                 await bot.stop()
             await bot.start()
-            for workload in seeded.workloads(emulator):
-                result.notes[workload.kind] = workload.note
-                for concurrency, samples in ((1, plan.samples_single), (plan.concurrency, plan.samples_concurrent)):
+            workloads = seeded.workloads(emulator)
+            for concurrency, samples in ((1, plan.samples_single), (plan.concurrency, plan.samples_concurrent)):
+                for workload in workloads:  # in order: a kind may act on what the one before it did
+                    result.notes[workload.kind] = workload.note
                     n = min(samples, workload.limit or samples)
                     users = min(concurrency, workload.max_concurrency or concurrency)
                     calls = await workload.calls(n)
@@ -150,6 +153,25 @@ async def _emulator() -> AsyncIterator[TimedEmulator]:
         await emulator.stop()
 
 
+async def run_bad_input(examples: int) -> str:
+    """The CI bad-input suite with `examples` spread over every command (tests/robustness/test_bad_input.py)."""
+    from tests.robustness.test_bad_input import command_paths
+
+    per_command = -(-examples // len(command_paths()))
+    began = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/robustness/test_bad_input.py",
+        cwd=ROOT, env={**os.environ, "PINLEAGUE_BAD_INPUT_EXAMPLES": str(per_command)},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    output, _ = await process.communicate()
+    summary = output.decode(errors="replace").strip().splitlines()[-1]
+    return (
+        f"## Bad input (SQLite)\n\n{per_command} hypothesis examples for each of the {len(command_paths())} commands "
+        f"({per_command * len(command_paths()):,} in all) in {time.perf_counter() - began:.0f} s: `{summary}`.\n"
+    )
+
+
 # --- the report ------------------------------------------------------------------------------------------
 
 
@@ -184,7 +206,8 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
     lines = [
         "# Benchmark results",
         "",
-        f"Written by `python -m bench` on {began:%Y-%m-%d %H:%M} UTC ({'full' if plan == Plan.full() else 'quick'} run). "
+        f"Written by `python -m bench` on {began:%Y-%m-%d %H:%M} UTC "
+        f"({'full' if plan == Plan.full() else 'quick'} run). "
         "Latencies are server-side as Discord would see them: from the emulator dispatching the interaction to the "
         "bot's first callback (**ack**) and to the reply the member reads (**reply**; a deferred command replies in a "
         "followup). The bot runs in its own process; the emulator and the simulated members in another.",
@@ -212,8 +235,9 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
             lines += [
                 f"### Crashes: kill -9 mid-burst, {len(run.crashes)} times",
                 "",
-                f"Integrity check `ok` after {ok} of {len(run.crashes)} kills; {sum(c.acknowledged for c in run.crashes)} "
-                f"acknowledged score entries (of {sum(c.dispatched for c in run.crashes)} sent), every one found as "
+                f"Integrity check `ok` after {ok} of {len(run.crashes)} kills; "
+                f"{sum(c.acknowledged for c in run.crashes)} acknowledged score entries "
+                f"(of {sum(c.dispatched for c in run.crashes)} sent), every one found as "
                 "echoed after the restart.",
                 "",
             ]
@@ -227,28 +251,39 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         "",
         f"Seeded in {fmt.seed_seconds:.1f} s. Start-up to READY (spawn → identified, commands synced): "
         + ", ".join(f"{s:.2f} s" for s in fmt.startups)
-        + f". Peak RSS of the bot: **{fmt.peak_rss_mb:.0f} MiB**. `/standings` of the seeded league as a service call "
-        f"(current season and three past ones stored): median **{statistics.median(fmt.service_standings_ms):.1f} ms**, "
-        f"p95 {sorted(fmt.service_standings_ms)[int(len(fmt.service_standings_ms) * 0.95) - 1]:.1f} ms.",
+        + f". Peak RSS of the bot: **{fmt.peak_rss_mb:.0f} MiB**. `/standings` of the seeded league as a "
+        "service call (current season and three past ones stored): median "
+        f"**{statistics.median(fmt.service_standings_ms):.1f} ms**, max {max(fmt.service_standings_ms):.1f} ms.",
         "",
-        "| command | members at once | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) | reply p99 ÷ no-op | refused | errors |",
+        "| command | members at once | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "
+        "| reply p99 ÷ no-op | refused | errors |",
         "|---|---:|---:|---|---|---:|---:|---:|",
     ]
-    for lat in fmt.latencies:
+    order = list(dict.fromkeys(lat.kind for lat in fmt.latencies))
+    for lat in sorted(fmt.latencies, key=lambda lat: (order.index(lat.kind), lat.concurrency)):
         base = noop.get(lat.concurrency)
         ratio = lat.percentile("reply", 99) / base.percentile("reply", 99) if base and base.reply else float("nan")
+        ack = " / ".join(lat.ms("ack", q) for q in (50, 95, 99))
+        reply = " / ".join(lat.ms("reply", q) for q in (50, 95, 99))
         lines.append(
-            f"| {lat.kind} | {lat.concurrency} | {lat.count} | {lat.ms('ack', 50)} / {lat.ms('ack', 95)} / {lat.ms('ack', 99)} "
-            f"| {lat.ms('reply', 50)} / {lat.ms('reply', 95)} / {lat.ms('reply', 99)} | {ratio:.1f} | {lat.refused} | {len(lat.errors)} |"
+            f"| {lat.kind} | {lat.concurrency} | {lat.count} | {ack} | {reply} | {ratio:.1f} "
+            f"| {lat.refused} | {len(lat.errors)} |"
         )
-    notes = [f"- {kind}: {note}" for kind, note in fmt.notes.items() if note]
+    notes = [f"- {kind}: {note}" for kind, note in fmt.notes.items() if note and kind != "mix"]
+    for lat in [*fmt.latencies, *([fmt.sustained] if fmt.sustained else [])]:
+        for error in sorted(set(lat.errors))[:3]:
+            notes.append(f"- error in {lat.kind} ×{lat.concurrency}: {error[:300]}")
+        for refusal in sorted(set(lat.refusals))[:3]:
+            notes.append(f"- refused in {lat.kind} ×{lat.concurrency}: {refusal[:300]}")
     lines += ["", *notes, ""] if notes else [""]
     if fmt.sustained:
         s = fmt.sustained
         lines += [
-            f"Sustained, {s.concurrency} members back to back for {plan.sustained_seconds:.0f} s (mix: {fmt.notes.get('mix', '')}): "
-            f"**{s.count / s.wall:.0f} interactions/s**, ack p99 {s.ms('ack', 99)} ms, max {max(s.ack, default=0) * 1000:.0f} ms "
-            f"({sum(a > ACK_DEADLINE for a in s.ack)} over 3 s), reply p99 {s.ms('reply', 99)} ms, errors {len(s.errors)}.",
+            f"Sustained, {s.concurrency} members back to back for {plan.sustained_seconds:.0f} s "
+            f"(mix: {fmt.notes.get('mix', '')}): **{s.count / s.wall:.0f} interactions/s**, "
+            f"ack p99 {s.ms('ack', 99)} ms, max {max(s.ack, default=0) * 1000:.0f} ms "
+            f"({sum(a > ACK_DEADLINE for a in s.ack)} over 3 s), reply p99 {s.ms('reply', 99)} ms, "
+            f"errors {len(s.errors)}.",
             "",
         ]
     return lines
@@ -261,7 +296,8 @@ async def main_async(args: argparse.Namespace) -> int:
     formats = [f for f in FORMATS if not args.format or f.name in args.format]
     databases = [args.db] if args.db else ["sqlite", "postgresql"]
     runs = [await run_database(kind, plan, formats) for kind in databases]
-    text = report(runs, plan, began=began, load=(load_before, list(os.getloadavg())))
+    bad_input = await run_bad_input(plan.bad_input_examples) if plan.bad_input_examples else ""
+    text = report(runs, plan, began=began, load=(load_before, list(os.getloadavg()))) + bad_input
     out = Path(args.out) if args.out else RESULTS
     out.write_text(text)
     print(text)

@@ -5,6 +5,7 @@ Nothing here decides anything: it gathers rows and hands them to `bot.rules.team
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from storage.matches import (
 )
 from storage.models import League, Machine, Player, RosterEntry, Team
 
+YIELD_EVERY = 10  # matches scored between two turns of the event loop
 BATCH = 1_000  # match ids per IN (...) list: well inside SQLite's and asyncpg's parameter limits
 
 
@@ -267,7 +269,9 @@ async def results(
     for machine in (await session.exec(machine_query)).all():
         venue_machines[machine.venue_id].append(machine)
     found = {}
-    for match in matches:
+    for index, match in enumerate(matches):
+        if index % YIELD_EVERY == YIELD_EVERY - 1:
+            await asyncio.sleep(0)  # a season is CPU work: let other members' commands (autocomplete) in between
         context = MatchContext(
             league, match, {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}, options
         )
