@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,7 +24,7 @@ from bot.services.lookup import current_season, find_league
 from bot.services.schedule import ScheduledLine, season_matches, team_league
 from storage.db import Database
 from storage.matches import MatchKind
-from storage.models import Conference, League, Season, Team
+from storage.models import AuditEntry, Conference, League, Season, Team
 
 NO_CONFERENCE = "League"  # the table of teams without a conference
 COUNTED_KINDS = (MatchKind.REGULAR, MatchKind.TIEBREAKER_MATCH)
@@ -74,13 +75,16 @@ class StandingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        # league id → (version, season results): a season's results are recomputed only once something changed
+        self._recent: dict[int, tuple[tuple[object, ...], SeasonResults]] = {}
 
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
+        now = self.clock.now()
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
             season = await current_season(session, league)
-            loaded = await season_results(session, league, season, now=self.clock.now())
+            loaded = await self._season_results(session, league, season, now)
             names = _pick_conferences(league, list(loaded.conferences), conference)
             options = TeamOptions.model_validate(league.options)
             regular = loaded.regular_lines
@@ -91,6 +95,22 @@ class StandingsService:
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
             )
+
+    async def _season_results(
+        self, session: AsyncSession, league: League, season: Season, now: datetime
+    ) -> SeasonResults:
+        """`season_results`, reused while nothing could have changed them: no write committed through this
+        process's database, no audited change anywhere (other processes), the same season and the same minute
+        (results depend on the time: attendance windows, match days). The version is read before the results,
+        so a change racing the read makes the next call recompute."""
+        last_change = (await session.exec(select(func.max(AuditEntry.id)))).one()
+        version = (season.id, now.replace(second=0, microsecond=0), self.db.commits, last_change)
+        recent = self._recent.get(league.id or 0)
+        if recent is not None and recent[0] == version:
+            return recent[1]
+        loaded = await season_results(session, league, season, now=now)
+        self._recent[league.id or 0] = (version, loaded)
+        return loaded
 
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
         async with self.db.reading() as session:
