@@ -51,10 +51,11 @@ async def seed_team(db: Database, emulator: TimedEmulator) -> SeededLeague:
 
 
 async def _time_team_standings(league: TeamLeague, n: int) -> list[float]:
-    services = Services.build(league.db, ManualClock(league.now), default_timezone="America/New_York")
     member = actor(league.emulator, league.members[0])
     timings = []
     for _ in range(n):
+        # a new service each time: the season's results computed, not reused
+        services = Services.build(league.db, ManualClock(league.now), default_timezone="America/New_York")
         began = time.perf_counter()
         await services.standings.table(member, None, conference=None)
         timings.append((time.perf_counter() - began) * 1000)

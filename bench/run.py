@@ -223,7 +223,7 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
         for fmt in run.formats:
             lines += _format_section(fmt, plan)
         lines += [
-            "### Standings scaling (service call, median of 5)",
+            "### Standings scaling (service call, computed rather than reused, median of 5)",
             "",
             "| final matches | standings (ms) | ms per 1,000 matches |",
             "|---:|---:|---:|",
@@ -252,7 +252,7 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         f"Seeded in {fmt.seed_seconds:.1f} s. Start-up to READY (spawn → identified, commands synced): "
         + ", ".join(f"{s:.2f} s" for s in fmt.startups)
         + f". Peak RSS of the bot: **{fmt.peak_rss_mb:.0f} MiB**. `/standings` of the seeded league as a "
-        "service call (current season and three past ones stored): median "
+        "service call, computed rather than reused (current season and three past ones stored): median "
         f"**{statistics.median(fmt.service_standings_ms):.1f} ms**, max {max(fmt.service_standings_ms):.1f} ms.",
         "",
         "| command | members at once | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "

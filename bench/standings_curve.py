@@ -40,7 +40,6 @@ async def standings_curve(db: Database, sizes: tuple[int, ...]) -> list[CurvePoi
             for entry in (await session.exec(select(RosterEntry).order_by(RosterEntry.id))).all():  # type: ignore[arg-type]
                 players.setdefault(entry.team_id, []).append(entry.player_id)
             venue = (await session.exec(select(Machine))).first()
-        services = Services.build(db, ManualClock(league.now), default_timezone="America/New_York")
         member = actor(emulator, league.members[0])
         points, played = [], 0
         for size in sizes:
@@ -48,6 +47,8 @@ async def standings_curve(db: Database, sizes: tuple[int, ...]) -> list[CurvePoi
             played = size
             timings = []
             for _ in range(5):
+                # a new service each time: the season's results computed, not reused
+                services = Services.build(db, ManualClock(league.now), default_timezone="America/New_York")
                 began = time.perf_counter()
                 await services.standings.table(member, None, conference=None)
                 timings.append((time.perf_counter() - began) * 1000)

@@ -79,7 +79,7 @@ class MatchNightService:
             session.add(visit)
             await session.flush()
             audit.created(session, actor, visit, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
+        return await self._board(context)
 
     # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
 
@@ -130,7 +130,7 @@ class MatchNightService:
             except IntegrityError:
                 raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
             audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now()), round_index, side
+        return await self._board(context), round_index, side
 
     async def replace_game(
         self,
@@ -284,7 +284,7 @@ class MatchNightService:
                 ) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now()), rows
+        return await self._board(context), rows
 
     async def confirm_game(
         self, actor: Actor, match_id: int, round_index: int, game_number: int
@@ -314,7 +314,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
+        return await self._board(context)
 
     async def challenge(
         self, actor: Actor, match_id: int, games: list[list[int]], reason: str
@@ -391,6 +391,12 @@ class MatchNightService:
                 except IntegrityError:
                     raise Conflict(already) from None
                 audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, self.clock.now())
+
+    async def _board(self, context: MatchContext) -> scoreboard.Scoreboard:
+        """The scoreboard after a change, read once the change is committed: building it inside the write
+        transaction would hold SQLite's one writer for twice as long while captains queue behind it."""
+        async with self.db.reading() as session:
             return await scoreboard.build(session, context, self.clock.now())
 
     async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:

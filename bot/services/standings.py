@@ -6,6 +6,7 @@ only final ones count. Ranking, tie-breaks and the tie-breaker-match test are `b
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -77,6 +78,7 @@ class StandingsService:
         self.clock = clock
         # league id → (version, season results): a season's results are recomputed only once something changed
         self._recent: dict[int, tuple[tuple[object, ...], SeasonResults]] = {}
+        self._computing: dict[int, asyncio.Lock] = {}
 
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
@@ -105,12 +107,13 @@ class StandingsService:
         so a change racing the read makes the next call recompute."""
         last_change = (await session.exec(select(func.max(AuditEntry.id)))).one()
         version = (season.id, now.replace(second=0, microsecond=0), self.db.commits, last_change)
-        recent = self._recent.get(league.id or 0)
-        if recent is not None and recent[0] == version:
-            return recent[1]
-        loaded = await season_results(session, league, season, now=now)
-        self._recent[league.id or 0] = (version, loaded)
-        return loaded
+        async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
+            recent = self._recent.get(league.id or 0)
+            if recent is not None and recent[0] == version:
+                return recent[1]
+            loaded = await season_results(session, league, season, now=now)
+            self._recent[league.id or 0] = (version, loaded)
+            return loaded
 
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
         async with self.db.reading() as session:
