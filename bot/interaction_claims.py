@@ -51,14 +51,15 @@ class InteractionClaims:
             .values(key=f"{PREFIX}{interaction_id}", value=_stamp(now))
             .on_conflict_do_nothing(index_elements=["key"])
         )
-        async with self.db.writing() as session:
-            won = (await session.exec(statement)).rowcount == 1
+        # A connection of its own rather than `db.writing()`: a claim is not a change to the league, and
+        # must not count as one for the caches keyed on the database's commits.
+        async with self.db.engine.begin() as connection:
+            won = (await connection.execute(statement)).rowcount == 1
             self._since_prune += 1
             if self._since_prune >= PRUNE_EVERY:
                 self._since_prune = 0
                 key, value = col(BotState.key), col(BotState.value)
-                old = delete(BotState).where(key.startswith(PREFIX), value < _stamp(now - KEPT_FOR))
-                await session.exec(old)
+                await connection.execute(delete(BotState).where(key.startswith(PREFIX), value < _stamp(now - KEPT_FOR)))
         return won
 
 

@@ -76,8 +76,8 @@ class StandingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
-        # league id → (version, season results): a season's results are recomputed only once something changed
-        self._recent: dict[int, tuple[tuple[object, ...], SeasonResults]] = {}
+        # league id → (season id, version, season results): recomputed only once something may have changed
+        self._recent: dict[int, tuple[int | None, tuple[datetime, int, int], SeasonResults]] = {}
         self._computing: dict[int, asyncio.Lock] = {}
 
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
@@ -104,15 +104,17 @@ class StandingsService:
         """`season_results`, reused while nothing could have changed them: no write committed through this
         process's database, no audited change anywhere (other processes), the same season and the same minute
         (results depend on the time: attendance windows, match days). The version is read before the results,
-        so a change racing the read makes the next call recompute."""
-        last_change = (await session.exec(select(func.max(AuditEntry.id)))).one()
-        version = (season.id, now.replace(second=0, microsecond=0), self.db.commits, last_change)
+        so a change racing the read makes the next call recompute; a call waiting for another's computation
+        takes its results when that computation began after the call did."""
+        last_change = (await session.exec(select(func.max(AuditEntry.id)))).one() or 0
+        version = (now.replace(second=0, microsecond=0), self.db.commits, last_change)
         async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
             recent = self._recent.get(league.id or 0)
-            if recent is not None and recent[0] == version:
-                return recent[1]
+            # Results read after this call began are fresh enough for it, even if changes came in since.
+            if recent is not None and recent[0] == season.id and _not_older(recent[1], version):
+                return recent[2]
             loaded = await season_results(session, league, season, now=now)
-            self._recent[league.id or 0] = (version, loaded)
+            self._recent[league.id or 0] = (season.id, version, loaded)
             return loaded
 
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
@@ -142,6 +144,11 @@ async def season_results(session: AsyncSession, league: League, season: Season, 
         conferences.setdefault(conference_names.get(team.conference_id, NO_CONFERENCE), []).append(team)
     results = [result for line in lines if (result := _final_result(line)) is not None]
     return SeasonResults(dict(sorted(conferences.items())), results, lines)
+
+
+def _not_older(version: tuple[datetime, int, int], than: tuple[datetime, int, int]) -> bool:
+    """Minute, commits through this process and the last audit entry only ever grow."""
+    return version[0] >= than[0] and version[1] >= than[1] and version[2] >= than[2]
 
 
 def _final_result(line: ScheduledLine) -> rules.MatchResult | None:
