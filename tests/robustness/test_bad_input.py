@@ -54,7 +54,7 @@ def command_paths() -> list[str]:
     for module in cog_modules():
         for cog in vars(importlib.import_module(module)).values():
             if isinstance(cog, type) and issubclass(cog, commands.Cog) and cog.__module__ == module:
-                prefix = [cog.__cog_group_name__] if cog.__cog_is_app_commands_group__ else []
+                prefix = [str(cog.__cog_group_name__)] if cog.__cog_is_app_commands_group__ else []
                 for command in cog.__cog_app_commands__:
                     walk(command, prefix)
     return sorted(paths)
