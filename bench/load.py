@@ -72,6 +72,7 @@ class Latencies:
     reply: list[float] = field(default_factory=list)  # dispatch → the reply the member reads
     refused: int = 0
     refusals: list[str] = field(default_factory=list)
+    reply_by_command: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     wall: float = 0.0
 
@@ -134,6 +135,8 @@ async def measure(
             result.errors.append(f"{record.label}: acknowledged, never answered")
         else:
             result.reply.append(replied - record.dispatched_at)
+            command = "autocomplete" if record.label.startswith("autocomplete") else record.label.split(" ")[0]
+            result.reply_by_command.setdefault(command, []).append(replied - record.dispatched_at)
         refusals = [
             o.content for o in record.outputs if o.kind in ("response", "followup") and o.content.startswith("⛔")
         ]

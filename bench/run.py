@@ -210,7 +210,8 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
         f"({'full' if plan == Plan.full() else 'quick'} run). "
         "Latencies are server-side as Discord would see them: from the emulator dispatching the interaction to the "
         "bot's first callback (**ack**) and to the reply the member reads (**reply**; a deferred command replies in a "
-        "followup). The bot runs in its own process; the emulator and the simulated members in another.",
+        "followup). The bot runs in its own process; the emulator and the simulated members in another. "
+        "Targets, gaps, profiles and before/after figures: `bench/NOTES.md`.",
         "",
         "## Machine",
         *machine(),
@@ -283,10 +284,19 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
             f"(mix: {fmt.notes.get('mix', '')}): **{s.count / s.wall:.0f} interactions/s**, "
             f"ack p99 {s.ms('ack', 99)} ms, max {max(s.ack, default=0) * 1000:.0f} ms "
             f"({sum(a > ACK_DEADLINE for a in s.ack)} over 3 s), reply p99 {s.ms('reply', 99)} ms, "
-            f"errors {len(s.errors)}.",
+            f"errors {len(s.errors)}. Reply p50 / p99 by command: "
+            + "; ".join(
+                f"{command} {_ms(sorted(times), 50)} / {_ms(sorted(times), 99)} ms (n {len(times)})"
+                for command, times in sorted(s.reply_by_command.items())
+            )
+            + ".",
             "",
         ]
     return lines
+
+
+def _ms(values: list[float], q: float) -> str:
+    return f"{values[min(len(values) - 1, round(q / 100 * (len(values) - 1)))] * 1000:.0f}"
 
 
 async def main_async(args: argparse.Namespace) -> int:
