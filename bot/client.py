@@ -15,6 +15,7 @@ from sqlmodel import select
 import cogs
 from bot import errors
 from bot.clock import Clock
+from bot.interaction_claims import InteractionClaims
 from bot.jobs import PostScheduler
 from bot.services import Services
 from bot.settings import Settings
@@ -57,6 +58,7 @@ class LeagueBot(commands.Bot):
         self.db = db
         self.clock = clock
         self.services = Services.build(db, clock, default_timezone=settings.default_timezone)
+        self.claims = InteractionClaims(db, clock)  # `answer` handles each interaction once
         self.force_sync = force_sync
         self.posts = PostScheduler(self, self.services.posts)
         self._first_catch_up: asyncio.Task[None] | None = None

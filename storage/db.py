@@ -50,6 +50,7 @@ class Database:
             expire_on_commit=False,
         )
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        self.commits = 0  # writer transactions committed through this object: a version for caches
 
     def _ensure_sqlite_directory(self) -> None:
         database = self.url.database
@@ -68,9 +69,10 @@ class Database:
         if self._write_lock is None:
             async with self._writer() as session, session.begin():
                 yield session
-            return
-        async with self._write_lock, self._writer() as session, session.begin():
-            yield session
+        else:
+            async with self._write_lock, self._writer() as session, session.begin():
+                yield session
+        self.commits += 1
 
     @asynccontextmanager
     async def writer_connection(self) -> AsyncIterator[AsyncConnection]:

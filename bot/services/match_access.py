@@ -47,6 +47,12 @@ async def load_context(
     return await match_facts.context_for(session, league, match)
 
 
+async def lock_match(session: AsyncSession, match_id: int) -> None:
+    """Writers that check a match's facts and then add to them lock its row first, so two at once queue instead
+    of both passing the check (PostgreSQL runs at READ COMMITTED; SQLite's writers are serialized already)."""
+    await session.exec(select(Match.id).where(Match.id == match_id).with_for_update())
+
+
 async def player_id_of(session: AsyncSession, league: League, user_id: int) -> int | None:
     query = select(Player.id).where(Player.league_id == league.id, Player.discord_user_id == user_id)
     return (await session.exec(query)).first()

@@ -5,12 +5,16 @@ Nothing here decides anything: it gathers rows and hands them to `bot.rules.team
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlmodel import col, select
+import sqlalchemy as sa
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.team import attendance, lineup, scoring
@@ -30,6 +34,9 @@ from storage.matches import (
     TiebreakerGame,
 )
 from storage.models import League, Machine, Player, RosterEntry, Team
+
+YIELD_EVERY = 10  # matches scored between two turns of the event loop
+BATCH = 1_000  # match ids per IN (...) list: well inside SQLite's and asyncpg's parameter limits
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,10 @@ async def visits(session: AsyncSession, match: Match) -> tuple[attendance.Visit,
     rows = (
         await session.exec(select(MatchVisit).where(MatchVisit.match_id == match.id).order_by(col(MatchVisit.id)))
     ).all()
+    return _visits(rows)
+
+
+def _visits(rows: Iterable[MatchVisit]) -> tuple[attendance.Visit, ...]:
     return tuple(attendance.Visit(row.side, row.player_id, row.arrived_at, row.left_at) for row in rows)
 
 
@@ -85,6 +96,10 @@ async def machines(session: AsyncSession, match: Match) -> tuple[lineup.Machine,
     rows = (
         await session.exec(select(Machine).where(Machine.venue_id == match.venue_id, col(Machine.removed_at).is_(None)))
     ).all()
+    return _machines(rows)
+
+
+def _machines(rows: Iterable[Machine]) -> tuple[lineup.Machine, ...]:
     return tuple(lineup.Machine(row.id or 0, row.title, row.max_players) for row in rows if row.status.in_service)
 
 
@@ -98,6 +113,10 @@ async def declarations(session: AsyncSession, match: Match) -> tuple[lineup.Decl
     rows = (
         await session.exec(select(MatchLineup).where(MatchLineup.match_id == match.id).order_by(col(MatchLineup.id)))
     ).all()
+    return _declarations(rows)
+
+
+def _declarations(rows: Iterable[MatchLineup]) -> tuple[lineup.DeclaredLineup, ...]:
     return tuple(
         lineup.DeclaredLineup(
             side=row.side,
@@ -129,6 +148,10 @@ async def night(session: AsyncSession, context: MatchContext) -> lineup.MatchNig
 async def replacements(session: AsyncSession, match: Match) -> tuple[lineup.Replacement, ...]:
     """Entries changed after a machine failed mid-game (TEAM-MACH-5), in the order they were made."""
     query = select(LineupReplacement).where(LineupReplacement.match_id == match.id).order_by(col(LineupReplacement.id))
+    return _replacements((await session.exec(query)).all())
+
+
+def _replacements(rows: Iterable[LineupReplacement]) -> tuple[lineup.Replacement, ...]:
     return tuple(
         lineup.Replacement(
             side=row.side,
@@ -138,15 +161,21 @@ async def replacements(session: AsyncSession, match: Match) -> tuple[lineup.Repl
             declared_at=row.declared_at,
             declared_by=lineup.Declarant(row.declared_by, official=row.by_official),
         )
-        for row in (await session.exec(query)).all()
+        for row in rows
     )
 
 
 def effective_lineups(night: lineup.MatchNight, round_index: int) -> dict[Side, lineup.Lineup]:
     """Each side's lineup for a round as played: the declaration with any TEAM-MACH-5 replacements applied.
     A replacement without a machine keeps the game's machine."""
-    lineups = {d.side: d.lineup for d in night.declarations if d.round_index == round_index}
-    for change in night.replacements:
+    return _effective_lineups(night.declarations, night.replacements, round_index)
+
+
+def _effective_lineups(
+    declarations: tuple[lineup.DeclaredLineup, ...], replacements: tuple[lineup.Replacement, ...], round_index: int
+) -> dict[Side, lineup.Lineup]:
+    lineups = {d.side: d.lineup for d in declarations if d.round_index == round_index}
+    for change in replacements:
         if change.round_index != round_index or change.side not in lineups:
             continue
         games = list(lineups[change.side].games)
@@ -169,33 +198,122 @@ def attendance_call(
     )
 
 
+@dataclass(frozen=True)
+class StoredFacts:
+    """One match's rows from every table that bears on its result."""
+
+    visits: tuple[attendance.Visit, ...]
+    machines: tuple[lineup.Machine, ...]
+    declarations: tuple[lineup.DeclaredLineup, ...]
+    replacements: tuple[lineup.Replacement, ...]
+    scores: Sequence[GameScore]
+    penalties: Sequence[GamePenalty]
+    confirmed: Sequence[Side]
+    walkouts: Sequence[MatchWalkout]
+    tiebreak: TiebreakerGame | None
+
+
 async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchFacts:
     """Everything recorded about the match that bears on its result (TEAM-MATCH-*)."""
     match = context.match
-    match_night = await night(session, context)
-    call = attendance_call(context, match_night.visits, now)
+    stored = StoredFacts(
+        visits=await visits(session, match),
+        machines=await machines(session, match),
+        declarations=await declarations(session, match),
+        replacements=await replacements(session, match),
+        scores=(await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all(),
+        penalties=(await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all(),
+        confirmed=[
+            Side(side)
+            for side in (
+                await session.exec(select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id))
+            ).all()
+        ],
+        walkouts=(await session.exec(select(MatchWalkout).where(MatchWalkout.match_id == match.id))).all(),
+        tiebreak=(await session.exec(select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))).first(),
+    )
+    return _facts(context, stored, now)
+
+
+async def results(
+    session: AsyncSession, league: League, matches: Sequence[Match], teams: Mapping[int | None, Team], now: datetime
+) -> dict[int, scoring.MatchResult]:
+    """`result` for many matches at once: one query per table for all of them (a season's standings would
+    otherwise cost ten queries per match). `teams` must hold both teams of every match."""
+    if not matches:
+        return {}
+    options = TeamOptions.model_validate(league.options)
+    by_match: dict[type[SQLModel], dict[int, list[Any]]] = {}
+    ids = [match.id or 0 for match in matches]
+    for table in (
+        MatchVisit,
+        MatchLineup,
+        LineupReplacement,
+        GameScore,
+        GamePenalty,
+        MatchConfirmation,
+        MatchWalkout,
+        TiebreakerGame,
+    ):
+        # Plain rows, not model instances: building thousands of SQLModel objects costs more than the query.
+        columns = table.__table__.c  # type: ignore[union-attr]
+        grouped: dict[int, list[Any]] = defaultdict(list)
+        for start in range(0, len(ids), BATCH):
+            query = sa.select(*columns).where(columns.match_id.in_(ids[start : start + BATCH]))
+            for row in (await session.exec(query.order_by(columns.id))).all():  # type: ignore[call-overload]
+                grouped[row.match_id].append(row)
+        by_match[table] = grouped
+    venue_ids = {match.venue_id for match in matches}
+    venue_machines: dict[int | None, list[Machine]] = defaultdict(list)
+    machine_query = select(Machine).where(col(Machine.venue_id).in_(venue_ids), col(Machine.removed_at).is_(None))
+    for machine in (await session.exec(machine_query)).all():
+        venue_machines[machine.venue_id].append(machine)
+    found = {}
+    for index, match in enumerate(matches):
+        if index % YIELD_EVERY == YIELD_EVERY - 1:
+            await asyncio.sleep(0)  # a season is CPU work: let other members' commands (autocomplete) in between
+        context = MatchContext(
+            league, match, {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}, options
+        )
+        rows = {table: grouped.get(match.id or 0, []) for table, grouped in by_match.items()}
+        stored = StoredFacts(
+            visits=_visits(rows[MatchVisit]),
+            machines=_machines(venue_machines[match.venue_id]),
+            declarations=_declarations(rows[MatchLineup]),
+            replacements=_replacements(rows[LineupReplacement]),
+            scores=rows[GameScore],
+            penalties=rows[GamePenalty],
+            confirmed=[Side(row.side) for row in rows[MatchConfirmation]],
+            walkouts=rows[MatchWalkout],
+            tiebreak=next(iter(rows[TiebreakerGame]), None),
+        )
+        found[match.id or 0] = scoring.match_result(_facts(context, stored, now), options)
+    return found
+
+
+def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring.MatchFacts:
+    match = context.match
+    call = attendance_call(context, stored.visits, now)
     status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
     plans = lineup.round_plan(context.options)
-    max_players = {m.machine_id: m.max_players for m in match_night.machines}
-    scores = (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all()
-    penalties = (await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all()
+    max_players = {m.machine_id: m.max_players for m in stored.machines}
     by_game: dict[tuple[int, int], dict[Side, list[scoring.PlayerScore]]] = defaultdict(
         lambda: {Side.HOME: [], Side.AWAY: []}
     )
-    for row in scores:
+    for row in stored.scores:
         if row.status is not ScoreStatus.VOID:  # a replayed game's first scores do not make it entered
             by_game[(row.round_index, row.game_number)][row.side].append(
                 scoring.PlayerScore(row.player_id, row.score, row.status)
             )
     penalties_by_game: dict[tuple[int, int], list[scoring.Penalty]] = defaultdict(list)
-    for penalty in penalties:
+    for penalty in stored.penalties:
         penalties_by_game[(penalty.round_index, penalty.game_number)].append(
             scoring.Penalty(penalty.offence, penalty.player_id)
         )
 
     rounds: list[tuple[scoring.GameScores, ...]] = []
     for plan in plans:
-        lineups = effective_lineups(match_night, plan.index)
+        lineups = _effective_lineups(stored.declarations, stored.replacements, plan.index)
         if len(lineups) < 2:
             break  # rounds are played in order; an undeclared round has no games yet
         games = []
@@ -215,15 +333,13 @@ async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> 
             )
         rounds.append(tuple(games))
 
-    confirmed = (await session.exec(select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id))).all()
-    walkouts = (await session.exec(select(MatchWalkout).where(MatchWalkout.match_id == match.id))).all()
-    tiebreak = (await session.exec(select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))).first()
+    tiebreak = stored.tiebreak
     return scoring.MatchFacts(
         attendance=status,
         rounds=tuple(rounds),
         tiebreaker=scoring.TiebreakerScores(tiebreak.home_score, tiebreak.away_score) if tiebreak else None,
-        confirmed_by=frozenset(Side(side) for side in confirmed),
-        walkouts={row.side: row.kind for row in walkouts},
+        confirmed_by=frozenset(stored.confirmed),
+        walkouts={row.side: row.kind for row in stored.walkouts},
         played_out_evening=match.played_out_evening,
         venue_forfeit=match.venue_forfeit,
     )

@@ -26,6 +26,7 @@ from bot.services.lookup import find_league
 from bot.services.match_access import (
     acting_in,
     load_context,
+    lock_match,
     player_from,
     player_id_of,
     require_side,
@@ -60,6 +61,7 @@ class MatchNightService:
         """A player checks themselves in, or a captain checks in a teammate."""
         now = self.clock.now()
         async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two check-ins of one player at once: one is refused
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             rosters = await match_facts.rosters(session, context)
@@ -78,7 +80,7 @@ class MatchNightService:
             session.add(visit)
             await session.flush()
             audit.created(session, actor, visit, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
+        return await self._board(context)
 
     # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
 
@@ -132,7 +134,7 @@ class MatchNightService:
             except IntegrityError:
                 raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
             audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now()), round_index, side
+        return await self._board(context), round_index, side
 
     async def replace_game(
         self,
@@ -290,7 +292,7 @@ class MatchNightService:
                 ) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-            return await scoreboard.build(session, context, self.clock.now()), rows
+        return await self._board(context), rows
 
     async def confirm_game(
         self, actor: Actor, match_id: int, round_index: int, game_number: int
@@ -298,6 +300,7 @@ class MatchNightService:
         """The opposing captain confirms a game's entered scores."""
         now = self.clock.now()
         async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
@@ -319,7 +322,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await scoreboard.build(session, context, self.clock.now())
+        return await self._board(context)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -354,6 +357,12 @@ class MatchNightService:
                 except IntegrityError:
                     raise Conflict(already) from None
                 audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, self.clock.now())
+
+    async def _board(self, context: MatchContext) -> scoreboard.Scoreboard:
+        """The scoreboard after a change, read once the change is committed: building it inside the write
+        transaction would hold SQLite's one writer for twice as long while captains queue behind it."""
+        async with self.db.reading() as session:
             return await scoreboard.build(session, context, self.clock.now())
 
     async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:

@@ -267,8 +267,8 @@ async def season_matches(
 ) -> list[ScheduledLine]:
     """The season's matches in play order, each with its result from match day on (`match_facts.result`).
 
-    Teams and venues are loaded once, so building each match's context costs no query; the facts of a match
-    are read only once its day has come.
+    Teams and venues are loaded once, and the facts of every match whose day has come are read together
+    (`match_facts.results`: one query per table for the whole season).
     """
     query = select(Match).where(Match.season_id == season.id, col(Match.kind).in_(kinds))
     if team is not None:
@@ -279,17 +279,17 @@ async def season_matches(
     teams = {t.id: t for t in await _teams(session, league)}
     venues = await _venues(session, league)
     today = league_today(league, now)
-    lines = []
-    for match in matches:
-        result = None
-        if match.play_on <= today:
-            result = await match_facts.result(session, await match_facts.context_for(session, league, match), now)
-        lines.append(
-            ScheduledLine(
-                match, teams[match.home_team_id], teams[match.away_team_id], venues.get(match.venue_id), result
-            )
+    results = await match_facts.results(session, league, [m for m in matches if m.play_on <= today], teams, now)
+    return [
+        ScheduledLine(
+            match,
+            teams[match.home_team_id],
+            teams[match.away_team_id],
+            venues.get(match.venue_id),
+            results.get(match.id or 0),
         )
-    return lines
+        for match in matches
+    ]
 
 
 async def team_league(session: AsyncSession, actor: Actor, league_name: str | None) -> League:

@@ -6,10 +6,12 @@ only final ones count. Ranking, tie-breaks and the tie-breaker-match test are `b
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,7 +25,7 @@ from bot.services.lookup import current_season, find_league
 from bot.services.schedule import ScheduledLine, season_matches, team_league
 from storage.db import Database
 from storage.matches import MatchKind
-from storage.models import Conference, League, Season, Team
+from storage.models import AuditEntry, Conference, League, Season, Team
 
 NO_CONFERENCE = "League"  # the table of teams without a conference
 COUNTED_KINDS = (MatchKind.REGULAR, MatchKind.TIEBREAKER_MATCH)
@@ -74,13 +76,17 @@ class StandingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        # league id → (season id, version, season results): recomputed only once something may have changed
+        self._recent: dict[int, tuple[int | None, tuple[datetime, int, int], SeasonResults]] = {}
+        self._computing: dict[int, asyncio.Lock] = {}
 
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
+        now = self.clock.now()
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
             season = await current_season(session, league)
-            loaded = await season_results(session, league, season, now=self.clock.now())
+            loaded = await self._season_results(session, league, season, now)
             names = _pick_conferences(league, list(loaded.conferences), conference)
             options = TeamOptions.model_validate(league.options)
             regular = loaded.regular_lines
@@ -91,6 +97,25 @@ class StandingsService:
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
             )
+
+    async def _season_results(
+        self, session: AsyncSession, league: League, season: Season, now: datetime
+    ) -> SeasonResults:
+        """`season_results`, reused while nothing could have changed them: no write committed through this
+        process's database, no audited change anywhere (other processes), the same season and the same minute
+        (results depend on the time: attendance windows, match days). The version is read before the results,
+        so a change racing the read makes the next call recompute; a call waiting for another's computation
+        takes its results when that computation began after the call did."""
+        last_change = (await session.exec(select(func.max(AuditEntry.id)))).one() or 0
+        version = (now.replace(second=0, microsecond=0), self.db.commits, last_change)
+        async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
+            recent = self._recent.get(league.id or 0)
+            # Results read after this call began are fresh enough for it, even if changes came in since.
+            if recent is not None and recent[0] == season.id and _not_older(recent[1], version):
+                return recent[2]
+            loaded = await season_results(session, league, season, now=now)
+            self._recent[league.id or 0] = (season.id, version, loaded)
+            return loaded
 
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
         async with self.db.reading() as session:
@@ -119,6 +144,11 @@ async def season_results(session: AsyncSession, league: League, season: Season, 
         conferences.setdefault(conference_names.get(team.conference_id, NO_CONFERENCE), []).append(team)
     results = [result for line in lines if (result := _final_result(line)) is not None]
     return SeasonResults(dict(sorted(conferences.items())), results, lines)
+
+
+def _not_older(version: tuple[datetime, int, int], than: tuple[datetime, int, int]) -> bool:
+    """Minute, commits through this process and the last audit entry only ever grow."""
+    return version[0] >= than[0] and version[1] >= than[1] and version[2] >= than[2]
 
 
 def _final_result(line: ScheduledLine) -> rules.MatchResult | None:

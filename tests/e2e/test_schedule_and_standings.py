@@ -199,8 +199,8 @@ async def test_standings_rank_final_results_per_conference(season_league: Runnin
 
 
 async def test_standings_load_teams_and_matches_once(season_league: RunningBot) -> None:
-    """A season is read with one query for its matches and none per match for teams or venues; only the
-    match facts themselves are read per match (`match_facts.result`)."""
+    """A season is read with one query for its matches, none per match for teams or venues, and one query per
+    facts table for all its matches together (`match_facts.results`), however many matches it has."""
     league = season_league
     await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
     league.bot.clock.set(datetime(2027, 3, 22, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
@@ -217,8 +217,8 @@ async def test_standings_load_teams_and_matches_once(season_league: RunningBot) 
     assert "0 of 9 regular-season matches final" in reply.text()
     reads = Counter(found[1] for s in statements if (found := FROM_TABLE.search(s)))
     assert reads["match"] == 1 and reads["venue"] == 1 and reads["team"] <= 2, reads
-    # facts are read per match, the same number of times for each (how many is `match_facts`' business)
-    assert reads["match_visit"] > 0 and reads["match_visit"] % 9 == 0, reads
+    facts_tables = ["match_visit", "match_lineup", "game_score", "game_penalty", "match_confirmation"]
+    assert all(reads[table] == 1 for table in facts_tables), reads
 
 
 async def test_playoffs_seed_from_the_final_standings(season_league: RunningBot) -> None:

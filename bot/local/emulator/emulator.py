@@ -300,6 +300,13 @@ class Emulator:
         record = self._dispatch(InteractionType.MODAL_SUBMIT, label, member, origin.channel, data, source)
         return await self._settle(record, timeout)
 
+    def redeliver(self, interaction_id: int) -> None:
+        """Send an interaction's INTERACTION_CREATE again, as Discord may (a RESUME replays events): the same
+        id and token, so only one callback can succeed."""
+        record = self.interactions[interaction_id]
+        if not self.gateway.dispatch("INTERACTION_CREATE", record.payload, guild_id=self.guild.id):
+            raise EmulatorError("no bot is connected to the emulator's gateway")
+
     def _dispatch(
         self,
         kind: InteractionType,
@@ -320,7 +327,7 @@ class Emulator:
             message_id=message.id if message else None,
         )
         message_json = self.message_payload(message) if message else None
-        payload = interaction_payload(record, self.guild, data, message_json)
+        payload = record.payload = interaction_payload(record, self.guild, data, message_json)
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
         if not self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=self.guild.id):

@@ -58,6 +58,7 @@ class InteractionRecord:
     acked_at: float | None = None
     original_message_id: int | None = None
     outputs: list[Output] = field(default_factory=list)
+    payload: JSON = field(default_factory=dict)  # INTERACTION_CREATE as dispatched, for redelivery
     rejections: list[str] = field(default_factory=list)  # refused requests, reported if nothing answers
     _acked: asyncio.Event = field(default_factory=asyncio.Event)
     _answered: asyncio.Event = field(default_factory=asyncio.Event)

@@ -1,0 +1,135 @@
+"""The real bot in a process of its own, connected to an emulator in the parent: what the benchmarks time
+and measure (start-up, memory) and what the crash suite kills.
+
+    python -m bench.bot_process --db URL --api URL --gateway URL --token T --guild ID --now ISO [--noop]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from bot.client import LeagueBot
+from bot.clock import ManualClock
+from bot.discord_endpoints import point_discord_at
+from bot.local.emulator import Emulator
+from bot.settings import load_settings
+from storage.db import Database
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class BenchBot(LeagueBot):
+    """LeagueBot plus, when asked, the /noop baseline command."""
+
+    def __init__(self, *args: object, noop: bool, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.noop = noop
+
+    async def setup_hook(self) -> None:
+        if self.noop:
+            await self.load_extension("bench.noop")
+        await super().setup_hook()
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    point_discord_at(args.api, args.gateway)
+    db = Database(args.db)
+    settings = load_settings(dev_guild_id=args.guild, discord_token="unused")
+    clock = ManualClock(datetime.fromisoformat(args.now))
+    bot = BenchBot(settings, db, clock, noop=args.noop, guild_ready_timeout=0.05)
+    try:
+        async with bot:
+            await bot.start(args.token)
+    finally:
+        await db.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bot_process")
+    for option in ("--db", "--api", "--gateway", "--token", "--now"):
+        parser.add_argument(option, required=True)
+    parser.add_argument("--guild", type=int, required=True)
+    parser.add_argument("--noop", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(args))
+    return 0
+
+
+class BotProcess:
+    """Start, kill -9 and measure a bot process from the parent, which runs the emulator."""
+
+    def __init__(self, emulator: Emulator, db_url: str, now: datetime, *, noop: bool = False) -> None:
+        self.emulator = emulator
+        self.db_url = db_url
+        self.now = now
+        self.noop = noop
+        self.process: asyncio.subprocess.Process | None = None
+        self.started_in: float | None = None  # seconds from spawn to READY (identified, commands synced)
+
+    async def start(self, *, timeout: float = 60.0) -> None:  # noqa: ASYNC109
+        sessions = len(self.emulator.gateway.live_sessions) + 1
+        command = [
+            sys.executable, "-m", "bench.bot_process", "--db", self.db_url, "--api", self.emulator.api_url,
+            "--gateway", self.emulator.gateway_url, "--token", self.emulator.token,
+            "--guild", str(self.emulator.guild.id), "--now", self.now.isoformat(),
+        ]  # fmt: skip
+        if self.noop:
+            command.append("--noop")
+        began = time.perf_counter()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = await asyncio.create_subprocess_exec(*command, cwd=ROOT, env=env)
+        await self.emulator.wait_until_ready(timeout, sessions=sessions)
+        self.started_in = time.perf_counter() - began
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def peak_rss_mb(self) -> float:
+        """The process's high-water resident set (VmHWM), in MiB."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmHWM in /proc status")
+
+    async def kill(self) -> None:
+        """kill -9: no cleanup, no goodbye, as a power cut or the OOM killer would."""
+        live = len(self.emulator.gateway.live_sessions)
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+        await self._gone(live)
+
+    async def stop(self) -> None:
+        live = len(self.emulator.gateway.live_sessions)
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 10)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        await self._gone(live)
+
+    async def _gone(self, live_before: int) -> None:
+        """Until the emulator has noticed the connection drop."""
+        for _ in range(200):
+            if len(self.emulator.gateway.live_sessions) < live_before:
+                return
+            await asyncio.sleep(0.01)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

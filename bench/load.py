@@ -1,0 +1,146 @@
+"""Driving the bot through the emulator and timing it: per command kind, at a given number of concurrent
+members, and sustained for a while. Format-agnostic: a format supplies `Workload`s (bench/formats.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import statistics
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.local.emulator import Emulator, EmulatorError, InteractionResult, Output
+from bot.local.emulator.commands import parse_line
+from bot.local.emulator.interactions import InteractionRecord, InteractionType
+
+REPLY_KINDS = ("response", "followup", "autocomplete", "modal")
+Call = Callable[[], Awaitable[InteractionResult]]
+
+
+class TimedEmulator(Emulator):
+    """The emulator, noting when each interaction got its reply (not just its acknowledgement)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.replied_at: dict[int, float] = {}
+        self._replies: dict[int, asyncio.Event] = {}
+        self.quiet_window = 0.0  # measure, do not linger: replies are awaited through `replied`
+
+    def emit(self, output: Output, record: InteractionRecord | None) -> None:
+        super().emit(output, record)
+        if record is not None and output.kind in REPLY_KINDS and record.id not in self.replied_at:
+            self.replied_at[record.id] = asyncio.get_running_loop().time()
+            self._reply(record.id).set()
+
+    def _reply(self, interaction_id: int) -> asyncio.Event:
+        return self._replies.setdefault(interaction_id, asyncio.Event())
+
+    async def replied(self, interaction_id: int, within: float) -> None:
+        """The emulator returns once an interaction is acknowledged; a deferred one replies later."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._reply(interaction_id).wait(), within)
+
+    async def autocomplete_result(self, line: str, *, focused: str, as_member: str) -> InteractionResult:
+        """`autocomplete`, returning the whole result (with its timing) rather than only the choices."""
+        member = self.member(as_member)
+        invocation = parse_line(line, self.registry, self._resolver(member), focused=focused, autocomplete=True)
+        record = self._dispatch(
+            InteractionType.AUTOCOMPLETE, f"autocomplete of {invocation.label}", member, self.channel("general"),
+            invocation.data(),
+        )  # fmt: skip
+        return await self._settle(record, 5.0)
+
+
+@dataclass
+class Workload:
+    """One command kind: `calls(n)` puts the league in a state where its commands are legal (e.g. clears
+    tonight's scores before score entries) and returns up to n of them, ready to send."""
+
+    kind: str
+    calls: Callable[[int], Awaitable[list[Call]]]
+    max_concurrency: int | None = None  # e.g. lineups: one declaration at a time per match, by rule
+    limit: int | None = None  # how many legal commands one preparation allows (e.g. one score per game)
+    note: str = ""
+
+
+@dataclass
+class Latencies:
+    kind: str
+    concurrency: int
+    ack: list[float] = field(default_factory=list)  # dispatch → first callback, seconds
+    reply: list[float] = field(default_factory=list)  # dispatch → the reply the member reads
+    refused: int = 0
+    refusals: list[str] = field(default_factory=list)
+    reply_by_command: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    wall: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return len(self.ack)
+
+    def percentile(self, which: str, q: float) -> float:
+        values = sorted(getattr(self, which))
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, round(q / 100 * (len(values) - 1)))]
+
+    def ms(self, which: str, q: float) -> str:
+        return f"{self.percentile(which, q) * 1000:.1f}"
+
+    @property
+    def mean_reply(self) -> float:
+        return statistics.fmean(self.reply) if self.reply else float("nan")
+
+
+async def measure(
+    emulator: TimedEmulator,
+    kind: str,
+    calls: Sequence[Call],
+    *,
+    concurrency: int,
+    for_seconds: float | None = None,
+    reply_within: float = 30.0,
+) -> Latencies:
+    """Run `calls` with `concurrency` members acting at once (each starts its next call when answered),
+    until they are all done or `for_seconds` have passed."""
+    result = Latencies(kind, concurrency)
+    queue = list(reversed(calls))
+    records: list[int] = []
+    deadline = None if for_seconds is None else time.perf_counter() + for_seconds
+
+    async def member() -> None:
+        while queue and (deadline is None or time.perf_counter() < deadline):
+            call = queue.pop()
+            try:
+                outcome = await call()
+            except EmulatorError as error:
+                result.errors.append(str(error))
+                continue
+            records.append(outcome.interaction_id)
+            await emulator.replied(outcome.interaction_id, reply_within)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(member() for _ in range(concurrency)))
+    result.wall = time.perf_counter() - began
+    for interaction_id in records:
+        record = emulator.interactions[interaction_id]
+        if record.acked_at is None:
+            result.errors.append(f"{record.label}: never acknowledged")
+            continue
+        result.ack.append(record.acked_at - record.dispatched_at)
+        replied = emulator.replied_at.get(interaction_id)
+        if replied is None:
+            result.errors.append(f"{record.label}: acknowledged, never answered")
+        else:
+            result.reply.append(replied - record.dispatched_at)
+            command = "autocomplete" if record.label.startswith("autocomplete") else record.label.split(" ")[0]
+            result.reply_by_command.setdefault(command, []).append(replied - record.dispatched_at)
+        refusals = [
+            o.content for o in record.outputs if o.kind in ("response", "followup") and o.content.startswith("⛔")
+        ]
+        if refusals:
+            result.refused += 1
+            result.refusals.append(refusals[0])
+    return result
