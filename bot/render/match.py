@@ -14,6 +14,8 @@ from storage.matches import GameScore
 
 FINAL_COLOUR = discord.Colour.green()
 DISPUTED_COLOUR = discord.Colour.orange()
+# Discord allows 25 fields and 6,000 characters per embed: the rounds take four, disputes at most four more.
+DISPUTES_SHOWN = 3
 
 
 def scoreboard_embed(board: Scoreboard) -> discord.Embed:
@@ -30,9 +32,13 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
         lines = _round_lines(board, plan)
         if lines:
             embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value="\n".join(lines), inline=False)
-    for challenge in board.open_challenges:
+    shown = board.open_challenges[:DISPUTES_SHOWN]
+    for challenge in shown:
         photo = f"\n[Photo of the scoresheet]({challenge.photo_url})" if challenge.photo_url else ""
-        embed.add_field(name=f"⚠️ Dispute #{challenge.id}", value=challenge.reason[:800] + photo, inline=False)
+        embed.add_field(name=f"⚠️ Dispute #{challenge.id}", value=challenge.reason[:300] + photo, inline=False)
+    if hidden := board.open_challenges[DISPUTES_SHOWN:]:
+        numbers = ", ".join(f"#{c.id}" for c in hidden[:40])
+        embed.add_field(name=f"⚠️ {len(hidden)} more open disputes", value=numbers, inline=False)
     return embed
 
 

@@ -284,3 +284,16 @@ def proposed_id(result: InteractionResult) -> int:
     found = re.search(r"match:agree:(\d+)", components)
     assert found, components
     return int(found[1])
+
+
+async def test_a_match_with_many_open_disputes_still_shows(night: Night) -> None:  # noqa: F811
+    """COMMON-DISPUTE-1: thirty open disputes on one match must not break its scoreboard (Discord allows 25 embed
+    fields; the bad-input suite found `/match show` failing): three are shown, the rest are counted."""
+    await four_each_checked_in(night)
+    for n in range(30):
+        await night.run(f'/match dispute match:MATCH reason:"Complaint {n}"', "a1")
+    shown = await night.league.run(f"/match show match:{night.match_id}", as_member="alice")
+    assert "Something went wrong" not in shown.text()
+    fields = [field["name"] for embed in shown.embeds for field in embed.get("fields", [])]
+    assert sum(name.startswith("⚠️ Dispute #") for name in fields) == 3
+    assert "⚠️ 27 more open disputes" in fields
