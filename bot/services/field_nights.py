@@ -22,7 +22,7 @@ from bot.rules.field import groups as group_rules
 from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
-from bot.rules.field.malfunctions import Incident
+from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
@@ -399,7 +399,7 @@ class FieldNightService:
             )
             session.add(row)
             await session.flush()
-            audit.created(session, actor, row, at=now, reason=note)
+            audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
             season = await load_season(session, context)
             sanction = next(s for s in reversed(season.sanctions) if s.penalty.player == player.id)
             if sanction.effect in (penalty_rules.Effect.SEASON_FORFEIT, penalty_rules.Effect.SUSPENSION):
@@ -448,7 +448,10 @@ class FieldNightService:
             )
             session.add(row)
             await session.flush()
-            audit.created(session, actor, row, at=now, reason=note)
+            major = row.severity in (Severity.MAJOR, Severity.CATASTROPHIC)  # the league is told (COMMON-NOTIFY-1)
+            audit.created(
+                session, actor, row, at=now, reason=note, action="field_malfunction_major" if major else "create"
+            )
             return MalfunctionReported(season.machine_names[machine_id], row)
 
     async def maintenance_log(self, actor: Actor, league_name: str | None) -> MaintenanceLog:

@@ -231,6 +231,8 @@ async def store_score(
         await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
         audit.created(session, actor, row, at=now)
     dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+    if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
+        audit.noted(session, actor, night, action="no_shows", detail={"no_shows": dropped, "dropped": dropped}, at=now)
     machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
     order = await _next_order(session, ladder, night, group, slot) if game < len(group.slots) else None
     return ScoreEntry(
