@@ -1,0 +1,87 @@
+"""Commissioner notices through Discord (COMMON-NOTIFY-1): events in the audit trail reach #commissioners once, on
+the catch-up tick, and survive a restart without repeating; an override also mentions the affected captains in
+#scores (issue 7 item 4)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.clock import ManualClock
+from bot.local.emulator import Output
+from tests.e2e.harness import running_bot
+from tests.e2e.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
+
+
+def notices(tonight: Night, title: str) -> list[Output]:
+    return [m for m in tonight.league.emulator.messages_in("commissioners") if title in m.text()]
+
+
+async def name_channels(tonight: Night) -> None:
+    reply = await tonight.run("/posts channels scores:#scores commissioners:#commissioners", "alice")
+    assert "Posting settings saved" in reply, reply
+
+
+async def test_common_notify_1_a_second_warning_is_told_once_even_after_a_restart(night: Night) -> None:  # noqa: F811
+    """COMMON-NOTIFY-1 / TEAM-DISC-2: the second warning suspends the player automatically; the commissioners
+    get one notice with the warning and the suspension; the next tick and a restarted bot send nothing again."""
+    league = night.league
+    await name_channels(night)
+    await night.run('/admin warn member:@h2 reason:"Swearing at the other team"', "alice")
+    await night.run('/admin warn member:@h2 reason:"Threw a drink"', "alice")
+    assert notices(night, "Automatic suspension") == []  # sent by the tick, not inside the command
+    await league.bot.posts.catch_up()
+    [told] = notices(night, "Automatic suspension")
+    assert "**⚠️ Warning** — H2: Threw a drink" in told.text(), told.text()
+    assert "Second warning this season" in told.text() and "`/admin warn`" in told.text()
+    assert len(notices(night, "Swearing at the other team")) == 1  # the first warning, its own notice
+
+    assert await league.bot.posts.catch_up() == 0
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    restarted_at = ManualClock(clock.now() + timedelta(minutes=5))
+    async with running_bot(league.db, league.emulator, sync=False, clock=restarted_at) as restarted:
+        assert await restarted.bot.posts.catch_up() == 0
+    assert len(notices(night, "Automatic suspension")) == 1
+
+
+async def test_common_notify_1_a_dispute_is_told_and_nothing_without_a_channel(night: Night) -> None:  # noqa: F811
+    """COMMON-NOTIFY-1 / TEAM-DISP-4: a captain's dispute reaches the commissioners with the match and the reason;
+    while no commissioners channel is named nothing is sent or claimed, and naming it within the grace delivers
+    it."""
+    league = night.league
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run("/score match:MATCH round:1 game:1 home1:300 home2:300 away1:200 away2:200", "h1")
+    await night.run('/match dispute match:MATCH reason:"A1 had a ball saver stolen" round:1 game:1', "a1")
+    assert await league.bot.posts.catch_up() == 0  # no channel named yet
+
+    await name_channels(night)
+    await league.bot.posts.catch_up()
+    [told] = notices(night, "Dispute opened")
+    assert "Tilt Warriors at Flipper Kings" in told.text() or "Flipper Kings at Tilt Warriors" in told.text()
+    assert f"match #{night.match_id}" in told.text() and "A1 had a ball saver stolen" in told.text(), told.text()
+
+
+async def test_an_override_tells_the_commissioners_and_mentions_the_affected_captains(night: Night) -> None:  # noqa: F811
+    """COMMON-NOTIFY-1, COMMON-ROLE-1: a commissioner's score override is told with its old and new values and
+    reason, and both captains (and the player whose score changed) are mentioned in #scores."""
+    league = night.league
+    await name_channels(night)
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run("/score match:MATCH round:1 game:1 home1:300 home2:300 away1:200 away2:200", "h1")
+    line = '/admin override score match:MATCH round:1 game:1 member:@h2 score:3000 reason:"Photo shows 3,000"'
+    assert "Override recorded" in await night.run(line, "alice")
+    await league.bot.posts.catch_up()
+
+    [told] = notices(night, "Override")
+    assert "score 300 → 3,000; Photo shows 3,000" in told.text(), told.text()
+    [mention] = [m for m in league.emulator.messages_in("scores") if "a commissioner corrected" in m.text()]
+    for member in ("h1", "a1", "h2"):
+        assert f"<@{league.emulator.member(member).id}>" in mention.text(), mention.text()
+    assert "Reason: Photo shows 3,000" in mention.text()
+    assert await league.bot.posts.catch_up() == 0
