@@ -81,7 +81,7 @@ def test_an_override_tells_the_commissioners_the_change_and_mentions_the_affecte
 
 
 def test_no_shows_and_flags_read_as_sentences() -> None:
-    """LADDER-ATT-5 drops and TEAM-DISC-3 flags, as the commissioners read them."""
+    """A ladder night's No-Shows with the players dropped, and a discipline flag, as the commissioners read them."""
     closed = fact(1, "no_shows", after={"no_shows": ["Ann", "Bo"], "dropped": ["Bo"]})
     flag = fact(2, "discipline_flag", command="/y", after={"TEAM-DISC-3": "Dan: 2 slam tilts this season"})
     [first, second] = notices([closed, flag], now=NOW, grace=GRACE)
