@@ -30,6 +30,7 @@ NOTABLE: dict[str, str] = {
     "auto_suspend": "🚫 Automatic suspension",
     "discipline_flag": "🚩 Discipline flag",
     "no_shows": "🚷 No-Shows",
+    "tie_awaiting_playoff": "🎯 Tie awaiting its playoff",
     "field_penalty": "🟨 Penalty",
     "override": "✏️ Override",
     "warn": "⚠️ Warning",
@@ -153,6 +154,9 @@ def _detail(entry: AuditFact) -> str:
         dropped = after.get("dropped") or []
         text = ", ".join(after.get("no_shows") or [])
         return text + (f"; dropped for the season: {', '.join(dropped)}" if dropped else "")
+    if action == "tie_awaiting_playoff":
+        players = " and ".join(after.get("players") or [])
+        return f"{players} on {after.get('where', '')}; the night cannot close until the playoff is entered"
     if action == "machine_major_failure":
         return f"{after.get('description', '')} ({after.get('action_taken', '')})"
     if action == "field_malfunction_major":

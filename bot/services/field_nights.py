@@ -311,6 +311,7 @@ class FieldNightService:
                     ) from None
                 audit.created(session, actor, row, at=now)
                 stored.append((player.display_name, value))
+            await _note_ties(session, actor, context, machine_id, now)
             view = await self._view(session, context)
             return ScoreEntered(view, machine, stored, replay)
 
@@ -598,6 +599,21 @@ def _attempt(
     return 1 + max(
         (s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)), default=1
     )
+
+
+async def _note_ties(
+    session: AsyncSession, actor: Actor, context: FieldContext, machine_id: int, now: datetime
+) -> None:
+    """COMMON-NOTIFY-1: a tie on the machine waits for its playoff (FIELD-SCORE-3); the commissioners are told
+    once, since the night cannot close until it is entered."""
+    season = await load_season(session, context)
+    facts = season.open_night()
+    for machine, tie in _open_ties(season.night_result(facts)):
+        if machine == machine_id:
+            detail = {"week": facts.night.week, "where": season.machine_names[machine_id], "players": sorted(
+                season.names.get(int(p), str(p)) for p in tie.players
+            )}  # fmt: skip
+            await audit.noted_once(session, actor, facts.night, action="tie_awaiting_playoff", detail=detail, at=now)
 
 
 def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:

@@ -157,7 +157,7 @@ async def _subject(session: AsyncSession, entity: str, snapshot: Mapping[str, An
     machine_id = row_id if entity == "machine" else snapshot.get("machine_id")
     if isinstance(machine_id, int) and (machine := await session.get(Machine, machine_id)) is not None:
         return machine.title
-    if entity == "ladder_night" and "week" in snapshot:
+    if entity in ("ladder_night", "field_night") and "week" in snapshot:
         return f"week {snapshot['week']}"
     return None
 

@@ -8,7 +8,8 @@ from datetime import timedelta
 
 from bot.clock import ManualClock
 from bot.local.emulator import Output
-from tests.e2e.harness import running_bot
+from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.test_ladder_night import PLAYERS, ladder, ok  # noqa: F401 - the fixture
 from tests.e2e.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
 
 
@@ -85,3 +86,29 @@ async def test_an_override_tells_the_commissioners_and_mentions_the_affected_cap
         assert f"<@{league.emulator.member(member).id}>" in mention.text(), mention.text()
     assert "Reason: Photo shows 3,000" in mention.text()
     assert await league.bot.posts.catch_up() == 0
+
+
+async def test_common_notify_1_a_ladder_tie_and_a_repeat_slam_are_told(ladder: RunningBot) -> None:  # noqa: F811
+    """COMMON-NOTIFY-1: in a ladder night, the score that completes an exact tie (LADDER-AMB-5: the night cannot
+    close until its playoff) and a second intentional slam tilt (LADDER-PEN-6: expulsion review) reach the
+    commissioners, once each."""
+    await ok(ladder, "/posts channels commissioners:#commissioners", "alice")
+    await ok(ladder, "/ladder night open", "alice")
+    five = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+    for group in (1, 2, 3):
+        await ok(ladder, f'/ladder games set group:{group} games:"{five}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        await ok(ladder, "/ladder checkin", name)
+        games = [f"{20 - number},000,000"] * 5
+        if name == "p2":
+            games[4] = "20,000,000"  # level with p1 in game 5
+        await ok(ladder, f'/ladder score game:1 score:"{" ".join(games)}"', name)
+    await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    await ok(ladder, "/ladder penalty game:2 offence:slam_intentional player:@p4", "alice")
+    await ladder.bot.posts.catch_up()
+    told = [m.text() for m in ladder.emulator.messages_in("commissioners")]
+    [tie] = [text for text in told if "Tie awaiting its playoff" in text]
+    assert "week 1: P1 and P2 on group 1, game 5 (Funhouse)" in tie, tie
+    [flag] = [text for text in told if "Discipline flag" in text]
+    assert "P4: repeated intentional slam tilts, review for expulsion (LADDER-PEN-6)" in flag, flag
+    assert await ladder.bot.posts.catch_up() == 0

@@ -81,12 +81,17 @@ def test_an_override_tells_the_commissioners_the_change_and_mentions_the_affecte
 
 
 def test_no_shows_and_flags_read_as_sentences() -> None:
-    """A ladder night's No-Shows with the players dropped, and a discipline flag, as the commissioners read them."""
+    """A ladder night's No-Shows with the players dropped, a discipline flag and an unresolved tie, as the
+    commissioners read them."""
     closed = fact(1, "no_shows", after={"no_shows": ["Ann", "Bo"], "dropped": ["Bo"]})
     flag = fact(2, "discipline_flag", command="/y", after={"TEAM-DISC-3": "Dan: 2 slam tilts this season"})
-    [first, second] = notices([closed, flag], now=NOW, grace=GRACE)
+    tie = fact(
+        3, "tie_awaiting_playoff", command="/z", after={"where": "group 2, game 5 (Godzilla)", "players": ["Ann", "Cy"]}
+    )
+    [first, second, third] = notices([closed, flag, tie], now=NOW, grace=GRACE)
     assert "**🚷 No-Shows** — week 3: Ann, Bo; dropped for the season: Bo" in notice_text(first, Names({1: "week 3"}))
     assert "Dan: 2 slam tilts this season (TEAM-DISC-3)" in notice_text(second, Names())
+    assert "Ann and Cy on group 2, game 5 (Godzilla); the night cannot close" in notice_text(third, Names())
 
 
 def test_a_long_notice_fits_in_one_message() -> None:
