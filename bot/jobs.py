@@ -99,6 +99,15 @@ class PostScheduler:
                 log.exception("commissioner notices: the tick failed; the next one tries again")
             return sent
 
+    async def send_notices(self) -> int:
+        """Right after a command: the notices it caused, without waiting for the next tick."""
+        async with self._ticking:
+            try:
+                return await self._send_notices()
+            except Exception:
+                log.exception("commissioner notices: sending failed; the next tick tries again")
+                return 0
+
     async def _send_notices(self) -> int:
         sent = 0
         for delivery in await self.notices.pending():

@@ -1,15 +1,15 @@
 """Commissioner notices (COMMON-NOTIFY-1): which audit entries the league must be told about, and what the
 notice says. Pure: audit facts and the names the service resolved in, text out; `now` is a parameter.
 
-The audit trail is the outbox. One command can write several entries at once (a ruling keeps a precedent and
-overrides a score); they share their league, actor, command and time, and make one notice, keyed by the
-smallest entry id so it is claimed once.
+The audit trail is the outbox: each notable entry is one notice, keyed by the entry's id so it is claimed once.
+(Entries are not merged per command: nothing in an entry says which command run wrote it, and under a frozen
+clock, as in the local chat, two runs of one command look alike; a merged notice could swallow the second.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,7 +26,6 @@ NOTABLE: dict[str, str] = {
     "agreement_proposed": "🤝 Captains' agreement proposed",
     "agreement_accepted": "🤝 Captains' agreement accepted",
     "ruling": "⚖️ Ruling",
-    "precedent": "📚 Kept as a precedent",
     "auto_suspend": "🚫 Automatic suspension",
     "discipline_flag": "🚩 Discipline flag",
     "no_shows": "🚷 No-Shows",
@@ -65,31 +64,30 @@ class AuditFact:
 
 @dataclass(frozen=True)
 class Notice:
-    """The entries one command wrote that the commissioners are told about, as one message."""
+    """An audit entry the commissioners are told about."""
 
-    league_id: int
-    entries: tuple[AuditFact, ...]
+    entry: AuditFact
+
+    @property
+    def league_id(self) -> int:
+        return self.entry.league_id
 
     @property
     def period(self) -> str:
         """The claim key in `post_claim` under the kind `notice`."""
-        return f"audit-{min(e.id for e in self.entries)}"
+        return self.period_of(self.entry.id)
 
-    @property
-    def at(self) -> datetime:
-        return self.entries[0].at
-
-    @property
-    def is_override(self) -> bool:
-        return any(e.action == "override" for e in self.entries)
+    @staticmethod
+    def period_of(entry_id: int) -> str:
+        return f"audit-{entry_id}"
 
 
 @dataclass(frozen=True)
 class Names:
-    """What the service resolved for the text: per entry id, what it is about (a match, a player, a machine);
-    the affected members to mention for an override (Discord ids)."""
+    """What the service resolved for the text: what the entry is about (a match, a player, a machine), and for an
+    override the affected members to mention (Discord ids)."""
 
-    subjects: Mapping[int, str] = field(default_factory=dict)
+    subject: str | None = None
     affected: tuple[int, ...] = ()
 
 
@@ -98,38 +96,35 @@ def is_notable(action: str) -> bool:
 
 
 def notices(entries: Iterable[AuditFact], *, now: datetime, grace: Mapping[int, timedelta]) -> list[Notice]:
-    """The notable entries grouped per command, oldest first, leaving out leagues without a `grace` (no
-    commissioners channel) and notices older than their league's grace at first sight (no flood of old
-    events when the channel is named later)."""
-    groups: dict[tuple[int, int, str, datetime], list[AuditFact]] = {}
-    for entry in sorted(entries, key=lambda e: e.id):
-        window = grace.get(entry.league_id)
-        if not is_notable(entry.action) or window is None or entry.at < now - window:
-            continue
-        groups.setdefault((entry.league_id, entry.actor_id, entry.command, entry.at), []).append(entry)
-    return [Notice(key[0], tuple(group)) for key, group in groups.items()]
+    """The notable entries, oldest first, leaving out leagues without a `grace` (no commissioners channel) and
+    entries older than their league's grace at first sight (no flood of old events when the channel is named
+    later)."""
+    return [
+        Notice(entry)
+        for entry in sorted(entries, key=lambda e: e.id)
+        if is_notable(entry.action) and (window := grace.get(entry.league_id)) is not None and entry.at >= now - window
+    ]
 
 
 def notice_text(notice: Notice, names: Names) -> str:
-    """The commissioners' message: one line per entry, then who did it through which command."""
-    lines = [_line(entry, names.subjects.get(entry.id)) for entry in notice.entries]
-    first = notice.entries[0]
-    lines.append(f"-# by <@{first.actor_id}> with `{first.command}` (COMMON-NOTIFY-1)")
-    return _fit("\n".join(lines))
+    """The commissioners' message: what happened, then who did it through which command."""
+    entry = notice.entry
+    by = f"-# by <@{entry.actor_id}> with `{entry.command}` (COMMON-NOTIFY-1)"
+    return _fit(f"{_line(entry, names.subject)}\n{by}")
 
 
 def affected_text(notice: Notice, names: Names) -> str | None:
     """For an override, the message that tells the affected captains and players (issue 7 item 4); None when
     nobody is affected or it is no override."""
-    if not notice.is_override or not names.affected:
+    entry = notice.entry
+    if entry.action != "override" or not names.affected:
         return None
-    overrides = [e for e in notice.entries if e.action == "override"]
-    subject = next((names.subjects[e.id] for e in overrides if e.id in names.subjects), "your match")
-    changes = "; ".join(filter(None, (_changes(e) for e in overrides))) or "a correction"
-    reason = overrides[0].reason
     mentions = " ".join(f"<@{user}>" for user in names.affected)
-    because = f" Reason: {reason}" if reason else ""
-    return _fit(f"{mentions} a commissioner corrected {subject}: {changes}.{because}")
+    because = f" Reason: {entry.reason}" if entry.reason else ""
+    return _fit(
+        f"{mentions} a commissioner corrected {names.subject or 'your match'}: {_changes(entry) or 'a correction'}."
+        + because
+    )
 
 
 def _line(entry: AuditFact, subject: str | None) -> str:
@@ -146,8 +141,6 @@ def _detail(entry: AuditFact) -> str:
         return f"{after.get('reason', '')} (kind {after.get('kind', 'score')})"
     if action in ("agreement_proposed", "agreement_accepted"):
         return str(after.get("terms", ""))
-    if action == "precedent":
-        return f"{after.get('situation', '')} → {after.get('ruling', '')}"
     if action == "discipline_flag":
         return "; ".join(f"{value} ({rule})" for rule, value in after.items())
     if action == "no_shows":

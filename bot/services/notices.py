@@ -31,6 +31,7 @@ from storage.models import AuditEntry, League, Machine, Player, Team
 from storage.posts import LeaguePosting, PostClaim
 
 KIND = "notice"
+AFFECTED = "-affected"  # the period suffix of an override's mention of the affected members
 MIN_GRACE = timedelta(minutes=15)  # a league's posting grace may be 0; a notice still survives a short restart
 
 
@@ -70,23 +71,22 @@ class NoticeService:
                     .order_by(col(AuditEntry.id))
                 )
             ).all()
-            facts = [fact for entry in entries if (fact := await _fact(session, entry)) is not None]
-            found = rules.notices(facts, now=now, grace=grace)
-            claimed = await _claimed(session, {n.league_id for n in found})
+            claimed = await _claimed(session, set(postings))  # entry ids are unique: the period names the entry
+            unsent = [e for e in entries if not _periods(e.id or 0, e.action) <= claimed]
+            facts = [fact for entry in unsent if (fact := await _fact(session, entry)) is not None]
             deliveries: list[Delivery] = []
-            for notice in found:
+            for notice in rules.notices(facts, now=now, grace=grace):
                 posting = postings[notice.league_id]
-                wanted = [notice.period, f"{notice.period}-affected"]
-                if all((notice.league_id, period) in claimed for period in wanted):
-                    continue
                 names = await _names(session, notice)
-                if (notice.league_id, wanted[0]) not in claimed:
+                if notice.period not in claimed:
                     channel = int(posting.commissioners_channel_id or 0)
-                    deliveries.append(Delivery(notice.league_id, wanted[0], channel, rules.notice_text(notice, names)))
+                    text = rules.notice_text(notice, names)
+                    deliveries.append(Delivery(notice.league_id, notice.period, channel, text))
                 affected = rules.affected_text(notice, names)
-                if affected and posting.scores_channel_id and (notice.league_id, wanted[1]) not in claimed:
+                mention = f"{notice.period}{AFFECTED}"
+                if affected and posting.scores_channel_id and mention not in claimed:
                     channel = int(posting.scores_channel_id)
-                    deliveries.append(Delivery(notice.league_id, wanted[1], channel, affected, names.affected))
+                    deliveries.append(Delivery(notice.league_id, mention, channel, affected, names.affected))
             return deliveries
 
 
@@ -108,43 +108,37 @@ async def _fact(session: AsyncSession, entry: AuditEntry) -> rules.AuditFact | N
     )  # fmt: skip
 
 
-async def _claimed(session: AsyncSession, leagues: set[int]) -> set[tuple[int, str]]:
-    if not leagues:
-        return set()
+async def _claimed(session: AsyncSession, leagues: set[int]) -> set[str]:
     rows = await session.exec(
-        select(PostClaim.league_id, PostClaim.period).where(
-            PostClaim.kind == KIND, col(PostClaim.league_id).in_(leagues)
-        )
+        select(PostClaim.period).where(PostClaim.kind == KIND, col(PostClaim.league_id).in_(leagues))
     )
-    return {(league, period) for league, period in rows.all()}
+    return set(rows.all())
+
+
+def _periods(entry_id: int, action: str) -> set[str]:
+    """The claims an entry makes when it is told: the notice, and for an override the affected members' mention."""
+    told = rules.Notice.period_of(entry_id)
+    return {told, f"{told}{AFFECTED}"} if action == "override" else {told}
 
 
 async def _names(session: AsyncSession, notice: rules.Notice) -> rules.Names:
-    """What each entry is about, and for an override the Discord ids of the captains of the match on its date
-    and of the players whose rows changed."""
-    subjects: dict[int, str] = {}
-    affected: list[int] = []
-    for entry in notice.entries:
-        snapshot = entry.after or entry.before or {}
-        match_id = _match_id(entry.entity, entry.entity_id, snapshot)
-        if match_id is not None:
-            match = await session.get(Match, match_id)
-            league = await session.get(League, notice.league_id)
-            if match is None or league is None:
-                continue
-            context = await match_facts.context_for(session, league, match)
-            subjects[entry.id] = f"{context.label} (match #{match_id}, {match.play_on:%a %-d %b})"
-            if entry.action == "override":
-                sides = await captains(session, context)
-                players = {p for ids in sides.values() for p in ids}
-                if isinstance(snapshot.get("player_id"), int):
-                    players.add(snapshot["player_id"])
-                affected += [u for u in await _discord_ids(session, players) if u not in affected]
-            continue
-        subject = await _subject(session, entry.entity, snapshot, entry.entity_id)
-        if subject:
-            subjects[entry.id] = subject
-    return rules.Names(subjects, tuple(affected))
+    """What the entry is about, and for an override of a match's facts the Discord ids of the captains of the
+    match on its date and of the player whose row changed."""
+    entry = notice.entry
+    snapshot = entry.after or entry.before or {}
+    match_id = _match_id(entry.entity, entry.entity_id, snapshot)
+    match = await session.get(Match, match_id) if match_id is not None else None
+    league = await session.get(League, notice.league_id)
+    if match is None or league is None:
+        return rules.Names(await _subject(session, entry.entity, snapshot, entry.entity_id))
+    context = await match_facts.context_for(session, league, match)
+    subject = f"{context.label} (match #{match_id}, {match.play_on:%a %-d %b})"
+    if entry.action != "override":
+        return rules.Names(subject)
+    players = {p for ids in (await captains(session, context)).values() for p in ids}
+    if isinstance(snapshot.get("player_id"), int):
+        players.add(snapshot["player_id"])
+    return rules.Names(subject, tuple(await _discord_ids(session, players)))
 
 
 async def _subject(session: AsyncSession, entity: str, snapshot: Mapping[str, Any], row_id: int | None) -> str | None:

@@ -34,19 +34,19 @@ def test_common_notify_1_only_the_catalogs_events_and_commissioner_decisions_are
     assert [n.period for n in notices(entries, now=NOW, grace=GRACE)] == ["audit-2", "audit-4", "audit-5", "audit-6"]
 
 
-def test_common_notify_1_one_command_makes_one_notice_keyed_by_its_first_entry() -> None:
-    """A second warning writes the warning and the automatic suspension (TEAM-DISC-2) in one command: one notice,
-    claimed under its first entry's id, with both lines."""
+def test_common_notify_1_each_entry_is_one_notice_keyed_by_its_id() -> None:
+    """A second warning writes the warning and the automatic suspension (TEAM-DISC-2): two notices, each claimed
+    under its entry's id, each saying what happened and who did it."""
     warn = fact(10, "warn", command="/admin warn", reason="Slow play")
     suspend = fact(11, "auto_suspend", command="/admin warn", reason="Second warning this season")
     other = fact(12, "dispute_opened", command="/match dispute", after={"reason": "wrong score", "kind": "score"})
-    [first, second] = notices([suspend, other, warn], now=NOW, grace=GRACE)
-    assert first.entries == (warn, suspend) and first.period == "audit-10"
-    text = notice_text(first, Names({10: "Carol", 11: "Carol"}))
-    assert "**⚠️ Warning** — Carol: Slow play" in text
-    assert "**🚫 Automatic suspension** — Carol: Second warning this season" in text
-    assert "by <@77> with `/admin warn`" in text
-    assert "**⚖️ Dispute opened**: wrong score (kind score)" in notice_text(second, Names())
+    found = notices([suspend, other, warn], now=NOW, grace=GRACE)
+    assert [n.period for n in found] == ["audit-10", "audit-11", "audit-12"]
+    assert notice_text(found[0], Names("Carol")) == (
+        "**⚠️ Warning** — Carol: Slow play\n-# by <@77> with `/admin warn` (COMMON-NOTIFY-1)"
+    )
+    assert "**🚫 Automatic suspension** — Carol: Second warning this season" in notice_text(found[1], Names("Carol"))
+    assert "**⚖️ Dispute opened**: wrong score (kind score)" in notice_text(found[2], Names())
 
 
 def test_common_notify_1_no_flood_of_old_events_and_none_without_a_channel() -> None:
@@ -67,7 +67,7 @@ def test_an_override_tells_the_commissioners_the_change_and_mentions_the_affecte
         after={"score": 1_234_560, "confirmed_by": 77, "match_id": 3},
     )  # fmt: skip
     [notice] = notices([entry], now=NOW, grace=GRACE)
-    names = Names({5: "Rollovers at Spinners (match #3)"}, affected=(101, 202))
+    names = Names("Rollovers at Spinners (match #3)", affected=(101, 202))
     assert "**✏️ Override** — Rollovers at Spinners (match #3): score 123,456 → 1,234,560; photo shows 1,234,560" in (
         notice_text(notice, names)
     )
@@ -75,7 +75,7 @@ def test_an_override_tells_the_commissioners_the_change_and_mentions_the_affecte
         "<@101> <@202> a commissioner corrected Rollovers at Spinners (match #3): score 123,456 → 1,234,560. "
         "Reason: photo shows 1,234,560"
     )
-    assert affected_text(notice, Names({5: "x"})) is None
+    assert affected_text(notice, Names("x")) is None
     [warning] = notices([fact(6, "warn")], now=NOW, grace=GRACE)
     assert affected_text(warning, Names(affected=(101,))) is None
 
@@ -89,7 +89,7 @@ def test_no_shows_and_flags_read_as_sentences() -> None:
         3, "tie_awaiting_playoff", command="/z", after={"where": "group 2, game 5 (Godzilla)", "players": ["Ann", "Cy"]}
     )
     [first, second, third] = notices([closed, flag, tie], now=NOW, grace=GRACE)
-    assert "**🚷 No-Shows** — week 3: Ann, Bo; dropped for the season: Bo" in notice_text(first, Names({1: "week 3"}))
+    assert "**🚷 No-Shows** — week 3: Ann, Bo; dropped for the season: Bo" in notice_text(first, Names("week 3"))
     assert "Dan: 2 slam tilts this season (TEAM-DISC-3)" in notice_text(second, Names())
     assert "Ann and Cy on group 2, game 5 (Godzilla); the night cannot close" in notice_text(third, Names())
 
