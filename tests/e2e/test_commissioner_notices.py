@@ -10,15 +10,17 @@ from datetime import timedelta
 from bot.clock import ManualClock
 from bot.local.emulator import Output
 from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.test_field_night import field_league  # noqa: F401 - the fixture
 from tests.e2e.test_ladder_night import PLAYERS, ladder, ok  # noqa: F401 - the fixture
 from tests.e2e.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
 
 
-def notices(tonight: Night, title: str) -> list[Output]:
-    return [m for m in tonight.league.emulator.messages_in("commissioners") if title in m.text()]
+def notices(tonight: Night | RunningBot, title: str) -> list[Output]:
+    emulator = (tonight.league if isinstance(tonight, Night) else tonight).emulator
+    return [m for m in emulator.messages_in("commissioners") if title in m.text()]
 
 
-async def arrived(tonight: Night, title: str) -> list[Output]:
+async def arrived(tonight: Night | RunningBot, title: str) -> list[Output]:
     """The notices sent in the background right after the command (COMMON-NOTIFY-1), once they are in."""
     for _ in range(100):
         if found := notices(tonight, title):
@@ -121,3 +123,21 @@ async def test_common_notify_1_a_ladder_tie_and_a_repeat_slam_are_told(ladder: R
     [flag] = [text for text in told if "Discipline flag" in text]
     assert "P4: repeated intentional slam tilts, review for expulsion (LADDER-PEN-6)" in flag, flag
     assert await ladder.bot.posts.catch_up() == 0
+
+
+async def test_common_notify_1_a_field_tie_and_a_major_malfunction_are_told(field_league: RunningBot) -> None:  # noqa: F811
+    """COMMON-NOTIFY-1: in a field night, a tie that waits for its one-ball playoff (FIELD-SCORE-3) and a major
+    malfunction (FIELD-MALF-1) reach the commissioners once each, right after the command."""
+    league = field_league
+    await ok(league, "/posts channels commissioners:#commissioners", "alice")
+    await ok(league, "/field night open m1:1 m2:2 m3:3 m4:4 m5:5", "alice")
+    for name in ("p01", "p02", "p03", "p04"):
+        await ok(league, "/field checkin", name)
+    await ok(league, '/field malfunction machine:1 incident:ball_launched_early note:"autolaunch on ball 2"', "p01")
+    for name, value in (("p01", "99,000"), ("p03", "97,000"), ("p04", "97,000"), ("p02", "98,000")):
+        await ok(league, f"/field score machine:1 score:{value}", name)
+    [tie] = await arrived(league, "Tie awaiting its playoff")
+    assert "week 1: P03 and P04 on Godzilla; the night cannot close" in tie.text(), tie.text()
+    [failure] = await arrived(league, "Major machine malfunction")
+    assert "Godzilla: ball_launched_early (autolaunch on ball 2)" in failure.text(), failure.text()
+    assert await league.bot.posts.catch_up() == 0
