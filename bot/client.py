@@ -62,6 +62,7 @@ class LeagueBot(commands.Bot):
         self.force_sync = force_sync
         self.posts = PostScheduler(self, self.services.posts)
         self._first_catch_up: asyncio.Task[None] | None = None
+        self._notices: set[asyncio.Task[int]] = set()
 
     async def setup_hook(self) -> None:
         for extension in cog_modules():
@@ -76,10 +77,20 @@ class LeagueBot(commands.Bot):
         await self.wait_until_ready()
         await self.posts.catch_up()
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: discord.app_commands.Command | discord.app_commands.ContextMenu
+    ) -> None:
+        """The commissioner notices a command caused go out at once, not at the next minute's tick (COMMON-NOTIFY-1)."""
+        task = asyncio.create_task(self.posts.send_notices())
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
     async def close(self) -> None:
         self.posts.shutdown()
         if self._first_catch_up is not None:
             self._first_catch_up.cancel()
+        for task in self._notices:
+            task.cancel()
         await super().close()
 
     async def sync_commands(self) -> None:

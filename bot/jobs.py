@@ -4,7 +4,8 @@ Thin on purpose. Jobs are rebuilt from our own tables at every start (`replace_e
 league and kind at the kind's local time, in the league's IANA zone, plus a catch-up tick every minute and one
 at start. Every job only asks the service what is due now (by the injected clock) and sends it; the claim table
 decides who sends what, so a restart or a second process never posts twice (DESIGN.md §4).
-`claim_and_send` is the same path for one-off notices from any service.
+`claim_and_send` is the same path for one-off notices from any service; the commissioner notices read from the
+audit trail (`bot.services.notices`) go out on the same tick.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.render.posts import Outgoing, render_post
 from bot.rules import posts as rules
+from bot.services.notices import KIND as NOTICE
+from bot.services.notices import NoticeService
 from bot.services.posts import DuePost, Posting, PostService
 
 if TYPE_CHECKING:
@@ -36,6 +39,7 @@ class PostScheduler:
     def __init__(self, bot: LeagueBot, service: PostService) -> None:
         self.bot = bot
         self.service = service
+        self.notices = NoticeService(service.db, service.clock)
         self.scheduler = AsyncIOScheduler(
             timezone="UTC", job_defaults={"coalesce": True, "misfire_grace_time": MISFIRE_GRACE, "max_instances": 1}
         )
@@ -89,7 +93,29 @@ class PostScheduler:
                 await self._refresh_living()
             except Exception:
                 log.exception("scheduled posts: the tick failed; the next one tries again")
+            try:
+                sent += await self._send_notices()
+            except Exception:
+                log.exception("commissioner notices: the tick failed; the next one tries again")
             return sent
+
+    async def send_notices(self) -> int:
+        """Right after a command: the notices it caused, without waiting for the next tick."""
+        async with self._ticking:
+            try:
+                return await self._send_notices()
+            except Exception:
+                log.exception("commissioner notices: sending failed; the next tick tries again")
+                return 0
+
+    async def _send_notices(self) -> int:
+        sent = 0
+        for delivery in await self.notices.pending():
+            claim_id = await self.service.claim(delivery.league_id, NOTICE, delivery.period, delivery.channel_id)
+            if claim_id is not None:
+                outgoing = Outgoing(delivery.text, mentions=list(delivery.mentions))
+                sent += await self._send(claim_id, delivery.channel_id, outgoing, label=f"notice {delivery.period}")
+        return sent
 
     async def _claim_and_send_due(self, due: DuePost) -> int:
         claim_id = await self.service.claim(due.league_id, due.post.kind, due.post.period, due.channel_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.actor import Actor
@@ -51,6 +51,19 @@ def noted(
 ) -> None:
     """Record an event about a row that changes nothing in it (a discipline flag raised by the rules)."""
     _record(session, actor, row, at=at, action=action, before=None, after=detail)
+
+
+async def noted_once(
+    session: AsyncSession, actor: Actor, row: SQLModel, *, action: str, detail: dict[str, Any], at: datetime
+) -> None:
+    """`noted`, unless the same event about the same row is recorded already (a tie stays open over several
+    commands; the commissioners are told of it once)."""
+    table = str(getattr(row, "__tablename__", type(row).__name__.lower()))
+    query = select(AuditEntry.after).where(
+        AuditEntry.action == action, AuditEntry.entity == table, AuditEntry.entity_id == getattr(row, "id", None)
+    )
+    if detail not in (await session.exec(query)).all():
+        noted(session, actor, row, action=action, detail=detail, at=at)
 
 
 def deleted(

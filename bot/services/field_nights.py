@@ -22,7 +22,7 @@ from bot.rules.field import groups as group_rules
 from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
-from bot.rules.field.malfunctions import Incident
+from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
@@ -311,6 +311,7 @@ class FieldNightService:
                     ) from None
                 audit.created(session, actor, row, at=now)
                 stored.append((player.display_name, value))
+            await _note_ties(session, actor, context, machine_id, now)
             view = await self._view(session, context)
             return ScoreEntered(view, machine, stored, replay)
 
@@ -399,7 +400,7 @@ class FieldNightService:
             )
             session.add(row)
             await session.flush()
-            audit.created(session, actor, row, at=now, reason=note)
+            audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
             season = await load_season(session, context)
             sanction = next(s for s in reversed(season.sanctions) if s.penalty.player == player.id)
             if sanction.effect in (penalty_rules.Effect.SEASON_FORFEIT, penalty_rules.Effect.SUSPENSION):
@@ -448,7 +449,10 @@ class FieldNightService:
             )
             session.add(row)
             await session.flush()
-            audit.created(session, actor, row, at=now, reason=note)
+            major = row.severity in (Severity.MAJOR, Severity.CATASTROPHIC)  # the league is told (COMMON-NOTIFY-1)
+            audit.created(
+                session, actor, row, at=now, reason=note, action="field_malfunction_major" if major else "create"
+            )
             return MalfunctionReported(season.machine_names[machine_id], row)
 
     async def maintenance_log(self, actor: Actor, league_name: str | None) -> MaintenanceLog:
@@ -595,6 +599,21 @@ def _attempt(
     return 1 + max(
         (s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)), default=1
     )
+
+
+async def _note_ties(
+    session: AsyncSession, actor: Actor, context: FieldContext, machine_id: int, now: datetime
+) -> None:
+    """COMMON-NOTIFY-1: a tie on the machine waits for its playoff (FIELD-SCORE-3); the commissioners are told
+    once, since the night cannot close until it is entered."""
+    season = await load_season(session, context)
+    facts = season.open_night()
+    for machine, tie in _open_ties(season.night_result(facts)):
+        if machine == machine_id:
+            detail = {"week": facts.night.week, "where": season.machine_names[machine_id], "players": sorted(
+                season.names.get(int(p), str(p)) for p in tie.players
+            )}  # fmt: skip
+            await audit.noted_once(session, actor, facts.night, action="tie_awaiting_playoff", detail=detail, at=now)
 
 
 def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:

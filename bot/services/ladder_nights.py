@@ -157,6 +157,9 @@ class LadderNightService:
                 before = audit.snapshot(night)
                 summary = await close_night(session, ladder, night, now)
                 audit.updated(session, actor, night, before=before, at=now)
+                if summary.no_shows:  # COMMON-NOTIFY-1: the commissioners are told
+                    detail = {"week": night.week, "no_shows": summary.no_shows, "dropped": summary.dropped}
+                    audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
                 return summary
         except IntegrityError:  # another commissioner closed it a moment ago; theirs stands
             raise Conflict("This night was closed a moment ago; see `/ladder groups` for next week.") from None

@@ -231,18 +231,29 @@ async def store_score(
         await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
         audit.created(session, actor, row, at=now)
     dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+    if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
+        detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
+        audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
     machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-    order = await _next_order(session, ladder, night, group, slot) if game < len(group.slots) else None
+    finish = await _finish(session, ladder, night, group, slot)
+    if isinstance(finish, TieNeedsPlayoff):
+        detail = {
+            "week": night.week,
+            "where": f"group {group.number}, game {game} ({machine})",
+            "players": [everyone[p].name for p in finish.players],
+        }  # COMMON-NOTIFY-1: unresolved until `/ladder tiebreak`; the night cannot close before (LADDER-AMB-5)
+        await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
+    order = next_game_order(finish) if game < len(group.slots) and isinstance(finish, tuple) else None
     return ScoreEntry(
         target.name, game, machine, value, replaced, dropped, [everyone[p].name for p in order] if order else None
     )
 
 
-async def _next_order(
+async def _finish(
     session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
-) -> list[int] | None:
-    """LADDER-ORDER-2: once every checked-in player has a score in this game, the next game's order is the
-    reverse of its finish. None while scores are missing or an exact tie awaits its playoff (LADDER-AMB-5)."""
+) -> tuple[int, ...] | TieNeedsPlayoff | None:
+    """A game's finish once every checked-in player has a score in it (its reverse is the next game's order,
+    LADDER-ORDER-2), or the exact tie that awaits its playoff (LADDER-AMB-5); None while scores are missing."""
     await session.flush()
     present = await _checked_in(session, ladder, night)
     rows = (
@@ -253,8 +264,7 @@ async def _next_order(
     if any(p not in scores for p in playing):
         return None
     entries = [GameEntry(p, EntryKind.PLAYED, scores[p], group.ranks[str(p)]) for p in playing]
-    finish = placement_order(entries)
-    return None if isinstance(finish, TieNeedsPlayoff) else next_game_order(finish)
+    return placement_order(entries, group.playoff_orders.get(str(slot), ()))
 
 
 def check_may_enter(

@@ -111,6 +111,9 @@ class LadderRulingService:
             )
             await insert_unique(session, row, f"That ruling on {offender.name} in game {game} is already recorded.")
             audit.created(session, actor, row, at=now)
+            if review:  # COMMON-NOTIFY-1: the commissioners are told of the expulsion review (LADDER-PEN-6)
+                detail = {"LADDER-PEN-6": f"{offender.name}: repeated intentional slam tilts, review for expulsion"}
+                audit.noted(session, actor, night, action="discipline_flag", detail=detail, at=now)
             if zeroed:
                 await store_score(session, actor, ladder, night, group, everyone, offender, game, ZEROED_SCORE, now)
             machine = next(m["name"] for m in night.machines if m["id"] == group.slots[game - 1])

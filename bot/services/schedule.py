@@ -178,7 +178,7 @@ class ScheduleService:
             match.play_on, match.week, match.state = new_day, week, MatchState.RESCHEDULED
             session.add(match)
             recorded = f"Both captains agreed (TEAM-VENUE-3). {why}"
-            audit.updated(session, actor, match, before=before, at=now, reason=recorded)
+            audit.updated(session, actor, match, before=before, at=now, reason=recorded, action="match_rescheduled")
             line = await _line(session, league, match)
             return MatchChange(line, change_from[0], change_from[1], line.venue, recorded)
 
@@ -219,7 +219,7 @@ class ScheduleService:
             match.venue_id, match.state = venue.id, MatchState.MOVED
             session.add(match)
             recorded = why if not not_regular_because else f"{why} Not a regular league venue: {not_regular_because}"
-            audit.updated(session, actor, match, before=before, at=now, reason=recorded)
+            audit.updated(session, actor, match, before=before, at=now, reason=recorded, action="match_moved")
             line = await _line(session, league, match)
             return MatchChange(line, match.play_on, match.week, venue_before, recorded)
 

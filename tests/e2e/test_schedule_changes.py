@@ -28,8 +28,13 @@ async def reload(league: RunningBot, match: Match) -> Match:
     return stored
 
 
+MATCH_CHANGES = ("update", "match_rescheduled", "match_moved")  # audit actions of a match's date or venue
+
+
 async def match_audit(league: RunningBot, match: Match) -> list[AuditEntry]:
-    return [e for e in await league.audit() if e.entity == "match" and e.entity_id == match.id and e.action == "update"]
+    return [
+        e for e in await league.audit() if e.entity == "match" and e.entity_id == match.id and e.action in MATCH_CHANGES
+    ]
 
 
 async def refused_unchanged(
