@@ -32,6 +32,7 @@ from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
+    barred_entrants,
     entrants,
     local_time,
     night_groups,
@@ -133,13 +134,14 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
     # No-Shows 1 and 2 at the end of the night (LADDER-AMB-22); the 3rd may already have fired at game 3
     no_shows, dropped = [], []
     league_night = night.play_on
+    barred = await barred_entrants(session, ladder, everyone, on=league_night)  # barred from playing: no No-Show
     for group in groups:
         for player in group.members:
             entrant = everyone[player]
             row = attendance.get(player) or LadderAttendance(
                 season_id=ladder.season_id, week=night.week, ladder_player_id=player
             )
-            if row.no_show or entrant.entry.status is not LadderStatus.ACTIVE:
+            if row.no_show or entrant.entry.status is not LadderStatus.ACTIVE or player in barred:
                 continue
             notices = Notices(
                 *(local_time(t, ladder.league.timezone) if t else None for t in (
