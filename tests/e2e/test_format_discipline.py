@@ -11,9 +11,11 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlmodel import select
 
 from bot.clock import ManualClock
 from storage.db import Database
+from storage.ladder import LadderPlayer
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import refused
 
@@ -79,12 +81,15 @@ async def test_a_suspended_ladder_player_is_refused_at_check_in_and_score_entry(
         league, "/ladder score game:1 score:1,000,000", as_member="p1", rule="COMMON-PLAYER-2",
         message=f"suspended for the rest of the season (ruling #{second[1]}) and cannot have a score entered",
     )  # fmt: skip
-    await ok(league, "/ladder checkin", "p3")
-    await ok(league, "/ladder score game:1 score:1,000,000", "p3")  # the group plays on
+    for million, name in ((1, "p3"), (2, "p4")):  # the group plays on
+        await ok(league, "/ladder checkin", name)
+        await ok(league, f'/ladder score game:1 score:"{" ".join([f"{million},000,000"] * 5)}"', name)
+    await ok(league, "/ladder night close", "alice")  # p1 checked in but closes as an absentee
+    async with league.db.reading() as session:
+        assert [e.no_shows for e in (await session.exec(select(LadderPlayer))).all()] == [0] * 4  # barred: no No-Show
 
     for reason in ("Language", "Language again"):
         assert "suspended" not in await ok(league, f'/admin warn member:@p4 reason:"{reason}"', "alice")
-    await ok(league, "/ladder checkin", "p4")
     await refused(
         league, '/admin warn team:"Anyone" reason:"Ignored the rules"', as_member="alice", rule="COMMON-DISC-1",
         message="has no teams",
