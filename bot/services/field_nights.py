@@ -241,7 +241,7 @@ class FieldNightService:
                     placement = group_rules.place_guest(groups, checkin.player_id, context.options)
                     groups = list(placement.groups)
             number = {p: i + 1 for i, group in enumerate(groups) for p in group}
-            for checkin in checkins:
+            for checkin in facts.checkins:  # a barred player keeps no group from an earlier deal
                 before = audit.snapshot(checkin)
                 checkin.group_number = number.get(checkin.player_id)
                 checkin.mode = (
