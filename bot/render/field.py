@@ -106,10 +106,13 @@ def score_echo(entered: ScoreEntered) -> str:
 
 def penalty_text(recorded: PenaltyRecorded) -> str:
     sanction = recorded.sanction
-    return (
+    text = (
         f"🚩 {recorded.player}: {sanction.penalty.offence.value.replace('_', ' ')} (offence {sanction.count}) — "
         f"{sanction.message}."
     )
+    if recorded.suspension is not None:  # COMMON-PLAYER-2: the ruling every later refusal names
+        text += f" Suspension recorded as ruling #{recorded.suspension}."
+    return text
 
 
 MALFUNCTION_ADVICE = {

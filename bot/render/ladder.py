@@ -219,6 +219,8 @@ def ruling_text(ruling: Ruling) -> str:
     if ruling.zeroed:
         text += " Their score for the game is 0."
     text += f" {ruling.next_step}"
+    if ruling.ledger_entry is not None:
+        text += f"\n📒 Logged as unsportsmanlike: discipline record ruling #{ruling.ledger_entry} (LADDER-PEN-6)."
     if ruling.expulsion_review:
         text += "\n🚩 A repeated intentional slam tilt: the commissioner reviews an expulsion (LADDER-PEN-6)."
     return text

@@ -13,6 +13,7 @@ from bot.rules.refusals import RuleViolation
 WARNINGS_BEFORE_SUSPENSION = 2  # TEAM-DISC-2: the 2nd warning in a season suspends
 SUSPENSIONS_BEFORE_REVIEW = 2  # TEAM-DISC-2: 2 suspensions in a player's history → expulsion review
 TEAM_WARNINGS_BEFORE_FLAG = 2  # TEAM-DISC-4: a later blatant-breach ruling is grounds for discipline
+INTENTIONAL_SLAMS_BEFORE_REVIEW = 2  # LADDER-PEN-6: a repeated intentional slam → expulsion review
 INCIDENT_CATEGORIES = ("harassment", "unsportsmanlike", "threats", "outside_food", "other")  # TEAM-DISC-1
 
 
@@ -22,6 +23,7 @@ class DisciplineKind(StrEnum):
     WARNING = "warning"
     SUSPENSION = "suspension"
     EXPULSION = "expulsion"
+    OFFENCE = "offence"  # offense(n): a format's penalty in the ledger (LADDER-PEN-6, FIELD-PEN-3); bars nobody
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Sanction:
     starts_on: date
     ends_on: date | None = None  # a suspension without an end runs to the end of its season
     lifted: bool = False
+    rule_id: str | None = None
 
     def bars_on(self, day: date, season_id: int) -> bool:
         if self.lifted or day < self.starts_on:
@@ -93,6 +96,18 @@ def player_flags(
     if slam_tilt_flag is not None and slam_tilts_this_season >= slam_tilt_flag:
         flags.append(("TEAM-DISC-3", f"{slam_tilts_this_season} slam tilts this season: consider discipline."))
     return flags
+
+
+def repeated_intentional_slams(sanctions: Iterable[Sanction], *, season_id: int) -> list[tuple[str, str]]:
+    """LADDER-PEN-6: a second intentional slam in a season calls for an expulsion review (the commissioner's call)."""
+    slams = sum(
+        1
+        for s in sanctions
+        if s.kind is DisciplineKind.OFFENCE and s.rule_id == "LADDER-PEN-6" and s.season_id == season_id
+    )
+    if slams >= INTENTIONAL_SLAMS_BEFORE_REVIEW:
+        return [("LADDER-PEN-6", f"{slams} intentional slam tilts this season: review for expulsion.")]
+    return []
 
 
 def team_flags(sanctions: Iterable[Sanction]) -> list[tuple[str, str]]:

@@ -27,6 +27,7 @@ NOTABLE: dict[str, str] = {
     "agreement_accepted": "🤝 Captains' agreement accepted",
     "ruling": "⚖️ Ruling",
     "auto_suspend": "🚫 Automatic suspension",
+    "auto_suspension": "🚫 Automatic suspension",  # a format's own penalty ladder (FIELD-PEN-3/10)
     "discipline_flag": "🚩 Discipline flag",
     "no_shows": "🚷 No-Shows",
     "tie_awaiting_playoff": "🎯 Tie awaiting its playoff",

@@ -35,7 +35,7 @@ from storage.models import League, LeagueFormat, Player, PlayerStatus
 def sanction(entry: DisciplineEntry) -> rules.Sanction:
     return rules.Sanction(
         id=entry.id or 0, kind=entry.kind, season_id=entry.season_id, starts_on=entry.starts_on,
-        ends_on=entry.ends_on, lifted=entry.lifted_at is not None,
+        ends_on=entry.ends_on, lifted=entry.lifted_at is not None, rule_id=entry.rule_id,
     )  # fmt: skip
 
 
@@ -63,6 +63,46 @@ async def require_in_good_standing(
         rules.require_in_good_standing(
             names.get(player_id, "That player"), sanctions[player_id], season_id=season.id or 0, on=on, doing=doing
         )
+
+
+async def players_barred(session: AsyncSession, league: League, player_ids: Sequence[int], *, on: date) -> set[int]:
+    """COMMON-PLAYER-2: which of these players are suspended or expelled on `on` (to leave them out of a deal)."""
+    wanted = [p for p in player_ids if p]
+    if not wanted:
+        return set()
+    season_id = (await current_season(session, league)).id or 0
+    sanctions = await player_sanctions(session, wanted)
+    return {p for p in wanted if rules.barring(sanctions[p], season_id=season_id, on=on) is not None}
+
+
+async def record_automatic(
+    session: AsyncSession,
+    actor: Actor,
+    league: League,
+    player_id: int,
+    *,
+    kind: DisciplineKind,
+    rule_id: str,
+    reason: str,
+    on: date,
+    now: datetime,
+    cause_id: int | None = None,
+) -> DisciplineEntry:
+    """COMMON-DISC-1: a format's penalty that reaches the ledger by itself (LADDER-PEN-6, FIELD-PEN-3/4/10), in
+    the caller's transaction. A suspension runs to the end of the season, so `require_in_good_standing` refuses
+    the player from then on (COMMON-PLAYER-2) until a commissioner lifts it."""
+    season = await current_season(session, league)
+    entry = DisciplineEntry(
+        league_id=league.id or 0, season_id=season.id or 0, player_id=player_id, kind=kind, rule_id=rule_id,
+        automatic=True, cause_id=cause_id, reason=reason[:500], starts_on=on, issued_by=actor.user_id, issued_at=now,
+    )  # fmt: skip
+    session.add(entry)
+    await session.flush()
+    audit.created(session, actor, entry, at=now, reason=entry.reason, action=f"auto_{kind.value}")
+    player = await session.get(Player, player_id)
+    if kind is DisciplineKind.SUSPENSION and player is not None:
+        await _set_status(session, actor, player, PlayerStatus.SUSPENDED, now)
+    return entry
 
 
 @dataclass(frozen=True)
@@ -107,6 +147,8 @@ class DisciplineService:
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "warn players or teams")
+            if team_name is not None:
+                _require_teams(league)
             season, today = await current_season(session, league), _today(league, now)
             player = await _player(session, league, member_id) if member_id is not None else None
             team = await find_team(session, league, team_name) if team_name is not None else None
@@ -115,7 +157,8 @@ class DisciplineService:
             warning = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id if player else None,
                 team_id=team.id if team else None, kind=DisciplineKind.WARNING,
-                rule_id=rule_id or ("TEAM-DISC-1" if player else "TEAM-DISC-4"), reason=text, starts_on=today,
+                rule_id=rule_id or _ledger_rule(league, "TEAM-DISC-1" if player else "TEAM-DISC-4"), reason=text,
+                starts_on=today,
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
             await _record_outcome(session, actor, league, player, warning, incident_id, now)
@@ -128,6 +171,8 @@ class DisciplineService:
                 return Recorded(warning, team.name, flags=flags)
             assert player is not None
             history = await _entries(session, player_id=player.id)
+            if league.format is not LeagueFormat.TEAM:  # TEAM-DISC-2's escalation is the team format's alone
+                return Recorded(warning, player.display_name)
             if not rules.second_warning_suspends([sanction(e) for e in history], season_id=season.id or 0):
                 return Recorded(warning, player.display_name)
             automatic = DisciplineEntry(
@@ -166,7 +211,8 @@ class DisciplineService:
             player = await _player(session, league, member_id)
             entry = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
-                kind=DisciplineKind.SUSPENSION, rule_id=rule_id or "TEAM-DISC-1", reason=text, starts_on=today,
+                kind=DisciplineKind.SUSPENSION, rule_id=rule_id or _ledger_rule(league, "TEAM-DISC-1"), reason=text,
+                starts_on=today,
                 ends_on=last_day, issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
             await _record_outcome(session, actor, league, player, entry, incident_id, now)
@@ -191,11 +237,12 @@ class DisciplineService:
             player = await _player(session, league, member_id)
             if player.status is PlayerStatus.EXPELLED:
                 raise RuleViolation(
-                    "TEAM-DISC-2", f"{player.display_name} is already expelled; expulsion is permanent."
+                    _permanence_rule(league), f"{player.display_name} is already expelled; expulsion is permanent."
                 )
             entry = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
-                kind=DisciplineKind.EXPULSION, rule_id="TEAM-DISC-2", reason=text, starts_on=_today(league, now),
+                kind=DisciplineKind.EXPULSION, rule_id=_ledger_rule(league, "TEAM-DISC-2"), reason=text,
+                starts_on=_today(league, now),
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
             await _record_outcome(session, actor, league, player, entry, incident_id, now)
@@ -214,7 +261,9 @@ class DisciplineService:
             player = await _player(session, league, member_id)
             entries = await _entries(session, player_id=player.id)
             if any(e.kind is DisciplineKind.EXPULSION and e.lifted_at is None for e in entries):
-                raise RuleViolation("TEAM-DISC-2", f"{player.display_name} is expelled, and expulsion is permanent.")
+                raise RuleViolation(
+                    _permanence_rule(league), f"{player.display_name} is expelled, and expulsion is permanent."
+                )
             running = [
                 e for e in entries if e.kind is DisciplineKind.SUSPENSION and sanction(e).bars_on(today, season.id or 0)
             ]
@@ -274,6 +323,7 @@ class DisciplineService:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "read discipline records")
             if team_name is not None:
+                _require_teams(league)
                 team = await find_team(session, league, team_name)
                 entries = await _entries(session, team_id=team.id)
                 return History(team.name, entries, rules.team_flags(sanction(e) for e in entries), 0)
@@ -287,9 +337,9 @@ class DisciplineService:
                 if league.format is LeagueFormat.TEAM
                 else None
             )
-            flags = rules.player_flags(
-                [sanction(e) for e in entries], slam_tilts_this_season=tilts, slam_tilt_flag=flag_at
-            )
+            sanctions = [sanction(e) for e in entries]
+            flags = rules.player_flags(sanctions, slam_tilts_this_season=tilts, slam_tilt_flag=flag_at)
+            flags += rules.repeated_intentional_slams(sanctions, season_id=season.id or 0)
             incidents = (
                 await session.exec(
                     select(ConductIncident)
@@ -377,6 +427,25 @@ async def _set_status(session: AsyncSession, actor: Actor, player: Player, statu
     player.status = status
     session.add(player)
     audit.updated(session, actor, player, before=before, at=now)
+
+
+def _require_teams(league: League) -> None:
+    """COMMON-DISC-1: a team is a subject only where there are teams."""
+    if league.format is not LeagueFormat.TEAM:
+        raise RuleViolation(
+            "COMMON-DISC-1",
+            f"{league.name} is a {league.format.value} league and has no teams: name a `member` instead.",
+        )
+
+
+def _ledger_rule(league: League, team_rule: str) -> str:
+    """The rule an official's entry cites by default: the team format's TEAM-DISC-*, else the ledger itself."""
+    return team_rule if league.format is LeagueFormat.TEAM else "COMMON-DISC-1"
+
+
+def _permanence_rule(league: League) -> str:
+    """Expulsion is forever: TEAM-DISC-2 in the team format, COMMON-PLAYER-2 everywhere."""
+    return "TEAM-DISC-2" if league.format is LeagueFormat.TEAM else "COMMON-PLAYER-2"
 
 
 def _today(league: League, now: datetime) -> date:

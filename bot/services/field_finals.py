@@ -24,7 +24,7 @@ from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenie
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.field_facts import FieldContext, load_context, load_season, players_key
-from bot.services.field_nights import registered_player
+from bot.services.field_nights import check_allowed, registered_player
 from bot.services.permissions import is_commissioner, require_commissioner
 from storage.db import Database
 from storage.field import FieldFinals, FieldFinalsEntry, FieldFinalsGame
@@ -71,7 +71,9 @@ class FieldFinalsService:
             if finals.seeds:
                 raise Conflict("The finals are seeded: entries are closed.")
             player = await registered_player(session, context, member_id)
-            table = (await load_season(session, context)).season_table()
+            season = await load_season(session, context)
+            await check_allowed(session, context, player, season, now, doing="enter the finals")
+            table = season.season_table()
             row = next((r for r in table if r.player == player.id), None)
             finals_rules.check_finals_entry(row, present=True, paid=paid, options=context.options)
             entry = FieldFinalsEntry(

@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
+from bot.rules.discipline import DisciplineKind
 from bot.rules.field import groups as group_rules
 from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import meet as meet_rules
@@ -27,11 +28,13 @@ from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
+from bot.services.discipline import players_barred, record_automatic, require_in_good_standing
 from bot.services.field_facts import FieldContext, NightFacts, NightResult, SeasonFacts, load_context, load_season
 from bot.services.field_facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.players import Member
 from storage.db import Database
+from storage.discipline import DisciplineEntry
 from storage.field import (
     FieldCheckin,
     FieldMalfunction,
@@ -41,7 +44,7 @@ from storage.field import (
     FieldScore,
     NightState,
 )
-from storage.models import Machine, Player, PlayerStatus
+from storage.models import Machine, Player
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class PenaltyRecorded:
     view: NightView
     player: str
     sanction: penalty_rules.Sanction
+    suspension: int | None = None  # the ledger's ruling id when the penalty suspends (FIELD-PEN-3/4/10)
 
 
 class FieldNightService:
@@ -178,7 +182,7 @@ class FieldNightService:
             if target != actor.user_id:
                 require_commissioner(actor, context.league, "check in another player")
             player = await registered_player(session, context, target)
-            _check_allowed(player, season)
+            await check_allowed(session, context, player, season, now, doing="check in")
             await _add_checkin(session, actor, context, facts, player, guest=False, now=now)
             return await self._view(session, context)
 
@@ -204,7 +208,7 @@ class FieldNightService:
                 session.add(player)
                 await session.flush()
                 audit.created(session, actor, player, at=now, reason="guest (FIELD-ATT-3)")
-            _check_allowed(player, season)
+            await check_allowed(session, context, player, season, now, doing="play as a guest")
             await _add_checkin(session, actor, context, facts, player, guest=True, now=now)
             return await self._view(session, context)
 
@@ -219,7 +223,11 @@ class FieldNightService:
             facts = season.open_night()
             if facts.scores:
                 raise RuleViolation("FIELD-GROUP-2", "Scores are already in: groups can only change before play.")
-            members = [c.player_id for c in facts.checkins if not c.guest]
+            # COMMON-PLAYER-2: a player suspended since checking in is left out of the deal (see README)
+            day = now.astimezone(context.zone).date()
+            barred = await players_barred(session, context.league, [c.player_id for c in facts.checkins], on=day)
+            checkins = [c for c in facts.checkins if c.player_id not in barred]
+            members = [c.player_id for c in checkins if not c.guest]
             if not members:
                 raise InvalidInput("Nobody has checked in yet: players check in with `/field checkin`.")
             table_order = {row.player: index for index, row in enumerate(season.season_table())}
@@ -228,12 +236,12 @@ class FieldNightService:
             ranked = sorted(shuffled, key=lambda p: table_order.get(p, len(table_order)))
             met = group_rules.past_pairings(f.groups() for f in season.nights if f.night.id != facts.night.id)
             groups = group_rules.deal_groups(ranked, context.options, met)
-            for checkin in facts.checkins:
+            for checkin in checkins:
                 if checkin.guest:
                     placement = group_rules.place_guest(groups, checkin.player_id, context.options)
                     groups = list(placement.groups)
             number = {p: i + 1 for i, group in enumerate(groups) for p in group}
-            for checkin in facts.checkins:
+            for checkin in facts.checkins:  # a barred player keeps no group from an earlier deal
                 before = audit.snapshot(checkin)
                 checkin.group_number = number.get(checkin.player_id)
                 checkin.mode = (
@@ -286,7 +294,7 @@ class FieldNightService:
             for (member_id, _), value in zip(entries, values, strict=True):
                 player = await registered_player(session, context, member_id or actor.user_id)
                 assert player.id is not None
-                _check_allowed(player, season)
+                await check_allowed(session, context, player, season, now, doing="have a score entered")
                 if player.id not in {c.player_id for c in facts.checkins}:
                     raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
                 if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
@@ -403,13 +411,9 @@ class FieldNightService:
             audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
             season = await load_season(session, context)
             sanction = next(s for s in reversed(season.sanctions) if s.penalty.player == player.id)
-            if sanction.effect in (penalty_rules.Effect.SEASON_FORFEIT, penalty_rules.Effect.SUSPENSION):
-                before = audit.snapshot(player)
-                player.status = PlayerStatus.SUSPENDED
-                session.add(player)
-                audit.updated(session, actor, player, before=before, at=now, reason=sanction.message)
+            suspension = await _to_ledger(session, actor, context, player, sanction, facts.night, now)
             view = await self._view(session, context)
-            return PenaltyRecorded(view, player.display_name, sanction)
+            return PenaltyRecorded(view, player.display_name, sanction, suspension.id if suspension else None)
 
     # --- malfunctions (FIELD-MALF-*) --------------------------------------------------------------------
 
@@ -576,12 +580,48 @@ async def registered_player(session: AsyncSession, context: FieldContext, user_i
     return player
 
 
-def _check_allowed(player: Player, season: SeasonFacts) -> None:
-    """COMMON-PLAYER-2: suspended or expelled players take no part; FIELD-PEN-3: nor a wiped season."""
-    if player.status in (PlayerStatus.SUSPENDED, PlayerStatus.EXPELLED):
-        raise RuleViolation("COMMON-PLAYER-2", f"{player.display_name} is {player.status}: ask a league official.")
+async def check_allowed(
+    session: AsyncSession, context: FieldContext, player: Player, season: SeasonFacts, now: datetime, *, doing: str
+) -> None:
+    """COMMON-PLAYER-2: suspended or expelled players take no part (the discipline ledger names the ruling and
+    knows when a suspension ends); FIELD-PEN-3: nor does a player whose season was wiped."""
+    today = now.astimezone(context.zone).date()
+    await require_in_good_standing(session, context.league, [player.id or 0], on=today, doing=doing)
     if player.id in penalty_rules.season_forfeits(season.sanctions):
         raise RuleViolation("FIELD-PEN-3", f"{player.display_name} forfeited the season (fourth interference offence).")
+
+
+async def _to_ledger(
+    session: AsyncSession,
+    actor: Actor,
+    context: FieldContext,
+    player: Player,
+    sanction: penalty_rules.Sanction,
+    night: FieldNight,
+    now: datetime,
+) -> DisciplineEntry | None:
+    """COMMON-DISC-1: each step of the interference ladder is an offence in the player's discipline record; the
+    4th (FIELD-PEN-3/4) and cheating (FIELD-PEN-10) suspend for the rest of the season, so the standing check
+    refuses the player from now on (COMMON-PLAYER-2). Returns that suspension."""
+    offence = sanction.penalty.offence
+    rule = "FIELD-PEN-10" if offence is penalty_rules.Offence.CHEATING else "FIELD-PEN-3"
+    if offence in (penalty_rules.Offence.EJECTION, penalty_rules.Offence.VIOLENCE):
+        rule = "FIELD-PEN-4"
+    cause = None
+    if offence in penalty_rules.INTERFERENCE_LADDER:
+        cause = await record_automatic(
+            session, actor, context.league, player.id or 0, kind=DisciplineKind.OFFENCE, rule_id=rule,
+            on=night.play_on, now=now,
+            reason=f"Interference offence {sanction.count} this season (week {night.week}, "
+            f"{offence.value.replace('_', ' ')}): {sanction.message}.",
+        )  # fmt: skip
+    if sanction.effect not in (penalty_rules.Effect.SEASON_FORFEIT, penalty_rules.Effect.SUSPENSION):
+        return None
+    return await record_automatic(
+        session, actor, context.league, player.id or 0, kind=DisciplineKind.SUSPENSION, rule_id=rule,
+        on=night.play_on, now=now, cause_id=cause.id if cause else None,
+        reason=f"{offence.value.replace('_', ' ').capitalize()} in week {night.week}: {sanction.message}.",
+    )  # fmt: skip
 
 
 def _attempt(

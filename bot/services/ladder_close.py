@@ -32,6 +32,7 @@ from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
+    barred_entrants,
     entrants,
     local_time,
     night_groups,
@@ -89,7 +90,9 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
     everyone = await entrants(session, ladder)
     groups = await night_groups(session, night)
     attendance = await _attendance(session, ladder, night.week)
-    checked_in = {i for i, row in attendance.items() if row.checked_in_at is not None}
+    # COMMON-PLAYER-2: a player suspended since checking in can no longer score; they close as an absentee
+    barred = await barred_entrants(session, ladder, everyone, on=night.play_on)
+    checked_in = {i for i, row in attendance.items() if row.checked_in_at is not None} - barred
     registries = await _registries(session, everyone)
     scores = await _scores(session, groups)
     machines = {m["id"]: m for m in night.machines}
@@ -139,7 +142,7 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
             row = attendance.get(player) or LadderAttendance(
                 season_id=ladder.season_id, week=night.week, ladder_player_id=player
             )
-            if row.no_show or entrant.entry.status is not LadderStatus.ACTIVE:
+            if row.no_show or entrant.entry.status is not LadderStatus.ACTIVE or player in barred:  # barred: no No-Show
                 continue
             notices = Notices(
                 *(local_time(t, ladder.league.timezone) if t else None for t in (

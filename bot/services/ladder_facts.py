@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -18,6 +18,7 @@ from bot.rules.ladder.groups import NightPresence
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
+from bot.services.discipline import players_barred, require_in_good_standing
 from bot.services.lookup import current_season, find_league
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
@@ -83,6 +84,22 @@ def entrant_of(everyone: dict[int, Entrant], discord_user_id: int, *, who: str =
             return entrant
     verb = "have" if who == "You" else "has"
     raise NotFound(f"{who} {verb} not joined this season's ladder. Join with `/ladder join skill:<1-10>`.")
+
+
+async def require_standing(
+    session: AsyncSession, ladder: LadderLeague, players: Sequence[Entrant], now: datetime, *, doing: str
+) -> None:
+    """COMMON-PLAYER-2: refuse a suspended or expelled player, naming the ruling, on the league's local day."""
+    today = now.astimezone(ZoneInfo(ladder.league.timezone)).date()
+    await require_in_good_standing(session, ladder.league, [e.entry.player_id for e in players], on=today, doing=doing)
+
+
+async def barred_entrants(
+    session: AsyncSession, ladder: LadderLeague, everyone: dict[int, Entrant], *, on: date
+) -> set[int]:
+    """COMMON-PLAYER-2: the season entries (ladder_player ids) whose player is suspended or expelled on `on`."""
+    out = await players_barred(session, ladder.league, [e.entry.player_id for e in everyone.values()], on=on)
+    return {i for i, e in everyone.items() if e.entry.player_id in out}
 
 
 def check_active(entrant: Entrant) -> None:

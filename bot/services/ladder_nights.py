@@ -24,6 +24,7 @@ from bot.services.ladder_close import NightSummary, close_night
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
+    barred_entrants,
     entrant_of,
     entrants,
     group_of,
@@ -33,6 +34,7 @@ from bot.services.ladder_facts import (
     nights,
     open_night,
     ranks,
+    require_standing,
     week_records,
 )
 from bot.services.lookup import insert_unique
@@ -118,12 +120,14 @@ class LadderNightService:
             everyone = await entrants(session, ladder)
             league_rank = ranks(everyone, await week_records(session, ladder))
             previous = season_nights[-1] if season_nights else None
-            groups = _groups_for_week(everyone, league_rank, previous)
+            day = play_on or now.astimezone(ZoneInfo(ladder.league.timezone)).date()
+            barred = await barred_entrants(session, ladder, everyone, on=day)
+            groups = _groups_for_week(everyone, league_rank, previous, barred)
             night = LadderNight(
                 league_id=ladder.league_id,
                 season_id=ladder.season_id,
                 week=week,
-                play_on=play_on or now.astimezone(ZoneInfo(ladder.league.timezone)).date(),
+                play_on=day,
                 machines=working,
                 opened_at=now,
             )
@@ -178,6 +182,7 @@ class LadderNightService:
             everyone = await entrants(session, ladder)
             a = entrant_of(everyone, first.user_id, who=first.display_name)
             b = entrant_of(everyone, second.user_id, who=second.display_name)
+            await require_standing(session, ladder, [a, b], now, doing="be placed in a group")
             if a.entry.division != b.entry.division:
                 raise RuleViolation("LADDER-GROUP-8", f"{a.name} and {b.name} play in different divisions.")
             night = season_nights[-1]
@@ -263,12 +268,14 @@ async def _working_machines(session: AsyncSession, ladder: LadderLeague) -> list
 
 
 def _groups_for_week(
-    everyone: dict[int, Entrant], league_rank: dict[int, int], previous: LadderNight | None
+    everyone: dict[int, Entrant], league_rank: dict[int, int], previous: LadderNight | None, barred: set[int]
 ) -> list[tuple[str | None, list[int]]]:
     """Week 1 by skill (LADDER-GROUP-2); later the last night's movement, re-dealt when players dropped or
-    joined (LADDER-GROUP-7, LADDER-ATT-6), per division from week 6 (LADDER-DIV-2)."""
+    joined (LADDER-GROUP-7, LADDER-ATT-6), per division from week 6 (LADDER-DIV-2). Players suspended or
+    expelled that day are left out, as if they had dropped (COMMON-PLAYER-2)."""
     active = sorted(
-        (i for i, e in everyone.items() if e.entry.status is LadderStatus.ACTIVE), key=lambda i: league_rank[i]
+        (i for i, e in everyone.items() if e.entry.status is LadderStatus.ACTIVE and i not in barred),
+        key=lambda i: league_rank[i],
     )
     if len(active) < 3:
         raise RuleViolation(

@@ -22,6 +22,7 @@ from bot.services.ladder_close import drop_for_no_shows
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
+    barred_entrants,
     check_active,
     entrant_of,
     entrants,
@@ -30,6 +31,7 @@ from bot.services.ladder_facts import (
     local_time,
     night_groups,
     open_night,
+    require_standing,
 )
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner, require_commissioner
@@ -146,6 +148,7 @@ class LadderPlayService:
             who = "You" if member is None or member.user_id == actor.user_id else member.display_name
             target = entrant_of(everyone, member.user_id if member else actor.user_id, who=who)
             check_active(target)
+            await require_standing(session, ladder, [target], now, doing="have a score entered")
             group = group_of(await night_groups(session, night), target.id)
             check_may_enter(actor, ladder, everyone, group, target)
             if target.id not in await _checked_in(session, ladder, night):
@@ -342,10 +345,11 @@ async def _third_no_shows(
         )
     ).all()
     attendance = {row.ladder_player_id: row for row in rows}
+    barred = await barred_entrants(session, ladder, everyone, on=night.play_on)  # COMMON-PLAYER-2: no No-Show
     dropped = []
     for player in group.members:
         entrant = everyone[player]
-        if entrant.entry.status is not LadderStatus.ACTIVE:
+        if entrant.entry.status is not LadderStatus.ACTIVE or player in barred:
             continue
         row = attendance.get(player) or LadderAttendance(
             season_id=ladder.season_id, week=night.week, ladder_player_id=player

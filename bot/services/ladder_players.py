@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -11,9 +12,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules import setup as setup_rules
 from bot.rules.ladder.attendance import check_registration_open, check_skill
-from bot.rules.refusals import Conflict, RuleViolation
+from bot.rules.refusals import Conflict
 from bot.services import audit
 from bot.services.actor import Actor
+from bot.services.discipline import require_in_good_standing
 from bot.services.ladder_facts import (
     Entrant,
     LadderLeague,
@@ -22,13 +24,14 @@ from bot.services.ladder_facts import (
     entrants,
     ladder_league,
     nights,
+    require_standing,
 )
 from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
 from bot.services.players import Member
 from storage.db import Database
 from storage.ladder import LadderAttendance, LadderPlayer
-from storage.models import Player, PlayerStatus
+from storage.models import Player
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,9 @@ class LadderPlayerService:
                 raise Conflict(f"{target.display_name} is a bot; only people can play. Pick a member.")
             check_registration_open(len(await nights(session, ladder)), ladder.options)
             player = await _player(session, ladder, target, now)
-            if player.status in (PlayerStatus.SUSPENDED, PlayerStatus.EXPELLED):
-                raise RuleViolation("COMMON-PLAYER-2", f"{player.display_name} is {player.status.value}.")
             assert player.id is not None
+            today = now.astimezone(ZoneInfo(ladder.league.timezone)).date()
+            await require_in_good_standing(session, ladder.league, [player.id], on=today, doing="join the ladder")
             taken = await session.exec(
                 select(LadderPlayer).where(
                     LadderPlayer.season_id == ladder.season_id, LadderPlayer.player_id == player.id
@@ -92,6 +95,8 @@ class LadderPlayerService:
             who = "You" if member is None or member.user_id == actor.user_id else member.display_name
             entrant = entrant_of(await entrants(session, ladder), member.user_id if member else actor.user_id, who=who)
             check_active(entrant)
+            if kind == "checked in":
+                await require_standing(session, ladder, [entrant], now, doing="check in")
             week = await _this_week(session, ladder)
             row = await _attendance(session, ladder, week, entrant.id)
             before = audit.snapshot(row) if row.id else None

@@ -25,6 +25,7 @@ from bot.services.ladder_facts import (
     entrants,
     ladder_league,
     machine_named,
+    require_standing,
 )
 from bot.services.players import Member
 from storage.db import Database
@@ -84,7 +85,8 @@ class LadderPremakeupService:
         value = parse_score(score)
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder, _me, found, row = await _mine(session, actor, league_name, machine)
+            ladder, me, found, row = await _mine(session, actor, league_name, machine)
+            await require_standing(session, ladder, [me], now, doing="record a premakeup")
             declared = row.declared_with is not None
             with_players = [row.declared_with] if row.declared_with else []
             after = record_premakeup(

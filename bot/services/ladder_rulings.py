@@ -10,6 +10,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
+from bot.rules.discipline import DisciplineKind
 from bot.rules.ladder.penalties import (
     ZEROED_SCORE,
     SlamKind,
@@ -21,6 +22,7 @@ from bot.rules.ladder.penalties import (
 from bot.rules.refusals import InvalidInput
 from bot.services import audit
 from bot.services.actor import Actor
+from bot.services.discipline import record_automatic
 from bot.services.ladder_facts import entrant_of, entrants, group_of, ladder_league, night_groups, nights
 from bot.services.ladder_play import check_may_enter, store_score
 from bot.services.lookup import insert_unique
@@ -44,6 +46,7 @@ class Ruling:
     zeroed: bool
     next_step: str  # what the players do now
     expulsion_review: bool  # LADDER-PEN-6: a repeated intentional slam
+    ledger_entry: int | None = None  # COMMON-DISC-1: an intentional slam is logged as unsportsmanlike
 
 
 class LadderRulingService:
@@ -114,10 +117,17 @@ class LadderRulingService:
             if review:  # COMMON-NOTIFY-1: the commissioners are told of the expulsion review (LADDER-PEN-6)
                 detail = {"LADDER-PEN-6": f"{offender.name}: repeated intentional slam tilts, review for expulsion"}
                 audit.noted(session, actor, night, action="discipline_flag", detail=detail, at=now)
+            logged = None
+            if kind is LadderOffence.SLAM_INTENTIONAL:  # LADDER-PEN-6: unsportsmanlike, in the discipline ledger
+                logged = await record_automatic(
+                    session, actor, ladder.league, offender.entry.player_id, kind=DisciplineKind.OFFENCE,
+                    rule_id="LADDER-PEN-6", on=night.play_on, now=now,
+                    reason=f"Unsportsmanlike: intentional slam tilt in week {night.week}, game {game}.",
+                )  # fmt: skip
             if zeroed:
                 await store_score(session, actor, ladder, night, group, everyone, offender, game, ZEROED_SCORE, now)
             machine = next(m["name"] for m in night.machines if m["id"] == group.slots[game - 1])
-            return Ruling(offender.name, game, machine, kind, zeroed, step, review)
+            return Ruling(offender.name, game, machine, kind, zeroed, step, review, logged.id if logged else None)
 
 
 async def _earlier(session: AsyncSession, offender: int) -> list[tuple[LadderPenalty, LadderGroup]]:

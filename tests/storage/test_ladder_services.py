@@ -20,7 +20,6 @@ from bot.services.ladder_nights import GroupsView
 from bot.services.players import Member
 from storage.db import Database
 from storage.ladder import LadderAttendance, LadderLedger, LadderResult
-from storage.models import Player, PlayerStatus
 
 GUILD = 500
 MACHINES = ["Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Elvira"]
@@ -164,21 +163,6 @@ async def test_commissioner_swaps_players_between_groups(services: Services) -> 
 
 def opened_group(view: GroupsView, name: str) -> int:
     return next(g.number for g in view.groups for player, _, _ in g.players if player == name)
-
-
-async def test_suspended_or_expelled_players_cannot_join(services: Services, db: Database) -> None:
-    """COMMON-PLAYER-2: a suspended or expelled player is refused registration."""
-    league = await services.leagues.setup(ADMIN, None)
-    async with db.writing() as session:
-        for user, status in ((21, PlayerStatus.SUSPENDED), (22, PlayerStatus.EXPELLED)):
-            session.add(
-                Player(league_id=league.league.id or 0, discord_user_id=user, display_name=f"user{user}",
-                       registered_at=WEDNESDAY, status=status)
-            )  # fmt: skip
-    for user, status in ((21, "suspended"), (22, "expelled")):
-        with pytest.raises(RuleViolation, match=status) as refused:
-            await services.ladder_players.join(actor(user), None, skill=5, member=None)
-        assert refused.value.rule_id == "COMMON-PLAYER-2"
 
 
 async def test_concurrent_check_ins_leave_one_row(services: Services, db: Database) -> None:
