@@ -6,7 +6,6 @@ command has replied (bot/scoreboard_publisher.py).
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Coroutine
 from typing import Any
@@ -25,8 +24,6 @@ from bot.rules.team.model import Side
 from bot.services.disputes import Opened
 from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
-
-log = logging.getLogger(__name__)
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
