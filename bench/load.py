@@ -135,7 +135,7 @@ async def measure(
             result.errors.append(f"{record.label}: acknowledged, never answered")
         else:
             result.reply.append(replied - record.dispatched_at)
-            command = "autocomplete" if record.label.startswith("autocomplete") else record.label.split(" ")[0]
+            command = "autocomplete" if record.label.startswith("autocomplete") else record.label  # "/ladder score"
             result.reply_by_command.setdefault(command, []).append(replied - record.dispatched_at)
         refusals = [
             o.content for o in record.outputs if o.kind in ("response", "followup") and o.content.startswith("⛔")

@@ -17,6 +17,7 @@ from bot import errors
 from bot.clock import Clock
 from bot.interaction_claims import InteractionClaims
 from bot.jobs import PostScheduler
+from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
 from storage.db import Database
@@ -61,6 +62,7 @@ class LeagueBot(commands.Bot):
         self.claims = InteractionClaims(db, clock)  # `answer` handles each interaction once
         self.force_sync = force_sync
         self.posts = PostScheduler(self, self.services.posts)
+        self.scoreboards = ScoreboardPublisher()  # match scoreboards, edited after the command replies
         self._first_catch_up: asyncio.Task[None] | None = None
         self._notices: set[asyncio.Task[int]] = set()
 
@@ -91,6 +93,7 @@ class LeagueBot(commands.Bot):
             self._first_catch_up.cancel()
         for task in self._notices:
             task.cancel()
+        await self.scoreboards.close()  # while the connection to Discord is still open
         await super().close()
 
     async def sync_commands(self) -> None:

@@ -1,11 +1,11 @@
 """Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match; Confirm, Dispute and Sign buttons.
 
-Every change refreshes the match's one living scoreboard message in the channel where play began.
+Every change refreshes the match's one living scoreboard message in the channel where play began, after the
+command has replied (bot/scoreboard_publisher.py).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Coroutine
 from typing import Any
@@ -24,8 +24,6 @@ from bot.rules.team.model import Side
 from bot.services.disputes import Opened
 from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
-
-log = logging.getLogger(__name__)
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
@@ -127,27 +125,32 @@ def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands
 
 
 async def publish_scoreboard(bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard) -> None:
-    """Edit the match's living scoreboard, or post it where play began (one message per match).
+    """Hand the match's board to the publisher, which edits the living scoreboard (or posts it where play
+    began: one message per match) once the command has replied; see bot/scoreboard_publisher.py."""
+    channel = interaction.channel
+    bot.scoreboards.submit(board.context.match.id or 0, lambda: _send_scoreboard(bot, channel, board))
 
-    The change it shows is already saved, so a failure here (say, the bot may not post in this channel) is
-    logged, never reported as if the change had failed."""
+
+async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -> None:
     match = board.context.match
-    embed, view = scoreboard_embed(board), SignView(match.id or 0, done=board.result.final)
-    try:
-        if match.scoreboard_channel_id and match.scoreboard_message_id:
-            channel = bot.get_partial_messageable(match.scoreboard_channel_id)
-            try:
-                await channel.get_partial_message(match.scoreboard_message_id).edit(embed=embed, view=view)
-                return
-            except discord.NotFound:
-                pass  # deleted by someone: post a fresh one
-        if interaction.channel is None or not isinstance(interaction.channel, discord.abc.Messageable):
+    match_id = match.id or 0
+    embed, view = scoreboard_embed(board), SignView(match_id, done=board.result.final)
+    # A board built before this process posted the match's first one does not know that message yet.
+    channel_id, message_id = bot.scoreboards.posted_at(match_id) or (
+        match.scoreboard_channel_id,
+        match.scoreboard_message_id,
+    )
+    if channel_id and message_id:
+        try:
+            await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed, view=view)
             return
-        message = await interaction.channel.send(embed=embed, view=view)
-    except discord.HTTPException:
-        log.warning("could not post the scoreboard of match %s", match.id, exc_info=True)
+        except discord.NotFound:
+            pass  # deleted by someone: post a fresh one
+    if not isinstance(channel, discord.abc.Messageable):
         return
-    await bot.services.match_night.scoreboard_posted(match.id or 0, message.channel.id, message.id)
+    message = await channel.send(embed=embed, view=view)
+    bot.scoreboards.posted(match_id, message.channel.id, message.id)
+    await bot.services.match_night.scoreboard_posted(match_id, message.channel.id, message.id)
 
 
 async def answer_component(interaction: discord.Interaction, work: Coroutine[Any, Any, Reply]) -> None:

@@ -28,6 +28,11 @@ class RunningBot:
     async def run(self, line: str, *, as_member: str, channel: str = "general") -> InteractionResult:
         return await self.emulator.run(line, as_member=as_member, channel=channel)
 
+    async def scoreboards_published(self) -> None:
+        """Until every living scoreboard handed to the publisher so far has been sent (it publishes after
+        the reply, so a reply arrives before its match's scoreboard)."""
+        await self.bot.scoreboards.flush()
+
     async def row_counts(self) -> dict[str, int]:
         """Rows per table of league data (`bot_state` is the bot's own bookkeeping, e.g. interaction claims)."""
         counts = {}

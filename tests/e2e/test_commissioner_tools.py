@@ -37,7 +37,9 @@ async def played_unsigned(league: RunningBot, match: Match, winners: str) -> Non
             session.add(score)
 
 
-def scoreboard_of(league: RunningBot, match_id: int) -> Output:
+async def scoreboard_of(league: RunningBot, match_id: int) -> Output:
+    """The match's living scoreboard, once every change so far is published on it."""
+    await league.scoreboards_published()
     sign = f"match:sign:{match_id}"
     boards = [o for o in league.emulator.messages_in("general") if sign in str(o.components)]
     return boards[-1]
@@ -75,7 +77,7 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     async with league.db.reading() as session:
         challenge = (await session.exec(select(MatchChallenge))).one()
     assert challenge.photo_url and "scoresheet.jpg" in challenge.photo_url and challenge.games == [[1, 1]]
-    board = scoreboard_of(league, first.id or 0).text()
+    board = (await scoreboard_of(league, first.id or 0)).text()
     assert f"Dispute #{challenge.id}" in board and f"[Photo of the scoresheet]({challenge.photo_url})" in board
 
     # The ruling: a captain may not override; the commissioner corrects the score and closes the dispute.
@@ -89,7 +91,7 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     assert "Override recorded: round 1 game 1: 50 → 500" in ruled.text(), ruled.text()
     for captain in (home_captain, away_captain):
         signed = await league.emulator.click(
-            scoreboard_of(league, first.id or 0), f"match:sign:{first.id}", as_member=captain
+            await scoreboard_of(league, first.id or 0), f"match:sign:{first.id}", as_member=captain
         )
         assert "signed the scoresheet" in signed.text(), signed.text()
     table = (await league.run("/standings conference:West", as_member="carol")).text()

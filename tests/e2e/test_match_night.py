@@ -39,6 +39,7 @@ class Night:
 
     async def run(self, line: str, who: str) -> str:
         result = await self.league.run(line.replace("MATCH", str(self.match_id)), as_member=who)
+        await self.league.scoreboards_published()
         return result.text()
 
     def ids(self, *names: str) -> list[int]:
@@ -152,7 +153,7 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     assert form.modal is not None
     disputed = await emulator.submit_modal(form, {"reason": "H1 nudged during A1's last ball"}, as_member="a1")
     assert "disputed this match" in disputed.text()
-    not_yet = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    not_yet = await emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
     assert "A dispute is open" in not_yet.text()
     outsider = await night.run('/match ruling match:MATCH ruling:"No nudge seen; score stands"', "a1")
     assert "Only a commissioner" in outsider
@@ -189,12 +190,12 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     )
 
     # Both captains sign (TEAM-MATCH-4): the scoreboard says who won.
-    first = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    first = await emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
     assert "signed the scoresheet" in first.text()
-    twice = await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    twice = await emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
     assert "already signed" in twice.text()
-    await emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="a1")
-    final_board = scoreboard(night)
+    await emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="a1")
+    final_board = await scoreboard(night)
     assert "Final: Tilt Warriors win" in final_board.text()
     assert "Tilt Warriors 8 – 8 Flipper Kings" in final_board.text()
     async with league.db.reading() as session:
@@ -242,7 +243,9 @@ async def four_each_checked_in(night: Night) -> None:
     clock.set(at(20, 1))
 
 
-def scoreboard(night: Night) -> Output:
+async def scoreboard(night: Night) -> Output:
+    """The match's living scoreboard, once every change so far is published on it."""
+    await night.league.scoreboards_published()
     boards = [
         o for o in night.league.emulator.messages_in("general")
         if o.embeds and str(o.embeds[0].get("title", "")).startswith("Week 1")
@@ -299,9 +302,9 @@ async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
     assert "Flipper Kings's captain confirms" in refused or "captain confirms" in refused
     await night.run("/match played-out match:MATCH", "h1")
     assert await match_points(night) == {Side.HOME: 12, Side.AWAY: 0}
-    signed = await night.league.emulator.click(scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    signed = await night.league.emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
     assert "signed the scoresheet" in signed.text()
-    assert "Final: Flipper Kings win" in scoreboard(night).text()
+    assert "Final: Flipper Kings win" in (await scoreboard(night)).text()
 
 
 async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
@@ -332,7 +335,7 @@ async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None
     assert "Only a commissioner" in refused
     await night.run("/match forfeit match:MATCH side:home", "alice")
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 12}
-    assert "Final: Tilt Warriors win" in scoreboard(night).text()
+    assert "Final: Tilt Warriors win" in (await scoreboard(night)).text()
 
 
 INVALID_ROUND_ONE = [

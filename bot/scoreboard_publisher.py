@@ -1,0 +1,65 @@
+"""Living scoreboards published after the reply, one background task per match.
+
+Discord (and discord.py) sends edits in one channel one at a time, and a league night's matches share a
+channel: a command that edited its match's scoreboard before replying waited behind every other match's
+edit. Commands now reply first and hand the board here. Each match has at most one publish in flight; boards
+that arrive meanwhile replace each other, so only the newest is sent next (the ones it superseded would be
+overwritten at once anyway). The change a board shows is already saved: a failed publish is logged, never
+reported as a failed command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[], Awaitable[None]]
+
+
+class ScoreboardPublisher:
+    def __init__(self) -> None:
+        self._newest: dict[int, Publish] = {}  # match id → the board still to send
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._posted_at: dict[int, tuple[int, int]] = {}  # match id → (channel id, message id) posted here
+
+    def submit(self, match_id: int, publish: Publish) -> None:
+        """Send this match's board soon, replacing any of its boards not yet sent."""
+        self._newest[match_id] = publish
+        if match_id not in self._running:
+            self._running[match_id] = asyncio.create_task(self._drain(match_id), name=f"scoreboard {match_id}")
+
+    async def _drain(self, match_id: int) -> None:
+        try:
+            while (publish := self._newest.pop(match_id, None)) is not None:
+                try:
+                    await publish()
+                except Exception:
+                    log.warning("could not publish the scoreboard of match %s", match_id, exc_info=True)
+        finally:
+            del self._running[match_id]
+
+    def posted(self, match_id: int, channel_id: int, message_id: int) -> None:
+        """Where a board was posted: boards built before it was stored still edit that message."""
+        self._posted_at[match_id] = (channel_id, message_id)
+
+    def posted_at(self, match_id: int) -> tuple[int, int] | None:
+        return self._posted_at.get(match_id)
+
+    async def flush(self) -> None:
+        """Until every board submitted so far (and any submitted meanwhile) has been sent or has failed."""
+        while self._running:
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def close(self, *, within: float = 5.0) -> None:
+        """At shutdown: send what is pending for up to `within` seconds, then cancel the rest."""
+        try:
+            await asyncio.wait_for(self.flush(), within)
+        except TimeoutError:
+            log.warning("scoreboards of matches %s not published before shutdown", sorted(self._running))
+        for task in list(self._running.values()):
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+        self._newest.clear()
