@@ -484,9 +484,16 @@ class FieldNightService:
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name)
             machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
-            if tonight:
-                season = await load_season(session, context)
-                ids = season.open_night().night.machine_ids
+            if tonight:  # only the open night's row: autocomplete cannot defer, so it reads no season facts
+                query = (
+                    select(FieldNight)
+                    .where(FieldNight.season_id == context.season.id, FieldNight.state == NightState.OPEN)
+                    .order_by(col(FieldNight.week).desc())
+                )
+                night = (await session.exec(query)).first()
+                if night is None:
+                    raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
+                ids = night.machine_ids
                 by_id = {m.id: m for m in machines}
                 return [(m, by_id[m].title) for m in ids if m in by_id]
             return sorted(

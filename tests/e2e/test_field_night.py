@@ -173,6 +173,18 @@ async def test_a_replacement_machine_voids_the_slot_field_msel_4(field_league: R
     assert old.ephemeral and "FIELD-MSEL-1" in old.content
 
 
+async def test_score_autocomplete_offers_tonights_machines_only(field_league: RunningBot) -> None:
+    """FIELD-MSEL-1: `/field score machine:` offers the open night's five machines (read from that night alone,
+    since autocomplete cannot defer); with no night open it offers nothing."""
+    league = field_league
+    emulator = league.emulator
+    assert await emulator.autocomplete("/field score machine:", focused="machine", as_member="p01") == []
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field night machines m1:6 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    offered = await emulator.autocomplete("/field score machine:", focused="machine", as_member="p01")
+    assert [choice["value"] for choice in offered] == [6, 2, 3, 4, 5]
+
+
 async def test_a_major_malfunction_a_replay_and_the_maintenance_sheet_field_malf_2(field_league: RunningBot) -> None:
     """FIELD-MALF-1/2/7, FIELD-TV-20: a major malfunction is logged; the group replays and the replay score
     replaces the first even when lower; an announced problem is never major; the sheet lists both."""
