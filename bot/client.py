@@ -21,7 +21,7 @@ from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
 from storage.db import Database
-from storage.models import BotState
+from storage.models import BotState, remember
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,8 @@ class LeagueBot(commands.Bot):
             log.info("commands unchanged since the last sync; not syncing")
             return
         synced = await self.tree.sync(guild=guild)
-        async with self.db.writing() as session:
-            await session.merge(BotState(key=key, value=digest))
+        async with self.db.writing() as session:  # an upsert: processes starting together both sync
+            await session.exec(remember(key, digest, sqlite=self.db.is_sqlite))
         log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
     async def on_ready(self) -> None:

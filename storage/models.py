@@ -13,6 +13,8 @@ from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -296,3 +298,11 @@ class BotState(SQLModel, table=True):
 
     key: str = Field(primary_key=True, max_length=200)
     value: str = Field(max_length=200)
+
+
+def remember(key: str, value: str, *, sqlite: bool) -> Any:
+    """An upsert of one BotState fact, safe when several processes write the same key at once (`session.merge`
+    reads, then inserts, and the second process to insert fails on the primary key)."""
+    insert = sqlite_insert if sqlite else postgresql_insert
+    statement = insert(BotState).values(key=key, value=value)
+    return statement.on_conflict_do_update(index_elements=["key"], set_={"value": statement.excluded.value})
