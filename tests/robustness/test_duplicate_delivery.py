@@ -43,7 +43,8 @@ async def test_duplicates_arriving_together_check_in_once(match_night: MatchNigh
     await asyncio.sleep(SETTLE)
 
     assert "is checked in" in result.text(), result.text()
-    assert [o.kind for o in emulator.interactions[newest].outputs if o.kind in ("response", "followup")] == ["response"]
+    answers = [o.kind for o in emulator.interactions[newest].outputs if o.kind in ("response", "followup")]
+    assert len(answers) == 1, answers  # answered once: directly, or after a deferral when the machine is slow
     assert emulator.interactions[newest].rejections == []
     async with match_night.bot.db.reading() as session:
         visits = (
