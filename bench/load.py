@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -68,6 +69,7 @@ class Workload:
 class Latencies:
     kind: str
     concurrency: int
+    think: float | None = None  # members paced: the mean pause between one's reply and their next command
     ack: list[float] = field(default_factory=list)  # dispatch → first callback, seconds
     reply: list[float] = field(default_factory=list)  # dispatch → the reply the member reads
     refused: int = 0
@@ -102,16 +104,26 @@ async def measure(
     concurrency: int,
     for_seconds: float | None = None,
     reply_within: float = 30.0,
+    think: float | None = None,
+    rng: random.Random | None = None,
 ) -> Latencies:
-    """Run `calls` with `concurrency` members acting at once (each starts its next call when answered),
-    until they are all done or `for_seconds` have passed."""
-    result = Latencies(kind, concurrency)
+    """Run `calls` with `concurrency` members acting at once until they are all done or `for_seconds` have
+    passed. Back to back, each member starts their next call when answered (the bot saturated: every
+    latency includes waiting behind the other members' commands); with `think`, each member first pauses
+    for a random time (exponential, mean `think` seconds), as people typing commands do, so the members
+    offer about `concurrency / think` interactions per second."""
+    result = Latencies(kind, concurrency, think)
+    pauses = rng or random.Random(0)
     queue = list(reversed(calls))
     records: list[int] = []
     deadline = None if for_seconds is None else time.perf_counter() + for_seconds
 
     async def member() -> None:
         while queue and (deadline is None or time.perf_counter() < deadline):
+            if think is not None:
+                await asyncio.sleep(pauses.expovariate(1 / think))
+                if not queue:
+                    break
             call = queue.pop()
             try:
                 outcome = await call()

@@ -42,7 +42,9 @@ ACK_DEADLINE = 3.0
 class Plan:
     samples_single: int
     samples_concurrent: int
+    samples_paced: int
     concurrency: int
+    think_seconds: float  # paced members' mean pause: 50 members every ~2 s is ten times a busy night's peak
     sustained_seconds: float
     curve: tuple[int, ...]
     crash_cycles: int
@@ -51,11 +53,11 @@ class Plan:
 
     @classmethod
     def full(cls) -> Plan:
-        return cls(150, 500, 50, 60.0, (10, 100, 1_000, 10_000), 20, 3, 10_000)
+        return cls(150, 500, 300, 50, 2.0, 60.0, (10, 100, 1_000, 10_000), 20, 3, 10_000)
 
     @classmethod
     def quick(cls) -> Plan:
-        return cls(20, 100, 50, 5.0, (10, 100), 2, 1, 0)
+        return cls(20, 100, 60, 50, 2.0, 5.0, (10, 100), 2, 1, 0)
 
 
 @dataclass
@@ -95,14 +97,22 @@ async def run_format(fmt: BenchFormat, db: Database, plan: Plan, *, guild_seed: 
                 await bot.stop()
             await bot.start()
             workloads = seeded.workloads(emulator)
-            for concurrency, samples in ((1, plan.samples_single), (plan.concurrency, plan.samples_concurrent)):
+            rounds = (
+                (1, plan.samples_single, None),
+                (plan.concurrency, plan.samples_concurrent, None),
+                (plan.concurrency, plan.samples_paced, plan.think_seconds),
+            )
+            pauses = random.Random(9)
+            for concurrency, samples, think in rounds:
                 for workload in workloads:  # in order: a kind may act on what the one before it did
                     result.notes[workload.kind] = workload.note
                     n = min(samples, workload.limit or samples)
                     users = min(concurrency, workload.max_concurrency or concurrency)
                     calls = await workload.calls(n)
-                    result.latencies.append(await measure(emulator, workload.kind, calls, concurrency=users))
-                    logging.info("%s %s ×%d: %d done", fmt.name, workload.kind, users, len(calls))
+                    result.latencies.append(
+                        await measure(emulator, workload.kind, calls, concurrency=users, think=think, rng=pauses)
+                    )
+                    logging.info("%s %s ×%d (think %s): %d done", fmt.name, workload.kind, users, think, len(calls))
             result.notes["mix"] = seeded.mix
             result.sustained = await measure(
                 emulator, "sustained mix", await seeded.mixed(emulator, 200_000),
@@ -212,6 +222,11 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
         "Latencies are server-side as Discord would see them: from the emulator dispatching the interaction to the "
         "bot's first callback (**ack**) and to the reply the member reads (**reply**; a deferred command replies in a "
         "followup). The bot runs in its own process; the emulator and the simulated members in another. "
+        "**Members**: `1` is one member at a time (a command's own cost); `50 back to back` is 50 members each "
+        "sending their next command the moment they are answered (the bot saturated: latency is mostly waiting "
+        "behind the other 49); `50 paced ~2 s` is 50 members each pausing a random time, 2 s on average, "
+        "between their reply and their next command (about 25 interactions/s offered: ten times the peak of a "
+        "busy league night, see `bench/NOTES.md`). "
         "Targets, gaps, profiles and before/after figures: `bench/NOTES.md`.",
         "",
         "## Machine",
@@ -247,7 +262,7 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
 
 
 def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
-    noop = {lat.concurrency: lat for lat in fmt.latencies if lat.kind.startswith("no-op")}
+    noop = {(lat.concurrency, lat.think): lat for lat in fmt.latencies if lat.kind.startswith("no-op")}
     lines = [
         f"### {fmt.name} format: {fmt.seed_summary}",
         "",
@@ -257,18 +272,18 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         "service call, computed rather than reused: median "
         f"**{statistics.median(fmt.service_standings_ms):.1f} ms**, max {max(fmt.service_standings_ms):.1f} ms.",
         "",
-        "| command | members at once | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "
+        "| command | members | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "
         "| reply p99 ÷ no-op | refused | errors |",
         "|---|---:|---:|---|---|---:|---:|---:|",
     ]
     order = list(dict.fromkeys(lat.kind for lat in fmt.latencies))
-    for lat in sorted(fmt.latencies, key=lambda lat: (order.index(lat.kind), lat.concurrency)):
-        base = noop.get(lat.concurrency)
+    for lat in sorted(fmt.latencies, key=lambda lat: (order.index(lat.kind), lat.concurrency, lat.think or 0)):
+        base = noop.get((lat.concurrency, lat.think))
         ratio = lat.percentile("reply", 99) / base.percentile("reply", 99) if base and base.reply else float("nan")
         ack = " / ".join(lat.ms("ack", q) for q in (50, 95, 99))
         reply = " / ".join(lat.ms("reply", q) for q in (50, 95, 99))
         lines.append(
-            f"| {lat.kind} | {lat.concurrency} | {lat.count} | {ack} | {reply} | {ratio:.1f} "
+            f"| {lat.kind} | {_members(lat)} | {lat.count} | {ack} | {reply} | {ratio:.1f} "
             f"| {lat.refused} | {len(lat.errors)} |"
         )
     notes = [f"- {kind}: {note}" for kind, note in fmt.notes.items() if note and kind != "mix"]
@@ -294,6 +309,12 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
             "",
         ]
     return lines
+
+
+def _members(lat: Latencies) -> str:
+    if lat.think is None:
+        return f"{lat.concurrency} back to back" if lat.concurrency > 1 else "1"
+    return f"{lat.concurrency} paced ~{lat.think:g} s"
 
 
 def _ms(values: list[float], q: float) -> str:

@@ -44,6 +44,7 @@ class PostScheduler:
             timezone="UTC", job_defaults={"coalesce": True, "misfire_grace_time": MISFIRE_GRACE, "max_instances": 1}
         )
         self._ticking = asyncio.Lock()
+        self._notices_seen_at = -1  # `db.commits` when notices were last looked for after a command
 
     async def start(self) -> None:
         """Called from `setup_hook` (APScheduler needs the running loop)."""
@@ -100,7 +101,13 @@ class PostScheduler:
             return sent
 
     async def send_notices(self) -> int:
-        """Right after a command: the notices it caused, without waiting for the next tick."""
+        """Right after a command: the notices it caused, without waiting for the next tick. Only a command that
+        committed a change can have caused one: after reads (most commands) there is nothing to look for.
+        Other processes' notices come with the tick."""
+        commits = self.service.db.commits
+        if commits == self._notices_seen_at:
+            return 0
+        self._notices_seen_at = commits  # read before looking: a commit made meanwhile is looked for next time
         async with self._ticking:
             try:
                 return await self._send_notices()

@@ -22,6 +22,7 @@ from bot.render.match import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
 from bot.services.disputes import Opened
+from bot.services.match_facts import MatchContext
 from bot.services.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
 
@@ -124,11 +125,24 @@ def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands
     return [app_commands.Choice(name=label[:100], value=value) for value, label in _filtered_pairs(choices, current)]
 
 
-async def publish_scoreboard(bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard) -> None:
+async def publish_scoreboard(
+    bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard | MatchContext
+) -> None:
     """Hand the match's board to the publisher, which edits the living scoreboard (or posts it where play
-    began: one message per match) once the command has replied; see bot/scoreboard_publisher.py."""
+    began: one message per match) once the command has replied; see bot/scoreboard_publisher.py. Given the
+    match rather than a board, the publisher builds the board when it sends it: one build for any number of
+    changes made meanwhile, none of it on the command's path."""
     channel = interaction.channel
-    bot.scoreboards.submit(board.context.match.id or 0, lambda: _send_scoreboard(bot, channel, board))
+    if isinstance(board, Scoreboard):
+        built = board
+        bot.scoreboards.submit(built.context.match.id or 0, lambda: _send_scoreboard(bot, channel, built))
+        return
+    context = board
+
+    async def build_and_send() -> None:
+        await _send_scoreboard(bot, channel, await bot.services.match_night.current_board(context))
+
+    bot.scoreboards.submit(context.match.id or 0, build_and_send)
 
 
 async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -> None:
@@ -183,10 +197,10 @@ class ConfirmGame(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
             bot = bot_of(interaction)
-            board = await bot.services.match_night.confirm_game(
+            match = await bot.services.match_night.confirm_game(
                 actor_from(interaction), self.match_id, self.round_index, self.game
             )
-            await publish_scoreboard(bot, interaction, board)
+            await publish_scoreboard(bot, interaction, match)
             who = interaction.user.display_name
             return Reply(f"✅ Round {self.round_index} game {self.game} confirmed by {who}.", ephemeral=False)
 
@@ -325,7 +339,7 @@ class MatchNightCommands(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch, AcceptAgreement)
 
-    async def _after(self, interaction: discord.Interaction, board: Scoreboard) -> None:
+    async def _after(self, interaction: discord.Interaction, board: Scoreboard | MatchContext) -> None:
         await publish_scoreboard(self.bot, interaction, board)
 
     @app_commands.command(name="checkin", description="Check in for tonight's match (captains can check in teammates)")
@@ -342,10 +356,10 @@ class MatchNightCommands(commands.Cog):
         league: str | None = None,
     ) -> None:
         async def work() -> Reply:
-            board = await self.bot.services.match_night.check_in(
+            context = await self.bot.services.match_night.check_in(
                 actor_from(interaction), league, match, member.id if member else None
             )
-            await self._after(interaction, board)
+            await self._after(interaction, context)
             who = member.display_name if member else interaction.user.display_name
             return Reply(f"🟢 {who} is checked in.")
 
@@ -385,11 +399,11 @@ class MatchNightCommands(commands.Cog):
         league: str | None = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
-            board, round_index, side = await self.bot.services.match_night.declare(
+            context, round_index, side = await self.bot.services.match_night.declare(
                 actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
             )
-            await self._after(interaction, board)
-            return Reply(f"📋 {board.context.teams[side].name} declared round {round_index}. It is locked now.")
+            await self._after(interaction, context)
+            return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
 
         await answer(interaction, work(), ephemeral=True)
 
@@ -413,12 +427,12 @@ class MatchNightCommands(commands.Cog):
         league: str | None = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
-            board, rows = await self.bot.services.match_night.enter_scores(
+            context, rows, names = await self.bot.services.match_night.enter_scores(
                 actor_from(interaction), league, match, round, game,
                 {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
             )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(scores_echo(board, rows), ephemeral=False, view=ScoreView(match, round, game))
+            await self._after(interaction, context)
+            return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(match, round, game))
 
         await answer(interaction, work(), ephemeral=False)
 

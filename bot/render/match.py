@@ -98,9 +98,9 @@ def _confirmed(scores: list[GameScore], round_index: int, game: int) -> bool:
     return bool(rows) and all(s.confirmed_at is not None for s in rows)
 
 
-def scores_echo(board: Scoreboard, rows: list[GameScore]) -> str:
+def scores_echo(names: dict[int, str], rows: list[GameScore]) -> str:
     """COMMON-SCORE-1: echo what was entered, with thousands separators, for the submitter to check."""
-    parts = [f"{board.names.get(r.player_id, '?')} {format_score(r.score)}" for r in rows]
+    parts = [f"{names.get(r.player_id, '?')} {format_score(r.score)}" for r in rows]
     first = rows[0]
     return (
         f"📝 Round {first.round_index} game {first.game_number}: "

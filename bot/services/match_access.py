@@ -13,13 +13,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.refusals import InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup
+from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.model import Side
+from bot.rules.team.options import TeamOptions
 from bot.services import match_facts
 from bot.services.actor import Actor
 from bot.services.match_facts import MatchContext
 from bot.services.permissions import is_commissioner
 from storage.matches import Match, MatchConfirmation
-from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole
+from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole, Team
 
 
 @dataclass(frozen=True)
@@ -34,17 +36,24 @@ class Acting:
 async def load_context(
     session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
 ) -> MatchContext:
-    match = await session.get(Match, match_id)
-    league = None
-    if match is not None:
-        league = await session.get(League, match.league_id)
-    if match is None or league is None or league.guild_id != actor.guild_id:
+    # One round trip for the match and its league, one for both teams: every match-night command starts here.
+    query = select(Match, League).join(League, League.id == Match.league_id).where(Match.id == match_id)  # type: ignore[arg-type]
+    found = (await session.exec(query)).first()
+    if found is None or found[1].guild_id != actor.guild_id:
         raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
+    match, league = found
     if not any_league and league_name and league.name_key != league_name.strip().casefold():
         raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
     if league.format is not LeagueFormat.TEAM:
         raise InvalidInput(f"{league.name} is not a team league.")
-    return await match_facts.context_for(session, league, match)
+    teams = {
+        team.id: team
+        for team in (
+            await session.exec(select(Team).where(col(Team.id).in_([match.home_team_id, match.away_team_id])))
+        ).all()
+    }
+    sides = {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}
+    return MatchContext(league, match, sides, TeamOptions.model_validate(league.options))
 
 
 async def lock_match(session: AsyncSession, match_id: int) -> None:
@@ -58,13 +67,18 @@ async def player_id_of(session: AsyncSession, league: League, user_id: int) -> i
     return (await session.exec(query)).first()
 
 
-async def acting_in(session: AsyncSession, actor: Actor, context: MatchContext) -> Acting:
-    """TEAM-LINEUP-11: a captain of one of the teams on the match date, or an official."""
+async def acting_in(
+    session: AsyncSession,
+    actor: Actor,
+    context: MatchContext,
+    rosters: dict[Side, tuple[attendance.RosterEntry, ...]] | None = None,
+) -> Acting:
+    """TEAM-LINEUP-11: a captain of one of the teams on the match date, or an official. `rosters`: the match's
+    rosters if the caller has read them already."""
     me = await player_id_of(session, context.league, actor.user_id)
-    rosters = await match_facts.rosters(session, context)
-    captain_ids = await captains(session, context)
+    rosters = rosters or await match_facts.rosters(session, context)
     side = side_of_player(rosters, me)
-    if side is not None and me in captain_ids[side]:
+    if side is not None and any(e.player_id == me and e.role is Role.CAPTAIN for e in rosters[side]):
         return Acting(side, me, official=False)
     if is_commissioner(actor, context.league):
         return Acting(None, me, official=True)

@@ -132,11 +132,15 @@ def _declarations(rows: Iterable[MatchLineup]) -> tuple[lineup.DeclaredLineup, .
     )
 
 
-async def night(session: AsyncSession, context: MatchContext) -> lineup.MatchNight:
-    """The state the lineup rules check a declaration against."""
+async def night(
+    session: AsyncSession,
+    context: MatchContext,
+    match_rosters: dict[Side, tuple[attendance.RosterEntry, ...]] | None = None,
+) -> lineup.MatchNight:
+    """The state the lineup rules check a declaration against; `match_rosters` if the caller read them."""
     return lineup.MatchNight(
         team_names={side: team.name for side, team in context.teams.items()},
-        rosters=await rosters(session, context),
+        rosters=match_rosters or await rosters(session, context),
         visits=await visits(session, context.match),
         machines=await machines(session, context.match),
         removed=await machines_out(session, context.match),

@@ -57,8 +57,9 @@ class MatchNightService:
 
     async def check_in(
         self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None
-    ) -> scoreboard.Scoreboard:
-        """A player checks themselves in, or a captain checks in a teammate."""
+    ) -> MatchContext:
+        """A player checks themselves in, or a captain checks in a teammate. Returns the match, whose board
+        `current_board` builds (the command replies first; see bot/scoreboard_publisher.py)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             await lock_match(session, match_id)  # two check-ins of one player at once: one is refused
@@ -80,7 +81,7 @@ class MatchNightService:
             session.add(visit)
             await session.flush()
             audit.created(session, actor, visit, at=now)
-        return await self._board(context)
+        return context
 
     # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
 
@@ -91,8 +92,8 @@ class MatchNightService:
         match_id: int,
         players: list[str | None],
         machines: list[int | None],
-    ) -> tuple[scoreboard.Scoreboard, int, Side]:
-        """Declare the acting captain's lineup for their next round. Returns the board, round and side."""
+    ) -> tuple[MatchContext, int, Side]:
+        """Declare the acting captain's lineup for their next round. Returns the match, round and side."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
@@ -134,7 +135,7 @@ class MatchNightService:
             except IntegrityError:
                 raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
             audit.created(session, actor, row, at=now)
-        return await self._board(context), round_index, side
+        return context, round_index, side
 
     async def replace_game(
         self,
@@ -204,8 +205,9 @@ class MatchNightService:
         """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name, match_id)
-            acting = await acting_in(session, actor, context)
-            night = await match_facts.night(session, context)
+            rosters = await match_facts.rosters(session, context)
+            acting = await acting_in(session, actor, context, rosters)
+            night = await match_facts.night(session, context, rosters)
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
@@ -216,8 +218,9 @@ class MatchNightService:
         """Autocomplete: the acting captain's players who are here now (both teams' for an official)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name, match_id)
-            acting = await acting_in(session, actor, context)
-            night = await match_facts.night(session, context)
+            rosters = await match_facts.rosters(session, context)
+            acting = await acting_in(session, actor, context, rosters)
+            night = await match_facts.night(session, context, rosters)
             sides = [acting.side] if acting.side else list(Side)
             now = self.clock.now()
             return [
@@ -246,14 +249,16 @@ class MatchNightService:
         round_index: int,
         game_number: int,
         typed: dict[Side, list[str]],
-    ) -> tuple[scoreboard.Scoreboard, list[GameScore]]:
-        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms."""
+    ) -> tuple[MatchContext, list[GameScore], dict[int, str]]:
+        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms.
+        Returns the match, the stored scores and the names of the match's players (for the echo)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
-            acting = await acting_in(session, actor, context)
-            night = await match_facts.night(session, context)
+            rosters = await match_facts.rosters(session, context)
+            acting = await acting_in(session, actor, context, rosters)
+            night = await match_facts.night(session, context, rosters)
             entries = _game_entries(night, context, round_index, game_number)
             in_game = [p for side in Side for p in entries[side].players]
             today = now.astimezone(context.zone).date()
@@ -292,11 +297,10 @@ class MatchNightService:
                 ) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-        return await self._board(context), rows
+        names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
+        return context, rows, names
 
-    async def confirm_game(
-        self, actor: Actor, match_id: int, round_index: int, game_number: int
-    ) -> scoreboard.Scoreboard:
+    async def confirm_game(self, actor: Actor, match_id: int, round_index: int, game_number: int) -> MatchContext:
         """The opposing captain confirms a game's entered scores."""
         now = self.clock.now()
         async with self.db.writing() as session:
@@ -322,7 +326,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-        return await self._board(context)
+        return context
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -359,9 +363,10 @@ class MatchNightService:
                 audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, self.clock.now())
 
-    async def _board(self, context: MatchContext) -> scoreboard.Scoreboard:
-        """The scoreboard after a change, read once the change is committed: building it inside the write
-        transaction would hold SQLite's one writer for twice as long while captains queue behind it."""
+    async def current_board(self, context: MatchContext) -> scoreboard.Scoreboard:
+        """The match's scoreboard as committed. Match-night commands return the match rather than its board:
+        the publisher builds the board after the reply, once for any number of changes made meanwhile, and
+        outside the write transaction, which would otherwise hold SQLite's one writer twice as long."""
         async with self.db.reading() as session:
             return await scoreboard.build(session, context, self.clock.now())
 

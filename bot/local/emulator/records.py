@@ -20,6 +20,7 @@ OutputKind = Literal[
 ]
 # Outputs a person sees as a message in the channel (or as an ephemeral message).
 MESSAGE_KINDS = frozenset({"response", "followup", "edit", "message", "message_edit"})
+REPLY_KINDS = frozenset({"response", "followup", "edit"})  # through the interaction's token
 
 
 @dataclass
@@ -79,8 +80,13 @@ class InteractionResult:
 
     @property
     def answer(self) -> Output | None:
-        """The last visible message the interaction produced (what the person ends up reading)."""
-        return next((o for o in reversed(self.outputs) if o.kind in MESSAGE_KINDS), None)
+        """What the person ends up reading: the interaction's last reply (response, followup or edit), else
+        the last channel message attributed to it. A channel message sent meanwhile (a scoreboard edited
+        in the background) is not the reply."""
+        replies = [o for o in self.outputs if o.kind in REPLY_KINDS]
+        return next(reversed(replies), None) or next(
+            (o for o in reversed(self.outputs) if o.kind in MESSAGE_KINDS), None
+        )
 
     @property
     def content(self) -> str:

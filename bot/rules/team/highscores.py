@@ -91,6 +91,16 @@ def high_score_table(entries: Iterable[ScoreEntry], options: TeamOptions) -> lis
     ]
 
 
-def _standing(entry: ScoreEntry) -> tuple[int, int, int, int]:
-    """Higher score first, then the earlier date; player and match only make the choice independent of order."""
-    return entry.score, -entry.date.toordinal(), -entry.player, -(entry.match or 0)
+def _standing(entry: ScoreEntry) -> tuple[int, int, int, int, int, str, str, bool]:
+    """Higher score first, then the earlier date; the rest only makes the choice between otherwise equal
+    entries independent of their order (one game can be stored as played and as the replay replacing it)."""
+    return (
+        entry.score,
+        -entry.date.toordinal(),
+        -entry.player,
+        -(entry.match or 0),
+        -entry.model,
+        entry.status.value,
+        entry.source.value,
+        entry.verified,
+    )
