@@ -217,15 +217,31 @@ class StoredFacts:
     tiebreak: TiebreakerGame | None
 
 
-async def facts(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchFacts:
-    """Everything recorded about the match that bears on its result (TEAM-MATCH-*)."""
+async def facts(
+    session: AsyncSession,
+    context: MatchContext,
+    now: datetime,
+    *,
+    known: lineup.MatchNight | None = None,
+    scores: Sequence[GameScore] | None = None,
+) -> scoring.MatchFacts:
+    """Everything recorded about the match that bears on its result (TEAM-MATCH-*). `known`: the match's
+    night if the caller read it already; `scores`: all its GameScore rows (VOID ones included), likewise."""
     match = context.match
+    if known is None:
+        match_visits, match_machines = await visits(session, match), await machines(session, match)
+        lineups, changes = await declarations(session, match), await replacements(session, match)
+    else:
+        match_visits, match_machines = known.visits, known.machines
+        lineups, changes = known.declarations, known.replacements
     stored = StoredFacts(
-        visits=await visits(session, match),
-        machines=await machines(session, match),
-        declarations=await declarations(session, match),
-        replacements=await replacements(session, match),
-        scores=(await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all(),
+        visits=match_visits,
+        machines=match_machines,
+        declarations=lineups,
+        replacements=changes,
+        scores=scores
+        if scores is not None
+        else (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all(),
         penalties=(await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all(),
         confirmed=[
             Side(side)

@@ -35,13 +35,14 @@ async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchCha
 async def build(session: AsyncSession, context: MatchContext, now: datetime) -> Scoreboard:
     night = await match_facts.night(session, context)
     names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-    query = select(GameScore).where(GameScore.match_id == context.match.id, GameScore.status != ScoreStatus.VOID)
-    scores = list((await session.exec(query)).all())  # a replayed game's first scores are VOID (TEAM-MACH-5)
+    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
+    facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
+    scores = [s for s in every_score if s.status is not ScoreStatus.VOID]  # a replayed game's first (TEAM-MACH-5)
     return Scoreboard(
         context=context,
         names=names,
         night=night,
-        result=await match_facts.result(session, context, now),
+        result=scoring.match_result(facts, context.options),
         scores=sorted(scores, key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0)),
         open_challenges=await open_challenges(session, context.match.id or 0),
     )
