@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -34,6 +35,16 @@ def cog_modules() -> list[str]:
 # The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+def _freeze_startup_objects() -> None:
+    """Everything loaded by now (modules, models, commands: ~140,000 objects) lives as long as the process.
+    Left to the collector, each full collection walks them all again, 35-70 ms with every command waiting
+    (the slowest replies); frozen, it walks only what commands create. Once per process: a test session
+    starts many bots."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
 
 
 class LeagueBot(commands.Bot):
@@ -73,6 +84,7 @@ class LeagueBot(commands.Bot):
         await self.sync_commands()
         await self.posts.start()
         self._first_catch_up = asyncio.create_task(self._catch_up_when_ready())
+        _freeze_startup_objects()
 
     async def _catch_up_when_ready(self) -> None:
         """At start, send what fell due while the bot was down (within the grace), once the gateway is up."""
