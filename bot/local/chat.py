@@ -109,11 +109,20 @@ class LocalChat:
             return [], self._control(line[1:])
         if not line.startswith("/"):
             raise ChatError("commands start with / (or : for the chat's own commands; :help lists them)")
+        seen = len(self.emulator.outputs)
         try:
             result = await self.emulator.run(line, as_member=member, channel=self.channel)
         except EmulatorError as exc:
             raise ChatError(str(exc)) from None
-        return result.outputs, None
+        return await self._with_scoreboards(result.outputs, seen), None
+
+    async def _with_scoreboards(self, outputs: list[Output], seen: int) -> list[Output]:
+        """A command's outputs and then the scoreboard edits it caused, which the bot publishes after replying
+        (as they appear in Discord a moment after the reply)."""
+        if self._bot is not None:
+            await self._bot.scoreboards.flush()
+        mine = {id(output) for output in outputs}
+        return outputs + [o for o in self.emulator.outputs[seen:] if id(o) not in mine]
 
     async def _click(self, label: str, member: str) -> list[Output]:
         """Press the button with this label on the newest bot message showing one."""
@@ -121,13 +130,14 @@ class LocalChat:
             for row in output.components:
                 for component in row.get("components", []):
                     if component.get("label") == label and output.message_id is not None:
+                        seen = len(self.emulator.outputs)
                         try:
                             result = await self.emulator.click(
                                 output.message_id, component["custom_id"], as_member=member
                             )
                         except EmulatorError as exc:
                             raise ChatError(str(exc)) from None
-                        return result.outputs
+                        return await self._with_scoreboards(result.outputs, seen)
         raise ChatError(f"no message shows a button labelled {label!r}")
 
     def _control(self, line: str) -> str:
