@@ -16,13 +16,17 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.client import LeagueBot
 from bot.clock import ManualClock
 from bot.discord_endpoints import point_discord_at
-from bot.local.emulator import Emulator
+from bot.memory import limit_malloc_arenas
 from bot.settings import load_settings
 from storage.db import Database
+
+if TYPE_CHECKING:  # the bot's process never loads the emulator: its memory is the bot's alone
+    from bot.local.emulator import Emulator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noop", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    limit_malloc_arenas()  # as `pinleague run` does
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(args))
     return 0

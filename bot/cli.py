@@ -89,9 +89,11 @@ async def _run_bot(settings: Settings) -> int:
     from bot.client import LeagueBot
     from bot.clock import SystemClock
     from bot.discord_endpoints import point_discord_at
+    from bot.memory import limit_malloc_arenas
     from storage.db import Database
     from storage.migrate import upgrade
 
+    limit_malloc_arenas()  # before the database threads start
     point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
     db = Database(settings.resolved_database_url)
     await upgrade(db)
