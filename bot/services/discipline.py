@@ -56,8 +56,10 @@ async def require_in_good_standing(
     wanted = [p for p in player_ids if p]
     if not wanted:
         return
-    season = await current_season(session, league)
     sanctions = await player_sanctions(session, wanted)
+    if not any(sanctions.values()):
+        return  # the usual case, in one query: nobody here was ever sanctioned
+    season = await current_season(session, league)
     names = dict((await session.exec(select(Player.id, Player.display_name).where(col(Player.id).in_(wanted)))).all())
     for player_id in wanted:
         rules.require_in_good_standing(

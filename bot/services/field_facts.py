@@ -7,7 +7,7 @@ and standings; nothing derived is stored, so any correction recomputes everythin
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -181,13 +181,14 @@ class SeasonFacts:
         }
         return NightResult(facts, machines, meet_results(machines, options, guests))
 
-    def season_table(self) -> list[SeasonRow]:
-        """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out."""
+    def season_table(self, results: Sequence[NightResult] | None = None) -> list[SeasonRow]:
+        """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out.
+        `results`: every night's `night_result`, when the caller computed them already."""
         assert self.complete, "the season table needs every night: load_season, not load_tonight"
         options = self.context.options
         weekly: dict[PlayerId, dict[int, Fraction | int]] = defaultdict(dict)
-        for facts in self.nights:
-            for row in self.night_result(facts).rows:
+        for facts, result in zip(self.nights, results or [self.night_result(f) for f in self.nights], strict=True):
+            for row in result.rows:
                 if row.guest:
                     continue
                 points = row.machine_points if options.season_points == "machine_points" else row.position_points

@@ -82,8 +82,12 @@ class FieldStandingsService:
             ):
                 return recent[3]
             season = await load_season(session, context)
+            results = []
+            for night in season.nights:
+                results.append(season.night_result(night))
+                await asyncio.sleep(0)  # ranking a night is CPU work: let other members' commands in between
             table = SeasonTable(
-                season.season_table(),
+                season.season_table(results),
                 season.names,
                 len(season.nights),
                 sum(1 for f in season.nights if f.night.state is NightState.CLOSED),
