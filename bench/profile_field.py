@@ -1,6 +1,7 @@
 """`python -m bench.profile_field`: the field league of the benchmark on SQLite, its command kinds timed as
 service calls (`/field standings` computed afresh and reused, the autocomplete of tonight's machines, a
-`/field score` entry), and a pyinstrument profile of one of each (`--profile`)."""
+`/field score` entry) with the SQL statements each sent, and a pyinstrument profile of one of each
+(`--profile`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from pyinstrument import Profiler
+from sqlalchemy import event
 
 from bench.databases import scratch_database
 from bench.field import LEAGUE, FieldLeagueSize, _score, seed_field_league
@@ -54,13 +56,19 @@ async def main(profile: bool) -> None:
                 ("autocomplete tonight", tonight_machines),
                 ("score entry", score),
             ]
+            statements: list[str] = []
+            event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
             for name, call in kinds:
                 timings = []
                 for _ in range(20):
+                    statements.clear()
                     began = time.perf_counter()
                     await call()
                     timings.append((time.perf_counter() - began) * 1000)
-                print(f"{name}: median {statistics.median(timings):.1f} ms, max {max(timings):.1f} ms")
+                print(
+                    f"{name}: median {statistics.median(timings):.1f} ms, max {max(timings):.1f} ms, "
+                    f"{len(statements)} statements"
+                )
             if profile:
                 for name, call in kinds:
                     profiler = Profiler(async_mode="enabled", interval=0.0005)
