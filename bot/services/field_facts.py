@@ -274,8 +274,19 @@ async def _load(
     player_rows = (await session.exec(names_query)).all()
     machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
     week_of = {n.id: n.week for n in season_nights}
-    by_night = [_grouped(rows) for rows in (checkins, scores, playoffs, penalties, corrections)]
-    facts = [NightFacts(n, *(rows.get(n.id or 0, []) for rows in by_night)) for n in nights]
+    checkins_of, scores_of, playoffs_of = _grouped(checkins), _grouped(scores), _grouped(playoffs)
+    penalties_of, corrections_of = _grouped(penalties), _grouped(corrections)
+    facts = [
+        NightFacts(
+            n,
+            checkins_of.get(n.id or 0, []),
+            scores_of.get(n.id or 0, []),
+            playoffs_of.get(n.id or 0, []),
+            penalties_of.get(n.id or 0, []),
+            corrections_of.get(n.id or 0, []),
+        )
+        for n in nights
+    ]
     ordered = sorted(penalties, key=lambda p: (week_of[p.night_id], p.id or 0))
     sanctions = penalty_rules.sanctions(
         penalty_rules.Penalty(p.player_id, week_of[p.night_id], p.offence, p.machine_id) for p in ordered
