@@ -57,8 +57,8 @@ async def require_in_good_standing(
     if not wanted:
         return
     sanctions = await player_sanctions(session, wanted)
-    if not any(sanctions[player_id] for player_id in wanted):
-        return  # the usual case: no sanction on anyone, so no season or name is needed to refuse
+    if not any(sanctions.values()):
+        return  # the usual case, in one query: nobody here was ever sanctioned
     season = await current_season(session, league)
     names = dict((await session.exec(select(Player.id, Player.display_name).where(col(Player.id).in_(wanted)))).all())
     for player_id in wanted:

@@ -7,10 +7,13 @@ and standings; nothing derived is stored, so any correction recomputes everythin
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 from zoneinfo import ZoneInfo
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -65,10 +68,31 @@ async def load_context(session: AsyncSession, actor: Actor, league_name: str | N
 
 
 @dataclass(frozen=True)
+class ScoreFact:
+    """A stored `FieldScore` as the rules read it."""
+
+    id: int
+    night_id: int
+    player_id: int
+    machine_id: int
+    attempt: int
+    score: int
+
+
+SCORE_COLUMNS = tuple(
+    col(column)
+    for column in (
+        FieldScore.id, FieldScore.night_id, FieldScore.player_id, FieldScore.machine_id, FieldScore.attempt,
+        FieldScore.score,
+    )
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
 class NightFacts:
     night: FieldNight
     checkins: list[FieldCheckin]
-    scores: list[FieldScore]
+    scores: list[ScoreFact]
     playoffs: list[FieldPlayoff]
     penalties: list[FieldPenalty]
     corrections: list[FieldCorrection]
@@ -87,9 +111,9 @@ class NightFacts:
     def group_of(self, player_id: int) -> tuple[int, ...] | None:
         return next((g for g in self.groups() if player_id in g), None)
 
-    def counted_scores(self) -> dict[tuple[int, int], FieldScore]:
+    def counted_scores(self) -> dict[tuple[int, int], ScoreFact]:
         """(player, machine) → the score that counts: a replay replaces the first attempt (FIELD-MALF-2)."""
-        best: dict[tuple[int, int], FieldScore] = {}
+        best: dict[tuple[int, int], ScoreFact] = {}
         for s in self.scores:
             key = (s.player_id, s.machine_id)
             if key not in best or s.attempt > best[key].attempt:
@@ -99,7 +123,7 @@ class NightFacts:
     def counted_values(self) -> dict[tuple[int, int], int]:
         """The counted scores' values, with every correction the whole group confirmed (FIELD-SCORE-4)."""
         corrected = {c.score_id: c.new_score for c in self.corrections if correction_applied(c)}
-        return {key: corrected.get(s.id or 0, s.score) for key, s in self.counted_scores().items()}
+        return {key: corrected.get(s.id, s.score) for key, s in self.counted_scores().items()}
 
 
 @dataclass(frozen=True)
@@ -120,6 +144,7 @@ class SeasonFacts:
     names: dict[int, str]  # player id → display name
     machine_names: dict[int, str]
     sanctions: list[penalty_rules.Sanction]
+    complete: bool = True  # every night of the season is in `nights` (not so from `load_tonight`)
 
     def night(self, week: int) -> NightFacts:
         for facts in self.nights:
@@ -156,12 +181,14 @@ class SeasonFacts:
         }
         return NightResult(facts, machines, meet_results(machines, options, guests))
 
-    def season_table(self) -> list[SeasonRow]:
-        """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out."""
+    def season_table(self, results: Sequence[NightResult] | None = None) -> list[SeasonRow]:
+        """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out.
+        `results`: every night's `night_result`, when the caller computed them already."""
+        assert self.complete, "the season table needs every night: load_season, not load_tonight"
         options = self.context.options
         weekly: dict[PlayerId, dict[int, Fraction | int]] = defaultdict(dict)
-        for facts in self.nights:
-            for row in self.night_result(facts).rows:
+        for facts, result in zip(self.nights, results or [self.night_result(f) for f in self.nights], strict=True):
+            for row in result.rows:
                 if row.guest:
                     continue
                 points = row.machine_points if options.season_points == "machine_points" else row.position_points
@@ -185,34 +212,78 @@ def players_key(players: frozenset[int] | set[int]) -> str:
 
 
 async def load_season(session: AsyncSession, context: FieldContext) -> SeasonFacts:
-    nights = (
-        await session.exec(
-            select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
-        )
-    ).all()
+    """Every night of the season with all its facts: what standings, groups and past nights need."""
+    nights = await _season_nights(session, context)
+    return await _load(session, context, nights, nights)
+
+
+async def load_tonight(session: AsyncSession, context: FieldContext) -> SeasonFacts:
+    """The open night's facts only, with the season's names, machines and sanctions: what a command at tonight's
+    meet needs (a score entry, a playoff). Its `nights` hold tonight alone, so `season_table` refuses it."""
+    nights = await _season_nights(session, context)
+    tonight = next((n for n in reversed(nights) if n.state is NightState.OPEN), None)
+    if tonight is None:
+        raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
+    return await _load(session, context, nights, [tonight])
+
+
+async def load_night(session: AsyncSession, context: FieldContext, week: int | None) -> SeasonFacts:
+    """One night's facts, like `load_tonight`: the given week's, else the open night's, else the latest's."""
+    nights = await _season_nights(session, context)
+    if week is not None:
+        shown = next((n for n in nights if n.week == week), None)
+        if shown is None:
+            raise NotFound(f"No night for week {week} in {context.season.name}.")
+    else:
+        shown = next((n for n in reversed(nights) if n.state is NightState.OPEN), nights[-1] if nights else None)
+        if shown is None:
+            raise NotFound("No league night yet. A commissioner opens one with `/field night open`.")
+    return await _load(session, context, nights, [shown])
+
+
+async def with_fresh_scores(session: AsyncSession, season: SeasonFacts) -> SeasonFacts:
+    """The same facts with their nights' scores read again (after a command wrote scores)."""
+    scores = _grouped(await _scores(session, [f.night.id for f in season.nights]))
+    nights = [replace(f, scores=scores.get(f.night.id or 0, [])) for f in season.nights]
+    return replace(season, nights=nights)
+
+
+async def _season_nights(session: AsyncSession, context: FieldContext) -> list[FieldNight]:
+    query = select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
+    return list((await session.exec(query)).all())
+
+
+async def _load(
+    session: AsyncSession, context: FieldContext, season_nights: list[FieldNight], nights: list[FieldNight]
+) -> SeasonFacts:
+    """`nights` (of `season_nights`) with their rows, one query per table; sanctions from the whole season."""
     night_ids = [n.id for n in nights]
+    # model instances where services change them (tonight's check-ins, correction votes)
     checkins = (await session.exec(select(FieldCheckin).where(col(FieldCheckin.night_id).in_(night_ids)))).all()
-    scores = (await session.exec(select(FieldScore).where(col(FieldScore.night_id).in_(night_ids)))).all()
     playoffs = (await session.exec(select(FieldPlayoff).where(col(FieldPlayoff.night_id).in_(night_ids)))).all()
     corrections = (
         await session.exec(select(FieldCorrection).where(col(FieldCorrection.night_id).in_(night_ids)))
     ).all()
+    scores = await _scores(session, night_ids)
     penalties = (
         await session.exec(
             select(FieldPenalty).where(FieldPenalty.season_id == context.season.id).order_by(col(FieldPenalty.id))
         )
     ).all()
-    players = (await session.exec(select(Player).where(Player.league_id == context.league.id))).all()
+    names_query = select(Player.id, Player.display_name).where(Player.league_id == context.league.id)
+    player_rows = (await session.exec(names_query)).all()
     machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
-    week_of = {n.id: n.week for n in nights}
+    week_of = {n.id: n.week for n in season_nights}
+    checkins_of, scores_of, playoffs_of = _grouped(checkins), _grouped(scores), _grouped(playoffs)
+    penalties_of, corrections_of = _grouped(penalties), _grouped(corrections)
     facts = [
         NightFacts(
             n,
-            [c for c in checkins if c.night_id == n.id],
-            [s for s in scores if s.night_id == n.id],
-            [p for p in playoffs if p.night_id == n.id],
-            [p for p in penalties if p.night_id == n.id],
-            [c for c in corrections if c.night_id == n.id],
+            checkins_of.get(n.id or 0, []),
+            scores_of.get(n.id or 0, []),
+            playoffs_of.get(n.id or 0, []),
+            penalties_of.get(n.id or 0, []),
+            corrections_of.get(n.id or 0, []),
         )
         for n in nights
     ]
@@ -223,7 +294,23 @@ async def load_season(session: AsyncSession, context: FieldContext) -> SeasonFac
     return SeasonFacts(
         context,
         facts,
-        {p.id: p.display_name for p in players if p.id is not None},
+        {player_id: name for player_id, name in player_rows if player_id is not None},
         {m.id: m.title for m in machines if m.id is not None},
         sanctions,
+        complete=len(nights) == len(season_nights),
     )
+
+
+async def _scores(session: AsyncSession, night_ids: list[int | None]) -> list[ScoreFact]:
+    """Scores are the bulk of a season (one per player, machine and night) and are only read: plain rows, as
+    building thousands of model instances costs more than the query."""
+    query = sa.select(*SCORE_COLUMNS).where(col(FieldScore.night_id).in_(night_ids))
+    return [ScoreFact(*row) for row in (await session.exec(query)).all()]  # type: ignore[call-overload]
+
+
+def _grouped(rows: Iterable[Any]) -> dict[int, list[Any]]:
+    """Rows by their night, in the order read."""
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        grouped[row.night_id].append(row)
+    return grouped

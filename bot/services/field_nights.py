@@ -29,7 +29,17 @@ from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenie
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import players_barred, record_automatic, require_in_good_standing
-from bot.services.field_facts import FieldContext, NightFacts, NightResult, SeasonFacts, load_context, load_season
+from bot.services.field_facts import (
+    FieldContext,
+    NightFacts,
+    NightResult,
+    SeasonFacts,
+    load_context,
+    load_night,
+    load_season,
+    load_tonight,
+    with_fresh_scores,
+)
 from bot.services.field_facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.players import Member
@@ -134,7 +144,7 @@ class FieldNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
             require_commissioner(actor, context.league, "choose the night's machines")
-            facts = (await load_season(session, context)).open_night()
+            facts = (await load_tonight(session, context)).open_night()
             await self._check_machines(session, context, machine_ids)
             before = audit.snapshot(facts.night)
             facts.night.machine_ids = machine_ids
@@ -148,7 +158,7 @@ class FieldNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
             require_commissioner(actor, context.league, "close a league night")
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             if ties := _open_ties(season.night_result(facts)):
                 machine, tie = ties[0]
@@ -176,7 +186,7 @@ class FieldNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             target = member_id if member_id is not None else actor.user_id
             if target != actor.user_id:
@@ -193,7 +203,7 @@ class FieldNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
             require_commissioner(actor, context.league, "approve a guest (FIELD-ATT-3)")
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             assert context.league.id is not None
             query = select(Player).where(Player.league_id == context.league.id)
@@ -276,7 +286,7 @@ class FieldNightService:
             values = [
                 score_rules.parse_score(text, require_commas=context.options.require_commas) for _, text in entries
             ]
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             if machine_id not in facts.night.machine_ids:
                 names = ", ".join(season.machine_names[m] for m in facts.night.machine_ids)
@@ -292,7 +302,10 @@ class FieldNightService:
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
             for (member_id, _), value in zip(entries, values, strict=True):
-                player = await registered_player(session, context, member_id or actor.user_id)
+                user_id = member_id or actor.user_id
+                player = me if me is not None and user_id == actor.user_id else None  # one look-up less
+                if player is None:
+                    player = await registered_player(session, context, user_id)
                 assert player.id is not None
                 await check_allowed(session, context, player, season, now, doing="have a score entered")
                 if player.id not in {c.player_id for c in facts.checkins}:
@@ -319,9 +332,10 @@ class FieldNightService:
                     ) from None
                 audit.created(session, actor, row, at=now)
                 stored.append((player.display_name, value))
-            await _note_ties(session, actor, context, machine_id, now)
-            view = await self._view(session, context)
-            return ScoreEntered(view, machine, stored, replay)
+            season = await with_fresh_scores(session, season)  # only the night's scores changed here
+            result = season.night_result(season.open_night())
+            await _note_ties(session, actor, season, result, machine_id, now)
+            return ScoreEntered(NightView(season, result), machine, stored, replay)
 
     async def playoff_result(
         self, actor: Actor, league_name: str | None, *, machine_id: int, order: list[int], unplayable: bool = False
@@ -331,7 +345,7 @@ class FieldNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             ties = [tie for m, tie in _open_ties(season.night_result(facts)) if m == machine_id]
             if not ties:
@@ -386,7 +400,7 @@ class FieldNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
             require_commissioner(actor, context.league, "record a penalty")
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             player = await registered_player(session, context, member_id)
             assert player.id is not None and context.season.id is not None and context.league.id is not None
@@ -409,7 +423,7 @@ class FieldNightService:
             session.add(row)
             await session.flush()
             audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             sanction = next(s for s in reversed(season.sanctions) if s.penalty.player == player.id)
             suspension = await _to_ledger(session, actor, context, player, sanction, facts.night, now)
             view = await self._view(session, context)
@@ -432,7 +446,7 @@ class FieldNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            season = await load_season(session, context)
+            season = await load_tonight(session, context)
             facts = season.open_night()
             if not is_commissioner(actor, context.league):
                 me = await registered_player(session, context, actor.user_id)
@@ -514,17 +528,9 @@ class FieldNightService:
     async def _view(
         self, session: AsyncSession, context: FieldContext, *, week: int | None = None, warning: str | None = None
     ) -> NightView:
-        season = await load_season(session, context)
-        if week is not None:
-            facts = season.night(week)
-        else:
-            try:
-                facts = season.open_night()
-            except NotFound:
-                if not season.nights:
-                    raise NotFound("No league night yet. A commissioner opens one with `/field night open`.") from None
-                facts = season.nights[-1]
-        return NightView(season, season.night_result(facts), warning)
+        """The given week's night, else the open one, else the latest."""
+        season = await load_night(session, context, week)
+        return NightView(season, season.night_result(season.nights[0]), warning)
 
 
 async def _add_checkin(
@@ -649,18 +655,17 @@ def _attempt(
 
 
 async def _note_ties(
-    session: AsyncSession, actor: Actor, context: FieldContext, machine_id: int, now: datetime
+    session: AsyncSession, actor: Actor, season: SeasonFacts, result: NightResult, machine_id: int, now: datetime
 ) -> None:
     """COMMON-NOTIFY-1: a tie on the machine waits for its playoff (FIELD-SCORE-3); the commissioners are told
     once, since the night cannot close until it is entered."""
-    season = await load_season(session, context)
-    facts = season.open_night()
-    for machine, tie in _open_ties(season.night_result(facts)):
+    night = result.facts.night
+    for machine, tie in _open_ties(result):
         if machine == machine_id:
-            detail = {"week": facts.night.week, "where": season.machine_names[machine_id], "players": sorted(
+            detail = {"week": night.week, "where": season.machine_names[machine_id], "players": sorted(
                 season.names.get(int(p), str(p)) for p in tie.players
             )}  # fmt: skip
-            await audit.noted_once(session, actor, facts.night, action="tie_awaiting_playoff", detail=detail, at=now)
+            await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
 
 
 def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:

@@ -8,7 +8,8 @@ share the higher points, +1 to a sole first place at least double the second, po
 
 from __future__ import annotations
 
-from collections import defaultdict
+from bisect import bisect_left
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -82,7 +83,8 @@ def rank_machine(
     result = {s.player: MachinePoints(s.player, None, 0, 0) for s in counted if s.status in no_rank}
 
     keys = {s.player: _rank_key(s) for s in ranked}
-    ranks = {s.player: 1 + sum(1 for other in ranked if keys[other.player] < keys[s.player]) for s in ranked}
+    in_order = sorted(keys[s.player] for s in ranked)  # a rank is 1 + the scores strictly better
+    ranks = {s.player: 1 + bisect_left(in_order, keys[s.player]) for s in ranked}
     provisional: set[PlayerId] = set()
     open_ties, unplayed = [], []
     for tie in _ties(ranked, options):
@@ -158,10 +160,13 @@ def meet_results(
                 provisional.add(row.player)
     guest_set = set(guests)
     ordered = sorted(totals, key=lambda p: (-totals[p], str(p)))
+    sharing = Counter(totals.values())
     rows = []
-    for player in ordered:
-        position = 1 + sum(1 for other in ordered if totals[other] > totals[player])
-        shared = sum(1 for other in ordered if totals[other] == totals[player])
+    position = 0
+    for index, player in enumerate(ordered):
+        if index == 0 or totals[ordered[index - 1]] != totals[player]:  # equal totals share the first's place
+            position = index + 1
+        shared = sharing[totals[player]]
         rows.append(
             MeetRow(
                 player,

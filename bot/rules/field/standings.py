@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +55,10 @@ def season_standings(
         played = sum(1 for week in weeks_held if week in weeks)
         rows.append((player, total, sum(map(Fraction, values), Fraction(0)), played, tiebreak))
     rows.sort(key=lambda r: (-r[1], tuple(-t for t in r[4]), str(r[0])))
+    in_order = sorted((total, tiebreak) for _, total, _, _, tiebreak in rows)  # a rank is 1 + the rows ahead
     result = []
     for player, total, raw, played, tiebreak in rows:
-        rank = 1 + sum(1 for other in rows if (other[1], other[4]) > (total, tiebreak))
+        rank = 1 + len(in_order) - bisect_right(in_order, (total, tiebreak))
         result.append(SeasonRow(player, rank, total, raw, played, tiebreak))
     return result
 
