@@ -1,0 +1,115 @@
+"""Stored final results of team matches: derived data, so standings need not re-score every match's facts.
+
+A stored row is only a copy of what `match_facts.results` computes. It is used while the match's
+`facts_version` and the row's `basis` (a digest of the league's options, its time zone and the venue's
+machines in service) are those it was computed under. `facts_version` is bumped by a `before_flush` listener
+on every ORM session whenever a row results are computed from (`RESULT_TABLES`) is added, changed or deleted,
+or the match row itself changes, so no service can forget to invalidate one. Bulk statements (`update()`,
+`delete()`) bypass the unit of work and so this listener: none are used on these tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+from sqlmodel import Field, SQLModel
+
+from bot.rules.team.model import MatchOutcome
+from storage.matches import (
+    GamePenalty,
+    GameScore,
+    LineupReplacement,
+    Match,
+    MatchConfirmation,
+    MatchLineup,
+    MatchVisit,
+    MatchWalkout,
+    TiebreakerGame,
+)
+from storage.models import enum_column
+
+# The tables `match_facts.results` reads a match's result from: it reads exactly these.
+RESULT_TABLES: tuple[type[SQLModel], ...] = (
+    MatchVisit,
+    MatchLineup,
+    LineupReplacement,
+    GameScore,
+    GamePenalty,
+    MatchConfirmation,
+    MatchWalkout,
+    TiebreakerGame,
+)
+# Match columns a result cannot depend on; a change to any other column bumps `facts_version`.
+MATCH_COLUMNS_NOT_IN_RESULTS = frozenset({"facts_version", "scoreboard_channel_id", "scoreboard_message_id"})
+BASIS_LENGTH = 16
+
+
+class MatchFinalResult(SQLModel, table=True):
+    """A final `bot.rules.team.scoring.MatchResult` with nothing missing, as computed at `facts_version`."""
+
+    __tablename__ = "match_final_result"
+
+    match_id: int = Field(primary_key=True, foreign_key="match.id", ondelete="CASCADE")
+    facts_version: int
+    basis: str = Field(max_length=BASIS_LENGTH)
+    home_points: int
+    away_points: int
+    home_outcome: MatchOutcome | None = enum_column(MatchOutcome, 8, default=None)
+    away_outcome: MatchOutcome | None = enum_column(MatchOutcome, 8, default=None)
+    available_points: int | None = None
+    needs_tiebreaker: bool = False
+    flags: str = Field(default="", max_length=200)  # `scoring.Flag` values, comma-joined, in order
+
+
+def upsert(*, sqlite: bool) -> Any:
+    """An upsert of MatchFinalResult rows, to execute with their column values (one dict a row). It replaces an
+    older copy: racing writers only ever store copies computed from facts they read, labelled with the
+    `facts_version` they read before those facts."""
+    insert = sqlite_insert if sqlite else postgresql_insert
+    statement = insert(MatchFinalResult)
+    kept = [column.name for column in MatchFinalResult.__table__.c if column.name != "match_id"]  # type: ignore[attr-defined]
+    return statement.on_conflict_do_update(
+        index_elements=["match_id"], set_={name: statement.excluded[name] for name in kept}
+    )
+
+
+def _changed_matches(session: Session) -> set[int]:
+    """Ids of the matches whose results this flush may change."""
+    result_tables = tuple(RESULT_TABLES)
+    changed: set[int] = set()
+    for row in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(row, result_tables):
+            if row in session.dirty and not session.is_modified(row):
+                continue
+            changed.update(_match_ids(row))
+        elif isinstance(row, Match) and row in session.dirty and row.id is not None:
+            state = sa.inspect(row)
+            if any(
+                state.attrs[column.key].history.has_changes()
+                for column in state.mapper.column_attrs
+                if column.key not in MATCH_COLUMNS_NOT_IN_RESULTS
+            ):
+                changed.add(row.id)
+    return changed
+
+
+def _match_ids(row: Any) -> set[int]:
+    """The row's match, and the match it belonged to before, if this flush moves it."""
+    history = sa.inspect(row).attrs["match_id"].history
+    return {match_id for match_id in (*history.added, *history.unchanged, *history.deleted) if match_id is not None}
+
+
+@event.listens_for(Session, "before_flush")
+def _bump_facts_versions(session: Session, _context: Any, _instances: Any) -> None:
+    changed = _changed_matches(session)
+    if changed:
+        # In SQL, not from the loaded value: two writers at once each add one (PostgreSQL re-reads the row).
+        table = Match.__table__  # type: ignore[attr-defined]
+        session.connection().execute(
+            table.update().where(table.c.id.in_(sorted(changed))).values(facts_version=table.c.facts_version + 1)
+        )
