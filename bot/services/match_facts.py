@@ -22,8 +22,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import bot.rules.team
 from bot.rules.team import attendance, lineup, scoring
-from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
 from bot.rules.team.model import RosterRole as Role
+from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from storage.matches import (
     GamePenalty,
@@ -376,17 +376,18 @@ def _storable(match: Match, basis: str, result: scoring.MatchResult) -> dict[str
 
 
 def _rebuilt(row: Any) -> scoring.MatchResult:
-    """The MatchResult a stored row was made from (`_storable`): final, nothing missing."""
+    """The MatchResult a stored row was made from (`_storable`): final, nothing missing. The outcomes come back
+    as MatchOutcome already (the column type converts them)."""
     outcome = None
     if row.home_outcome is not None and row.away_outcome is not None:
-        outcome = {Side.HOME: MatchOutcome(row.home_outcome), Side.AWAY: MatchOutcome(row.away_outcome)}
+        outcome = {Side.HOME: row.home_outcome, Side.AWAY: row.away_outcome}
     return scoring.MatchResult(
         points={Side.HOME: row.home_points, Side.AWAY: row.away_points},
         outcome=outcome,
         available_points=row.available_points,
         final=True,
         needs_tiebreaker=row.needs_tiebreaker,
-        flags=tuple(scoring.Flag(flag) for flag in row.flags.split(",") if flag),
+        flags=tuple(scoring.Flag(flag) for flag in row.flags.split(",")) if row.flags else (),
     )
 
 

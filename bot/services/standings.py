@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 NO_CONFERENCE = "League"  # the table of teams without a conference
 COUNTED_KINDS = (MatchKind.REGULAR, MatchKind.TIEBREAKER_MATCH)
+SIDES = tuple(Side)
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,8 @@ def _final_result(line: ScheduledLine) -> rules.MatchResult | None:
     result = line.result
     if result is None or not result.final or result.outcome is None:
         return None
-    winner = next((side for side in Side if result.outcome[side] is MatchOutcome.WIN), None)
+    # Not a loop over `Side`: iterating an enum costs more than the rest of this, once per match of the season.
+    winner = next((side for side in SIDES if result.outcome[side] is MatchOutcome.WIN), None)
     match = line.match
     return rules.MatchResult(
         match_id=match.id or 0,
