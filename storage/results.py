@@ -4,8 +4,10 @@ A stored row is only a copy of what `match_facts.results` computes. It is used w
 `facts_version` and the row's `basis` (a digest of the league's options, its time zone and the venue's
 machines in service) are those it was computed under. `facts_version` is bumped by a `before_flush` listener
 on every ORM session whenever a row results are computed from (`RESULT_TABLES`) is added, changed or deleted,
-or the match row itself changes, so no service can forget to invalidate one. Bulk statements (`update()`,
-`delete()`) bypass the unit of work and so this listener: none are used on these tables.
+or the match row itself changes, so no service can forget to invalidate one. Bulk statements run through a
+session (`session.exec(insert(…)/update(…)/delete(…))`, as the benchmark's seeding does) bypass the unit of
+work; a `do_orm_execute` listener bumps the matches they touch, and refuses one whose matches it cannot tell.
+Statements on a bare connection bypass both: only the league import uses one, and it fills a new league.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session
 from sqlmodel import Field, SQLModel
 
 from bot.rules.team.model import MatchOutcome
@@ -113,3 +115,34 @@ def _bump_facts_versions(session: Session, _context: Any, _instances: Any) -> No
         session.connection().execute(
             table.update().where(table.c.id.in_(sorted(changed))).values(facts_version=table.c.facts_version + 1)
         )
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _bump_for_bulk_statements(state: ORMExecuteState) -> None:
+    if not (state.is_insert or state.is_update or state.is_delete):
+        return
+    statement: Any = state.statement
+    table, match = statement.table, Match.__table__  # type: ignore[attr-defined]
+    rows: list[Any] = list(state.parameters) if isinstance(state.parameters, list) else [state.parameters or {}]
+    if table.name == match.name:  # an ORM statement names an annotated copy of the table
+        if state.is_update:
+            columns = {getattr(column, "key", str(column)) for column in statement._values or {}}
+            if (columns | {name for row in rows for name in row}) - {"id"} - MATCH_COLUMNS_NOT_IN_RESULTS:
+                state.statement = statement.values(facts_version=match.c.facts_version + 1)
+        return
+    if table.name not in {model.__tablename__ for model in RESULT_TABLES}:
+        return
+    bump = match.update().values(facts_version=match.c.facts_version + 1)
+    if state.is_insert:
+        ids = [row.get("match_id") for row in rows]
+        if None in ids or statement._values or statement._multi_values:
+            raise NotImplementedError(f"insert into {table.name}: pass the rows, with their match_id, as parameters")
+        bump = bump.where(match.c.id.in_(sorted(set(ids))))
+    else:
+        if any(rows) or (state.is_update and "match_id" in {getattr(c, "key", None) for c in statement._values}):
+            raise NotImplementedError(f"bulk change of {table.name}: use the session's unit of work")
+        touched = sa.select(table.c.match_id)
+        if statement.whereclause is not None:
+            touched = touched.where(statement.whereclause)
+        bump = bump.where(match.c.id.in_(touched))
+    state.session.connection().execute(bump)

@@ -253,6 +253,34 @@ async def test_every_write_to_a_matchs_facts_bumps_its_version(db: Database) -> 
     assert (await versions(db))[match.id or 0] == start + 5
 
 
+async def test_bulk_statements_through_a_session_bump_the_matches_they_touch(db: Database) -> None:
+    """The benchmark seeds and resets facts with insert/update/delete statements, not the unit of work: those
+    bump the matches they touch too, and one whose matches cannot be told is refused."""
+    seeded = await seed(db)
+    first, second = seeded.matches[0].id or 0, seeded.matches[1].id or 0
+    player = seeded.players[seeded.matches[0].home_team_id][0]
+    start = await versions(db)
+
+    async def run(statement: Any, params: Any = None) -> dict[int, int]:
+        async with db.writing() as session:
+            await session.exec(statement, params=params)
+        now = await versions(db)
+        return {match: now[match] - start[match] for match in now if now[match] != start[match]}
+
+    penalty = {"match_id": first, "round_index": 1, "game_number": 1, "offence": Offence.SLAM_TILT,
+               "player_id": player, "recorded_by": 1, "recorded_at": LATER}  # fmt: skip
+    assert await run(sa.insert(GamePenalty), [penalty]) == {first: 1}
+    assert await run(sa.delete(GameScore).where(GameScore.match_id == second)) == {first: 1, second: 1}
+    assert await run(sa.update(Match).where(Match.id == second).values(scoreboard_message_id=7)) == {
+        first: 1, second: 1,
+    }  # fmt: skip
+    assert await run(sa.update(Match).where(Match.id == first).values(played_out_evening=True)) == {
+        first: 2, second: 1,
+    }  # fmt: skip
+    with pytest.raises(NotImplementedError, match="pass the rows"):
+        await run(sa.insert(GamePenalty).values(**{**penalty, "game_number": 2}))
+
+
 # --- reading copies ---------------------------------------------------------------------------------------
 
 
