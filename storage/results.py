@@ -1,13 +1,14 @@
 """Stored final results of team matches: derived data, so standings need not re-score every match's facts.
 
 A stored row is only a copy of what `match_facts.results` computes. It is used while the match's
-`facts_version` and the row's `basis` (a digest of the league's options, its time zone and the venue's
-machines in service) are those it was computed under. `facts_version` is bumped by a `before_flush` listener
-on every ORM session whenever a row results are computed from (`RESULT_TABLES`) is added, changed or deleted,
-or the match row itself changes, so no service can forget to invalidate one. Bulk statements run through a
-session (`session.exec(insert(…)/update(…)/delete(…))`, as the benchmark's seeding does) bypass the unit of
-work; a `do_orm_execute` listener bumps the matches they touch, and refuses one whose matches it cannot tell.
-Statements on a bare connection bypass both: only the league import uses one, and it fills a new league.
+`facts_version` and the row's `basis` (`match_facts.result_basis`: a digest of the team rules' source, the
+league's options and time zone, and the venue's machines in service) are those it was computed under.
+`facts_version` is bumped by a `before_flush` listener on every ORM session whenever a row results are
+computed from (`RESULT_TABLES`) is added, changed or deleted, or the match row itself changes, so no service
+can forget to invalidate one. Bulk statements run through a session (`session.exec(insert(…)/update(…)/
+delete(…))`, as the benchmark's seeding does) bypass the unit of work; a `do_orm_execute` listener bumps the
+matches they touch, and refuses one whose matches it cannot tell. Statements on a bare connection bypass
+both: only the league import uses one, and it fills a new league.
 """
 
 from __future__ import annotations
@@ -82,10 +83,9 @@ def upsert(*, sqlite: bool) -> Any:
 
 def _changed_matches(session: Session) -> set[int]:
     """Ids of the matches whose results this flush may change."""
-    result_tables = tuple(RESULT_TABLES)
     changed: set[int] = set()
     for row in (*session.new, *session.dirty, *session.deleted):
-        if isinstance(row, result_tables):
+        if isinstance(row, RESULT_TABLES):
             if row in session.dirty and not session.is_modified(row):
                 continue
             changed.update(_match_ids(row))
