@@ -90,29 +90,36 @@ class StandingsService:
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
         now = self.clock.now()
+        to_store: list[dict[str, Any]] = []
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
             season = await current_season(session, league)
-            loaded = await self._season_results(session, league, season, now)
+            loaded = await self._season_results(session, league, season, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
             options = TeamOptions.model_validate(league.options)
             regular = loaded.regular_lines
-            return StandingsView(
+            view = StandingsView(
                 league,
                 season,
                 [loaded.table(name, options) for name in names],
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
             )
+        # After the read's connection is back in the pool: a write holding it would wait for a connection
+        # while the calls queued behind this one hold the rest (50 members at once used up the pool).
+        if to_store:
+            await self._store(to_store)
+        return view
 
     async def _season_results(
-        self, session: AsyncSession, league: League, season: Season, now: datetime
+        self, session: AsyncSession, league: League, season: Season, now: datetime, to_store: list[dict[str, Any]]
     ) -> SeasonResults:
         """`season_results`, reused while nothing could have changed them: no write committed through this
         process's database, no audited change anywhere (other processes), the same season and the same minute
         (results depend on the time: attendance windows, match days). The version is read before the results,
         so a change racing the read makes the next call recompute; a call waiting for another's computation
-        takes its results when that computation began after the call did."""
+        takes its results when that computation began after the call did. Computed results worth storing are
+        added to `to_store`."""
         last_change = (await session.exec(select(func.max(AuditEntry.id)))).one() or 0
         version = (now.replace(second=0, microsecond=0), self.db.commits, last_change)
         async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
@@ -120,11 +127,8 @@ class StandingsService:
             # Results read after this call began are fresh enough for it, even if changes came in since.
             if recent is not None and recent[0] == season.id and _not_older(recent[1], version):
                 return recent[2]
-            to_store: list[dict[str, Any]] = []
             loaded = await season_results(session, league, season, now=now, to_store=to_store)
             self._recent[league.id or 0] = (season.id, version, loaded)
-            if to_store:
-                await self._store(to_store)
             return loaded
 
     async def _store(self, rows: list[dict[str, Any]]) -> None:
