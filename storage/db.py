@@ -64,15 +64,18 @@ class Database:
             yield session
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[AsyncSession]:
-        """One transaction that commits if the block finishes and rolls back if it raises."""
+    async def writing(self, *, derived: bool = False) -> AsyncIterator[AsyncSession]:
+        """One transaction that commits if the block finishes and rolls back if it raises. `derived` writes only
+        store copies of what is computed from the league's rows (stored results): they leave `commits`, the
+        version caches are keyed on, as it was."""
         if self._write_lock is None:
             async with self._writer() as session, session.begin():
                 yield session
         else:
             async with self._write_lock, self._writer() as session, session.begin():
                 yield session
-        self.commits += 1
+        if not derived:
+            self.commits += 1
 
     @asynccontextmanager
     async def writer_connection(self) -> AsyncIterator[AsyncConnection]:

@@ -1,7 +1,8 @@
 """Team-format match facts: the schedule, who came, declared lineups, scores, penalties, confirmations.
 
-Results are never stored: `bot.rules.team.scoring.match_result` computes them from these rows, so a
-correction anywhere recomputes everything after it. Unique keys settle races between captains: one
+Results are computed from these rows by `bot.rules.team.scoring.match_result`, so a correction anywhere
+recomputes everything after it; final ones are kept as derived copies (`storage/results.py`), valid only
+while the match's `facts_version` stays the same. Unique keys settle races between captains: one
 lineup per (match, round, side), one score per (game, player, status), one confirmation per side.
 """
 
@@ -52,6 +53,8 @@ class Match(SQLModel, table=True):
     venue_forfeit: Side | None = enum_column(Side, 8, default=None)  # TEAM-VENUE-1/4: the side that forfeits
     scoreboard_channel_id: int | None = snowflake(default=None)  # the one living scoreboard message
     scoreboard_message_id: int | None = snowflake(default=None)
+    # Bumped in SQL whenever a row the result is computed from changes (storage/results.py); never set by hand.
+    facts_version: int = 0
 
 
 class MatchVisit(SQLModel, table=True):

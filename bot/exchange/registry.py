@@ -22,7 +22,10 @@ import storage  # noqa: F401  (importing the package registers every table on th
 
 LEAGUE_TABLE = "league"
 IMPLIED_COLUMNS = ("league_id", "guild_id")  # the league the file is imported as, and its server
-DERIVED_COLUMNS = ("name_key",)  # computed from `name` on import, so a hand edit cannot disagree with it
+# `name_key` is computed from `name` on import, so a hand edit cannot disagree with it; `match.facts_version`
+# only tells stored results apart (storage/results.py) and starts again at 0.
+DERIVED_COLUMNS = ("name_key", "facts_version")
+DERIVED_TABLES = frozenset({"match_final_result"})  # copies of computed results, computed again on demand
 SECTION_OF_MODULE = {"storage.models": "common", "storage.matches": "team"}
 
 Lookup = Callable[[str, int], int]  # (table, id) → the id it maps to; raises KeyError when there is no such row
@@ -185,7 +188,7 @@ def league_tables(metadata: sa.MetaData | None = None) -> list[TableSpec]:
     sections = _sections()
     specs: dict[str, TableSpec] = {}
     for table in (metadata or SQLModel.metadata).sorted_tables:
-        if table.name == LEAGUE_TABLE:
+        if table.name == LEAGUE_TABLE or table.name in DERIVED_TABLES:
             continue
         owner = _owner(table, specs)
         if owner is not None:

@@ -6,10 +6,13 @@ Nothing here decides anything: it gathers rows and hands them to `bot.rules.team
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,6 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+import bot.rules.team
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.model import ScoreStatus, Side
@@ -34,8 +38,10 @@ from storage.matches import (
     TiebreakerGame,
 )
 from storage.models import League, Machine, Player, RosterEntry, Team
+from storage.results import BASIS_LENGTH, RESULT_TABLES, MatchFinalResult
 
 YIELD_EVERY = 10  # matches scored between two turns of the event loop
+YIELD_EVERY_STORED = 500  # stored results rebuilt between two turns of the event loop
 BATCH = 1_000  # match ids per IN (...) list: well inside SQLite's and asyncpg's parameter limits
 
 
@@ -256,49 +262,67 @@ async def facts(
 
 
 async def results(
-    session: AsyncSession, league: League, matches: Sequence[Match], teams: Mapping[int | None, Team], now: datetime
+    session: AsyncSession,
+    league: League,
+    matches: Sequence[Match],
+    teams: Mapping[int | None, Team],
+    now: datetime,
+    *,
+    to_store: list[dict[str, Any]] | None = None,
 ) -> dict[int, scoring.MatchResult]:
     """`result` for many matches at once: one query per table for all of them (a season's standings would
-    otherwise cost ten queries per match). `teams` must hold both teams of every match."""
+    otherwise cost ten queries per match). `teams` must hold both teams of every match.
+
+    A stored final result (`storage.results`) stands in for a match while its `facts_version` and basis are
+    the match's now; the others are computed. The matches' `facts_version` was read with the match rows,
+    before any fact, so a write racing this read leaves a copy that no longer matches, never a wrong one.
+    Computed results that may be stored (final, nothing missing, attendance settled) are appended to
+    `to_store` as MatchFinalResult rows for the caller to write after its read."""
     if not matches:
         return {}
     options = TeamOptions.model_validate(league.options)
+    venue_ids = {match.venue_id for match in matches}
+    venue_machines: dict[int | None, list[Machine]] = defaultdict(list)
+    machine_query = select(Machine).where(col(Machine.venue_id).in_(venue_ids), col(Machine.removed_at).is_(None))
+    for machine in (await session.exec(machine_query)).all():
+        venue_machines[machine.venue_id].append(machine)
+    in_service = {venue: _machines(rows) for venue, rows in venue_machines.items()}
+    bases = {venue: result_basis(options, league.timezone, in_service.get(venue, ())) for venue in venue_ids}
+    found: dict[int, scoring.MatchResult] = {}
+    stored = await _stored_results(session, [match.id or 0 for match in matches])
+    to_compute = []
+    for index, match in enumerate(matches):
+        if index % YIELD_EVERY_STORED == YIELD_EVERY_STORED - 1:
+            await asyncio.sleep(0)
+        copy = stored.get(match.id or 0)
+        if copy is not None and copy.facts_version == match.facts_version and copy.basis == bases[match.venue_id]:
+            found[match.id or 0] = _rebuilt(copy)
+        else:
+            to_compute.append(match)
+    if not to_compute:
+        return found
     by_match: dict[type[SQLModel], dict[int, list[Any]]] = {}
-    ids = [match.id or 0 for match in matches]
-    for table in (
-        MatchVisit,
-        MatchLineup,
-        LineupReplacement,
-        GameScore,
-        GamePenalty,
-        MatchConfirmation,
-        MatchWalkout,
-        TiebreakerGame,
-    ):
+    ids = [match.id or 0 for match in to_compute]
+    for table in RESULT_TABLES:
         # Plain rows, not model instances: building thousands of SQLModel objects costs more than the query.
-        columns = table.__table__.c  # type: ignore[union-attr]
+        columns = table.__table__.c  # type: ignore[attr-defined]
         grouped: dict[int, list[Any]] = defaultdict(list)
         for start in range(0, len(ids), BATCH):
             query = sa.select(*columns).where(columns.match_id.in_(ids[start : start + BATCH]))
             for row in (await session.exec(query.order_by(columns.id))).all():  # type: ignore[call-overload]
                 grouped[row.match_id].append(row)
         by_match[table] = grouped
-    venue_ids = {match.venue_id for match in matches}
-    venue_machines: dict[int | None, list[Machine]] = defaultdict(list)
-    machine_query = select(Machine).where(col(Machine.venue_id).in_(venue_ids), col(Machine.removed_at).is_(None))
-    for machine in (await session.exec(machine_query)).all():
-        venue_machines[machine.venue_id].append(machine)
-    found = {}
-    for index, match in enumerate(matches):
+    zone = ZoneInfo(league.timezone)
+    for index, match in enumerate(to_compute):
         if index % YIELD_EVERY == YIELD_EVERY - 1:
             await asyncio.sleep(0)  # a season is CPU work: let other members' commands (autocomplete) in between
         context = MatchContext(
             league, match, {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}, options
         )
         rows = {table: grouped.get(match.id or 0, []) for table, grouped in by_match.items()}
-        stored = StoredFacts(
+        facts_rows = StoredFacts(
             visits=_visits(rows[MatchVisit]),
-            machines=_machines(venue_machines[match.venue_id]),
+            machines=in_service.get(match.venue_id, ()),
             declarations=_declarations(rows[MatchLineup]),
             replacements=_replacements(rows[LineupReplacement]),
             scores=rows[GameScore],
@@ -307,8 +331,84 @@ async def results(
             walkouts=rows[MatchWalkout],
             tiebreak=next(iter(rows[TiebreakerGame]), None),
         )
-        found[match.id or 0] = scoring.match_result(_facts(context, stored, now), options)
+        computed = scoring.match_result(_facts(context, facts_rows, now), options)
+        found[match.id or 0] = computed
+        if (
+            to_store is not None
+            and computed.final
+            and not computed.missing
+            and now >= attendance.window_settled_at(match.play_on, zone=zone, options=options)
+        ):
+            to_store.append(_storable(match, bases[match.venue_id], computed))
     return found
+
+
+def _rules_digest() -> bytes:
+    """The team rules' and this module's source: a release that changes how results are computed must not
+    reuse results stored by the one before."""
+    files = [*sorted(Path(bot.rules.team.__file__).parent.glob("*.py")), Path(__file__)]
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.read_bytes())
+    return digest.digest()
+
+
+RULES_DIGEST = _rules_digest()
+
+
+def result_basis(options: TeamOptions, timezone: str, machines: Iterable[lineup.Machine]) -> str:
+    """What a stored result was computed under besides the match's own rows: the rules, the league's options
+    (defaults included) and time zone, and the venue's machines in service with their player counts."""
+    inputs = {
+        "options": options.model_dump(mode="json"),
+        "timezone": timezone,
+        "machines": sorted([machine.machine_id, machine.max_players] for machine in machines),
+    }
+    digest = hashlib.sha256(RULES_DIGEST)
+    digest.update(json.dumps(inputs, sort_keys=True, separators=(",", ":")).encode())
+    return digest.hexdigest()[:BASIS_LENGTH]
+
+
+async def _stored_results(session: AsyncSession, ids: Sequence[int]) -> dict[int, Any]:
+    columns = MatchFinalResult.__table__.c  # type: ignore[attr-defined]
+    found = {}
+    for start in range(0, len(ids), BATCH):
+        query = sa.select(*columns).where(columns.match_id.in_(ids[start : start + BATCH]))
+        for row in (await session.exec(query)).all():  # type: ignore[call-overload]
+            found[row.match_id] = row
+    return found
+
+
+def _storable(match: Match, basis: str, result: scoring.MatchResult) -> dict[str, Any]:
+    outcome = result.outcome or {}
+    return {
+        "match_id": match.id,
+        "facts_version": match.facts_version,
+        "basis": basis,
+        "home_points": result.points[Side.HOME],
+        "away_points": result.points[Side.AWAY],
+        "home_outcome": outcome.get(Side.HOME),
+        "away_outcome": outcome.get(Side.AWAY),
+        "available_points": result.available_points,
+        "needs_tiebreaker": result.needs_tiebreaker,
+        "flags": ",".join(result.flags),
+    }
+
+
+def _rebuilt(row: Any) -> scoring.MatchResult:
+    """The MatchResult a stored row was made from (`_storable`): final, nothing missing. The outcomes come back
+    as MatchOutcome already (the column type converts them)."""
+    outcome = None
+    if row.home_outcome is not None and row.away_outcome is not None:
+        outcome = {Side.HOME: row.home_outcome, Side.AWAY: row.away_outcome}
+    return scoring.MatchResult(
+        points={Side.HOME: row.home_points, Side.AWAY: row.away_points},
+        outcome=outcome,
+        available_points=row.available_points,
+        final=True,
+        needs_tiebreaker=row.needs_tiebreaker,
+        flags=tuple(scoring.Flag(flag) for flag in row.flags.split(",")) if row.flags else (),
+    )
 
 
 def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring.MatchFacts:

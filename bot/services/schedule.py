@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
@@ -264,11 +265,13 @@ async def season_matches(
     kinds: tuple[MatchKind, ...] = tuple(MatchKind),
     team: Team | None = None,
     week: int | None = None,
+    to_store: list[dict[str, Any]] | None = None,
 ) -> list[ScheduledLine]:
     """The season's matches in play order, each with its result from match day on (`match_facts.result`).
 
     Teams and venues are loaded once, and the facts of every match whose day has come are read together
-    (`match_facts.results`: one query per table for the whole season).
+    (`match_facts.results`: stored final results, and one query per table for the rest). Results worth
+    storing are added to `to_store` (see `match_facts.results`).
     """
     query = select(Match).where(Match.season_id == season.id, col(Match.kind).in_(kinds))
     if team is not None:
@@ -279,7 +282,8 @@ async def season_matches(
     teams = {t.id: t for t in await _teams(session, league)}
     venues = await _venues(session, league)
     today = league_today(league, now)
-    results = await match_facts.results(session, league, [m for m in matches if m.play_on <= today], teams, now)
+    due = [match for match in matches if match.play_on <= today]
+    results = await match_facts.results(session, league, due, teams, now, to_store=to_store)
     return [
         ScheduledLine(
             match,

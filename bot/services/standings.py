@@ -1,15 +1,18 @@
 """Team standings per conference (TEAM-STAND-1..3, TEAM-CFG-1) from the season's final results.
 
-Results come from `match_facts.result` for each match on or before today (via `schedule.season_matches`);
-only final ones count. Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings`.
+Results come from `match_facts.results` for each match on or before today (via `schedule.season_matches`):
+stored final results where still valid, computed for the rest, which are then stored. Only final ones count.
+Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -23,12 +26,16 @@ from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league
 from bot.services.schedule import ScheduledLine, season_matches, team_league
+from storage import results as stored_results
 from storage.db import Database
 from storage.matches import MatchKind
 from storage.models import AuditEntry, Conference, League, Season, Team
 
+log = logging.getLogger(__name__)
+
 NO_CONFERENCE = "League"  # the table of teams without a conference
 COUNTED_KINDS = (MatchKind.REGULAR, MatchKind.TIEBREAKER_MATCH)
+SIDES = tuple(Side)
 
 
 @dataclass(frozen=True)
@@ -83,29 +90,36 @@ class StandingsService:
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
         now = self.clock.now()
+        to_store: list[dict[str, Any]] = []
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
             season = await current_season(session, league)
-            loaded = await self._season_results(session, league, season, now)
+            loaded = await self._season_results(session, league, season, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
             options = TeamOptions.model_validate(league.options)
             regular = loaded.regular_lines
-            return StandingsView(
+            view = StandingsView(
                 league,
                 season,
                 [loaded.table(name, options) for name in names],
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
             )
+        # After the read's connection is back in the pool: a write holding it would wait for a connection
+        # while the calls queued behind this one hold the rest (50 members at once used up the pool).
+        if to_store:
+            await self._store(to_store)
+        return view
 
     async def _season_results(
-        self, session: AsyncSession, league: League, season: Season, now: datetime
+        self, session: AsyncSession, league: League, season: Season, now: datetime, to_store: list[dict[str, Any]]
     ) -> SeasonResults:
         """`season_results`, reused while nothing could have changed them: no write committed through this
         process's database, no audited change anywhere (other processes), the same season and the same minute
         (results depend on the time: attendance windows, match days). The version is read before the results,
         so a change racing the read makes the next call recompute; a call waiting for another's computation
-        takes its results when that computation began after the call did."""
+        takes its results when that computation began after the call did. Computed results worth storing are
+        added to `to_store`."""
         last_change = (await session.exec(select(func.max(AuditEntry.id)))).one() or 0
         version = (now.replace(second=0, microsecond=0), self.db.commits, last_change)
         async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
@@ -113,9 +127,18 @@ class StandingsService:
             # Results read after this call began are fresh enough for it, even if changes came in since.
             if recent is not None and recent[0] == season.id and _not_older(recent[1], version):
                 return recent[2]
-            loaded = await season_results(session, league, season, now=now)
+            loaded = await season_results(session, league, season, now=now, to_store=to_store)
             self._recent[league.id or 0] = (season.id, version, loaded)
             return loaded
+
+    async def _store(self, rows: list[dict[str, Any]]) -> None:
+        """Keeps the final results this call had to compute, so the next computation reads them instead. They
+        are derived data: a failure only means computing them again next time."""
+        try:
+            async with self.db.writing(derived=True) as session:
+                await session.exec(stored_results.upsert(sqlite=self.db.is_sqlite), params=rows)
+        except Exception:
+            log.exception("storing %d final match results failed; standings compute them again", len(rows))
 
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
         async with self.db.reading() as session:
@@ -126,12 +149,20 @@ class StandingsService:
             return list((await session.exec(select(Conference.name).where(Conference.league_id == league.id))).all())
 
 
-async def season_results(session: AsyncSession, league: League, season: Season, *, now: datetime) -> SeasonResults:
+async def season_results(
+    session: AsyncSession,
+    league: League,
+    season: Season,
+    *,
+    now: datetime,
+    to_store: list[dict[str, Any]] | None = None,
+) -> SeasonResults:
     """The season's teams by conference (TEAM-CFG-1) and its final regular and tie-breaker match results.
 
-    The teams are those on the season's schedule, or every team of the league before there is one.
+    The teams are those on the season's schedule, or every team of the league before there is one. Computed
+    results worth storing are added to `to_store` (see `match_facts.results`).
     """
-    lines = await season_matches(session, league, season, now=now, kinds=COUNTED_KINDS)
+    lines = await season_matches(session, league, season, now=now, kinds=COUNTED_KINDS, to_store=to_store)
     teams = list((await session.exec(select(Team).where(Team.league_id == league.id).order_by(col(Team.name)))).all())
     scheduled = {line.home.id for line in lines} | {line.away.id for line in lines}
     if scheduled:
@@ -156,7 +187,8 @@ def _final_result(line: ScheduledLine) -> rules.MatchResult | None:
     result = line.result
     if result is None or not result.final or result.outcome is None:
         return None
-    winner = next((side for side in Side if result.outcome[side] is MatchOutcome.WIN), None)
+    # Not a loop over `Side`: iterating an enum costs more than the rest of this, once per match of the season.
+    winner = next((side for side in SIDES if result.outcome[side] is MatchOutcome.WIN), None)
     match = line.match
     return rules.MatchResult(
         match_id=match.id or 0,

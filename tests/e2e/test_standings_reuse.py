@@ -1,17 +1,21 @@
 """/standings reuses a season's results while nothing changed, and never shows a stale table: a change made
-through this process, or an audited change made by another process, is in the next /standings."""
+through this process, or an audited change made by another process, is in the next /standings. Final results
+are stored once computed; a commissioner's override of a final match is in the next /standings all the same."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from sqlalchemy import event
+from sqlmodel import select
 
 from bot.rules.team.model import Side
 from storage.db import Database
 from storage.models import AuditEntry
+from storage.results import MatchFinalResult
 from tests.e2e.harness import RunningBot
-from tests.e2e.season import NEW_YORK, Facts, stored_matches
+from tests.e2e.season import NEW_YORK, Facts, stored_matches, teams_by_name
 
 
 async def standings_after_generating(league: RunningBot) -> str:
@@ -57,3 +61,29 @@ async def test_an_audited_change_by_another_process_shows_at_once(season_league:
     finally:
         await other.dispose()
     assert "1 of 9 regular-season matches final" in (await league.run("/standings", as_member="fk3")).text()
+
+
+async def test_an_override_of_a_stored_final_result_shows_at_once(season_league: RunningBot) -> None:
+    """TEAM-STAND-1, COMMON-SCORE-3: /standings stores a final result; the commissioner's venue-forfeit override
+    of that match makes the stored copy stale, and the next /standings (another minute: computed again) shows
+    the new winner and stores the new result."""
+    league = season_league
+    await standings_after_generating(league)
+    match = (await stored_matches(league))[0]
+    await (await Facts.load(league)).played(match, "H" * 12)
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 5, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    assert "1 of 9 regular-season matches final" in (await league.run("/standings", as_member="fk3")).text()
+    async with league.db.reading() as session:
+        before = (await session.exec(select(MatchFinalResult))).one()
+    assert (before.match_id, before.home_points, before.away_points) == (match.id, 16, 0)
+
+    forfeit = f'/admin override forfeit match:{match.id} side:home reason:"Played at an unapproved venue"'
+    assert "forfeiting team: none → home" in (await league.run(forfeit, as_member="alice")).text()
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 6, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    table = (await league.run("/standings", as_member="fk3")).text()
+    assert "1 of 9 regular-season matches final" in table
+    away = next(team.name for team in (await teams_by_name(league)).values() if team.id == match.away_team_id)
+    assert re.search(rf"1\s+{away}\s+1-0", table), table
+    async with league.db.reading() as session:
+        after = (await session.exec(select(MatchFinalResult))).one()
+    assert (after.home_points, after.away_points) == (0, 12) and after.facts_version > before.facts_version

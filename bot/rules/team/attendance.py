@@ -130,6 +130,14 @@ def classify_attendance(
     )
 
 
+def window_settled_at(match_day: date, *, zone: tzinfo | None, options: TeamOptions) -> datetime:
+    """The latest moment the start window can close (TEAM-SCHED-3): the scheduled start, the courtesy wait and
+    the optional extra wait. From then on `classify_attendance` answers the same for any later `now`; only
+    new visits or the captains' answer on the extension can change it."""
+    start = datetime.combine(match_day, options.match_start, tzinfo=zone)
+    return start + timedelta(minutes=options.start_wait_minutes + options.optional_extra_wait_minutes)
+
+
 def _first_moment_both_full(visits: Sequence[Visit], start: datetime, end: datetime) -> datetime | None:
     """Counts only rise at arrivals, so the start time and each arrival up to `end` are the moments to test."""
     moments = sorted({start, *(v.arrived for v in visits if start < v.arrived <= end)})

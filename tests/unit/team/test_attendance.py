@@ -20,6 +20,7 @@ from bot.rules.team.attendance import (
     present_players,
     short_attendance_flag_due,
     short_attendance_matches,
+    window_settled_at,
 )
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
@@ -223,6 +224,55 @@ class TestStartWindow:
             assert result.decided_at in (at("20:15"), at("20:30"))
             expected = {s: NORMAL if n >= 4 else SHORT if n == 3 else FORFEIT for s, n in counts.items()}
             assert result.status == expected
+
+
+class TestWindowSettled:
+    def test_the_window_settles_after_both_waits(self) -> None:
+        """TEAM-SCHED-3: 20:00, the 15-minute courtesy wait and the optional 15 more: 20:30 local time."""
+        assert window_settled_at(DAY, zone=None, options=OPTIONS) == at("20:30")
+        assert window_settled_at(DAY, zone=None, options=TeamOptions(optional_extra_wait_minutes=0)) == at("20:15")
+        zone = ZoneInfo("America/New_York")
+        assert window_settled_at(DAY, zone=zone, options=OPTIONS) == datetime(2023, 4, 4, 20, 30, tzinfo=zone)
+
+    @given(
+        home=st.lists(st.tuples(st.integers(-30, 90), st.none() | st.integers(1, 120)), max_size=7),
+        away=st.lists(st.tuples(st.integers(-30, 90), st.none() | st.integers(1, 120)), max_size=7),
+        extension=st.sampled_from([None, True, False]),
+        extra_wait=st.sampled_from([0, 15, 30]),
+        later=st.integers(0, 24 * 60),
+    )
+    def test_after_it_the_call_no_longer_changes(
+        self,
+        home: list[tuple[int, int | None]],
+        away: list[tuple[int, int | None]],
+        extension: bool | None,
+        extra_wait: int,
+        later: int,
+    ) -> None:
+        """TEAM-SCHED-3: from the settled moment on, the same visits give the same call at any later time."""
+        start = at("20:00")
+        options = TeamOptions(optional_extra_wait_minutes=extra_wait)
+
+        def visits(side: Side, stays: list[tuple[int, int | None]], first: int) -> tuple[Visit, ...]:
+            return tuple(
+                Visit(
+                    side,
+                    first + i,
+                    start + timedelta(minutes=came),
+                    None if stay is None else start + timedelta(minutes=came + stay),
+                )
+                for i, (came, stay) in enumerate(stays)
+            )
+
+        everyone = visits(Side.HOME, home, 1) + visits(Side.AWAY, away, 100)
+        settled = window_settled_at(DAY, zone=None, options=options)
+
+        def call_at(moment: datetime) -> AttendanceCall:
+            return classify_attendance(
+                everyone, match_day=DAY, zone=None, now=moment, extension_agreed=extension, options=options
+            )
+
+        assert call_at(settled + timedelta(minutes=later)) == call_at(settled)
 
 
 class TestShortAttendanceRecord:
