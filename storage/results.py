@@ -52,6 +52,11 @@ MATCH_COLUMNS_NOT_IN_RESULTS = frozenset({"facts_version", "scoreboard_channel_i
 BASIS_LENGTH = 16
 
 
+class UntrackedResultWrite(RuntimeError):
+    """A bulk statement on a result table whose matches cannot be told, so their stored results could not be
+    invalidated: refused rather than left to serve a stale result."""
+
+
 class MatchFinalResult(SQLModel, table=True):
     """A final `bot.rules.team.scoring.MatchResult` with nothing missing, as computed at `facts_version`."""
 
@@ -136,11 +141,11 @@ def _bump_for_bulk_statements(state: ORMExecuteState) -> None:
     if state.is_insert:
         ids = [row.get("match_id") for row in rows]
         if None in ids or statement._values or statement._multi_values:
-            raise NotImplementedError(f"insert into {table.name}: pass the rows, with their match_id, as parameters")
+            raise UntrackedResultWrite(f"insert into {table.name}: pass the rows, with their match_id, as parameters")
         bump = bump.where(match.c.id.in_(sorted(set(ids))))
     else:
         if any(rows) or (state.is_update and "match_id" in {getattr(c, "key", None) for c in statement._values}):
-            raise NotImplementedError(f"bulk change of {table.name}: use the session's unit of work")
+            raise UntrackedResultWrite(f"bulk change of {table.name}: use the session's unit of work")
         touched = sa.select(table.c.match_id)
         if statement.whereclause is not None:
             touched = touched.where(statement.whereclause)
