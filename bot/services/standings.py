@@ -7,14 +7,12 @@ Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -25,11 +23,12 @@ from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league
+from bot.services.reuse import ReusedPerLeague
 from bot.services.schedule import ScheduledLine, season_matches, team_league
 from storage import results as stored_results
 from storage.db import Database
 from storage.matches import MatchKind
-from storage.models import AuditEntry, Conference, League, Season, Team
+from storage.models import Conference, League, Season, Team
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +83,7 @@ class StandingsService:
         self.db = db
         self.clock = clock
         # league id → (season id, version, season results): recomputed only once something may have changed
-        self._recent: dict[int, tuple[int | None, tuple[datetime, int, int], SeasonResults]] = {}
-        self._computing: dict[int, asyncio.Lock] = {}
+        self._reused: ReusedPerLeague[SeasonResults] = ReusedPerLeague(db)
 
     async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
         """TEAM-STAND-1: each conference's table, or only the named one."""
@@ -114,22 +112,15 @@ class StandingsService:
     async def _season_results(
         self, session: AsyncSession, league: League, season: Season, now: datetime, to_store: list[dict[str, Any]]
     ) -> SeasonResults:
-        """`season_results`, reused while nothing could have changed them: no write committed through this
-        process's database, no audited change anywhere (other processes), the same season and the same minute
-        (results depend on the time: attendance windows, match days). The version is read before the results,
-        so a change racing the read makes the next call recompute; a call waiting for another's computation
-        takes its results when that computation began after the call did. Computed results worth storing are
-        added to `to_store`."""
-        last_change = (await session.exec(select(func.max(AuditEntry.id)))).one() or 0
-        version = (now.replace(second=0, microsecond=0), self.db.commits, last_change)
-        async with self._computing.setdefault(league.id or 0, asyncio.Lock()):  # many asking at once: one computes
-            recent = self._recent.get(league.id or 0)
-            # Results read after this call began are fresh enough for it, even if changes came in since.
-            if recent is not None and recent[0] == season.id and _not_older(recent[1], version):
-                return recent[2]
-            loaded = await season_results(session, league, season, now=now, to_store=to_store)
-            self._recent[league.id or 0] = (season.id, version, loaded)
-            return loaded
+        """`season_results`, reused (`bot/services/reuse.py`) for the same season and minute: results depend on
+        the time (attendance windows, match days). Computed results worth storing are added to `to_store`."""
+        return await self._reused.get(
+            session,
+            league.id or 0,
+            season.id,
+            lambda: season_results(session, league, season, now=now, to_store=to_store),
+            growing=(now.replace(second=0, microsecond=0),),
+        )
 
     async def _store(self, rows: list[dict[str, Any]]) -> None:
         """Keeps the final results this call had to compute, so the next computation reads them instead. They
@@ -175,11 +166,6 @@ async def season_results(
         conferences.setdefault(conference_names.get(team.conference_id, NO_CONFERENCE), []).append(team)
     results = [result for line in lines if (result := _final_result(line)) is not None]
     return SeasonResults(dict(sorted(conferences.items())), results, lines)
-
-
-def _not_older(version: tuple[datetime, int, int], than: tuple[datetime, int, int]) -> bool:
-    """Minute, commits through this process and the last audit entry only ever grow."""
-    return version[0] >= than[0] and version[1] >= than[1] and version[2] >= than[2]
 
 
 def _final_result(line: ScheduledLine) -> rules.MatchResult | None:
