@@ -24,6 +24,7 @@ from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import find_league
 from bot.services.match_access import (
+    Acting,
     acting_in,
     load_context,
     lock_match,
@@ -205,9 +206,7 @@ class MatchNightService:
         """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name, match_id)
-            rosters = await match_facts.rosters(session, context)
-            acting = await acting_in(session, actor, context, rosters)
-            night = await match_facts.night(session, context, rosters)
+            acting, night = await _acting_and_night(session, actor, context)
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
@@ -218,9 +217,7 @@ class MatchNightService:
         """Autocomplete: the acting captain's players who are here now (both teams' for an official)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name, match_id)
-            rosters = await match_facts.rosters(session, context)
-            acting = await acting_in(session, actor, context, rosters)
-            night = await match_facts.night(session, context, rosters)
+            acting, night = await _acting_and_night(session, actor, context)
             sides = [acting.side] if acting.side else list(Side)
             now = self.clock.now()
             return [
@@ -256,9 +253,7 @@ class MatchNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
-            rosters = await match_facts.rosters(session, context)
-            acting = await acting_in(session, actor, context, rosters)
-            night = await match_facts.night(session, context, rosters)
+            acting, night = await _acting_and_night(session, actor, context)
             entries = _game_entries(night, context, round_index, game_number)
             in_game = [p for side in Side for p in entries[side].players]
             today = now.astimezone(context.zone).date()
@@ -410,6 +405,14 @@ class MatchNightService:
             GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
         )
         return list((await session.exec(query)).all())
+
+
+async def _acting_and_night(
+    session: AsyncSession, actor: Actor, context: MatchContext
+) -> tuple[Acting, lineup.MatchNight]:
+    """Who is acting in the match (TEAM-LINEUP-11) and its night, from one read of the rosters."""
+    rosters = await match_facts.rosters(session, context)
+    return await acting_in(session, actor, context, rosters), await match_facts.night(session, context, rosters)
 
 
 def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:
