@@ -28,8 +28,18 @@ log = logging.getLogger(__name__)
 
 
 def cog_modules() -> list[str]:
-    """Every module in the cogs package except private helpers (names starting with _)."""
-    return sorted(f"cogs.{info.name}" for info in pkgutil.iter_modules(cogs.__path__) if not info.name.startswith("_"))
+    """Every module of the cogs package and its format packages that defines an extension `setup`;
+    private helpers (names starting with _) and a package's views and modals are not extensions."""
+    modules = []
+    for info in pkgutil.walk_packages(cogs.__path__, prefix="cogs."):
+        leaf = info.name.rsplit(".", 1)[-1]
+        if info.ispkg or leaf.startswith("_") or leaf in NOT_EXTENSIONS:
+            continue
+        modules.append(info.name)
+    return sorted(modules)
+
+
+NOT_EXTENSIONS = frozenset({"views", "modals"})
 
 
 # The bot never joins voice channels: silence discord.py's start-up warnings about voice libraries.

@@ -15,10 +15,16 @@ from bot.render import admin as render
 from bot.rules.discipline import INCIDENT_CATEGORIES
 from bot.rules.team.model import Side
 from bot.services.audit_log import AuditFilter
-from bot.services.overrides import Overridden
+from bot.services.team.overrides import Overridden
 from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete, venue_autocomplete
-from cogs.match import MATCH_OPTION, SIDE_CHOICES, match_autocomplete, publish_scoreboard, venue_machine_autocomplete
-from cogs.schedule import team_autocomplete
+from cogs.team.match import (
+    MATCH_OPTION,
+    SIDE_CHOICES,
+    match_autocomplete,
+    publish_scoreboard,
+    venue_machine_autocomplete,
+)
+from cogs.team.schedule import team_autocomplete
 from cogs.venue import STATUS_CHOICES
 
 REASON = "Why (required; kept in the audit trail)"

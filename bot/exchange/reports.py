@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # importing bot.services loads the export service, which imports this module
     from bot.rules.field.finals import IfpaRow
-    from bot.services.field_standings import FieldStandingsView
-    from bot.services.ladder_standings import LadderStandings
-    from bot.services.standings import StandingsView
+    from bot.services.field.standings import FieldStandingsView
+    from bot.services.ladder.standings import LadderStandings
+    from bot.services.team.standings import StandingsView
 
 Cell = str | int | None
 TEAM_STANDINGS_COLUMNS = ("conference", "rank", "team", "played", "wins", "losses", "win_pct", "match_points",

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import discord
 
-from bot.render import field, ladder, standings
-from bot.services.field_standings import FieldStandingsView
-from bot.services.ladder_standings import LadderStandings
+from bot.render.field import replies as field
+from bot.render.ladder import replies as ladder
+from bot.render.team import standings
+from bot.services.field.standings import FieldStandingsView
+from bot.services.ladder.standings import LadderStandings
 from bot.services.league_standings import AnyStandings
 
 

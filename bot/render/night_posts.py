@@ -8,18 +8,18 @@ from fractions import Fraction
 import discord
 
 from bot.render import images
-from bot.render.field import finals_embed, night_embed
-from bot.render.field import standings_embed as field_standings_embed
-from bot.render.ladder import group_title, playoffs_embed
-from bot.render.ladder import standings_embed as ladder_standings_embed
+from bot.render.field.replies import finals_embed, night_embed
+from bot.render.field.replies import standings_embed as field_standings_embed
+from bot.render.ladder.replies import group_title, playoffs_embed
+from bot.render.ladder.replies import standings_embed as ladder_standings_embed
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye, MatchState, Part
 from bot.rules.ladder.scoring import show
-from bot.services.field_finals import BracketView, FinalsView
-from bot.services.field_nights import NightView
-from bot.services.field_standings import FieldStandingsView
-from bot.services.ladder_nights import GroupsView
-from bot.services.ladder_standings import LadderStandings, Playoffs
+from bot.services.field.finals import BracketView, FinalsView
+from bot.services.field.nights import NightView
+from bot.services.field.standings import FieldStandingsView
+from bot.services.ladder.nights import GroupsView
+from bot.services.ladder.standings import LadderStandings, Playoffs
 
 FIELD_MAX = 1024
 MACHINE_TOP = 8  # per machine in the embed, which Discord caps at 6,000 characters; the image has everyone

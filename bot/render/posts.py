@@ -15,15 +15,15 @@ from datetime import datetime, time, timedelta
 import discord
 
 from bot.render import images, night_posts
-from bot.render.playoffs import bracket_text, playoffs_embed
 from bot.render.setup import LEAGUE_COLOUR
-from bot.render.standings import STEP_CODES, standings_embed, win_pct
+from bot.render.team.playoffs import bracket_text, playoffs_embed
+from bot.render.team.standings import STEP_CODES, standings_embed, win_pct
 from bot.rules import night_posts as night_rules
 from bot.rules import posts as rules
 from bot.rules.team.model import Side
 from bot.services.post_content import MatchPost, PostContent, TeamSide
 from bot.services.posts import short_sides
-from bot.services.standings import ConferenceTable
+from bot.services.team.standings import ConferenceTable
 from storage.posts import RollCallAnswer
 
 FIELD_MAX = 1024

@@ -25,7 +25,7 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, find_team
 from bot.services.permissions import require_commissioner
-from bot.services.schedule import parse_date
+from bot.services.team.schedule import parse_date
 from storage.db import Database
 from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
 from storage.matches import GamePenalty, Match

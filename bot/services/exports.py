@@ -33,14 +33,14 @@ from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
-from bot.services.field_finals import FieldFinalsService
-from bot.services.field_standings import FieldStandingsView
-from bot.services.ladder_standings import LadderStandings
+from bot.services.field.finals import FieldFinalsService
+from bot.services.field.standings import FieldStandingsView
+from bot.services.ladder.standings import LadderStandings
 from bot.services.league_standings import AnyStandings
 from bot.services.lookup import current_season, find_league, find_team
-from bot.services.playoffs import ConferenceBracket, PlayoffService
-from bot.services.schedule import ScheduledLine, season_matches
-from bot.services.standings import StandingsView
+from bot.services.team.playoffs import ConferenceBracket, PlayoffService
+from bot.services.team.schedule import ScheduledLine, season_matches
+from bot.services.team.standings import StandingsView
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchKind, MatchState
 from storage.models import League, LeagueFormat, Player, RosterEntry, Season

@@ -9,10 +9,10 @@ from __future__ import annotations
 from bot.clock import Clock
 from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
-from bot.services.field_standings import FieldStandingsService, FieldStandingsView
-from bot.services.ladder_standings import LadderStandings, LadderStandingsService
+from bot.services.field.standings import FieldStandingsService, FieldStandingsView
+from bot.services.ladder.standings import LadderStandings, LadderStandingsService
 from bot.services.lookup import find_league
-from bot.services.standings import StandingsService, StandingsView
+from bot.services.team.standings import StandingsService, StandingsView
 from storage.db import Database
 from storage.models import LeagueFormat
 

@@ -15,8 +15,8 @@ from bot.rules.refusals import InvalidInput
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import find_league, find_venue
-from bot.services.match_access import acting_in, load_context
 from bot.services.permissions import require_commissioner
+from bot.services.team.match_access import acting_in, load_context
 from storage.db import Database
 from storage.discipline import IssueKind, IssueSeverity, MachineIssue
 from storage.models import Machine, MachineStatus, Venue

@@ -19,13 +19,13 @@ from bot.rules import posts as rules
 from bot.rules.field.options import FieldOptions
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import NotFound
-from bot.services.field_facts import FieldContext, load_season
-from bot.services.field_finals import FinalsView, finals_view
-from bot.services.field_nights import NightView
-from bot.services.field_standings import FieldStandingsView
-from bot.services.ladder_facts import LadderLeague, nights
-from bot.services.ladder_nights import GroupsView, planned_groups
-from bot.services.ladder_standings import LadderStandings, Playoffs, playoff_places, standings_table
+from bot.services.field.facts import FieldContext, load_season
+from bot.services.field.finals import FinalsView, finals_view
+from bot.services.field.nights import NightView
+from bot.services.field.standings import FieldStandingsView
+from bot.services.ladder.facts import LadderLeague, nights
+from bot.services.ladder.nights import GroupsView, planned_groups
+from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_places, standings_table
 from bot.services.lookup import current_season
 from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League

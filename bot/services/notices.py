@@ -23,8 +23,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import notices as rules
-from bot.services import match_facts
-from bot.services.match_access import captains
+from bot.services.team import match_facts
+from bot.services.team.match_access import captains
 from storage.db import Database
 from storage.matches import Match
 from storage.models import AuditEntry, League, Machine, Player, Team

@@ -22,12 +22,13 @@ from bot.rules import posts as rules
 from bot.rules.team import standings as standing_rules
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
-from bot.services import match_facts, night_posts
+from bot.services import night_posts
 from bot.services.lookup import current_season
 from bot.services.night_posts import FieldPost, LadderPost
-from bot.services.playoffs import PlayoffsView, bracket_view
-from bot.services.schedule import ScheduledLine, season_matches
-from bot.services.standings import ConferenceTable, StandingsView, season_results
+from bot.services.team import match_facts
+from bot.services.team.playoffs import PlayoffsView, bracket_view
+from bot.services.team.schedule import ScheduledLine, season_matches
+from bot.services.team.standings import ConferenceTable, StandingsView, season_results
 from storage.matches import Match, MatchChallenge, MatchConfirmation, MatchKind
 from storage.models import AuditEntry, League, Machine, Player, RosterEntry, Season
 from storage.posts import RollCallAnswer, RollCallReply

@@ -29,7 +29,7 @@ from bot.services.actor import Actor
 from bot.services.lookup import find_league
 from bot.services.permissions import require_commissioner
 from bot.services.post_content import CALENDARS, CONTENT, MatchPost, PostContent, match_post
-from bot.services.schedule import league_today, season_matches
+from bot.services.team.schedule import league_today, season_matches
 from storage.db import Database
 from storage.matches import Match
 from storage.models import League, Player, RosterEntry, Season

@@ -9,10 +9,10 @@ from datetime import timedelta
 
 from bot.clock import ManualClock
 from bot.local.emulator import Output
+from tests.e2e.field.test_night import field_league  # noqa: F401 - the fixture
 from tests.e2e.harness import RunningBot, running_bot
-from tests.e2e.test_field_night import field_league  # noqa: F401 - the fixture
-from tests.e2e.test_ladder_night import PLAYERS, ladder, ok  # noqa: F401 - the fixture
-from tests.e2e.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
+from tests.e2e.ladder.test_night import PLAYERS, ladder, ok  # noqa: F401 - the fixture
+from tests.e2e.team.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
 
 
 def notices(tonight: Night | RunningBot, title: str) -> list[Output]:

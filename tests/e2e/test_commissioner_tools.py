@@ -18,7 +18,7 @@ from storage.discipline import MachineIssue, Precedent
 from storage.matches import GameScore, Match, MatchChallenge, MatchConfirmation
 from tests.e2e.harness import RunningBot
 from tests.e2e.season import NEW_YORK, Facts, between, refused, stored_matches, teams_by_name
-from tests.e2e.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
+from tests.e2e.team.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
 
 WEST = ("Spinners", "Rollovers")
 PREFIX = {"Spinners": "sp", "Rollovers": "ro"}

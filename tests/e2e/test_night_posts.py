@@ -15,10 +15,10 @@ from bot.clock import ManualClock
 from bot.local.emulator import Output
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer
 from storage.models import Player
+from tests.e2e.field.test_finals import finals_league  # noqa: F401 - a fixture
+from tests.e2e.field.test_night import MEMBERS, ZONE, field_league  # noqa: F401 - a fixture
 from tests.e2e.harness import RunningBot
-from tests.e2e.test_field_finals import finals_league  # noqa: F401 - a fixture
-from tests.e2e.test_field_night import MEMBERS, ZONE, field_league  # noqa: F401 - a fixture
-from tests.e2e.test_ladder_night import MACHINES, NEW_YORK, NIGHT, ladder, ok  # noqa: F401 - a fixture
+from tests.e2e.ladder.test_night import MACHINES, NEW_YORK, NIGHT, ladder, ok  # noqa: F401 - a fixture
 
 MINUTE = timedelta(minutes=1)
 M = 1_000_000

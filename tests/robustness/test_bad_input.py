@@ -36,7 +36,7 @@ from bot.local.emulator import Attachment, EmulatorError
 from bot.local.emulator.commands import OptionType
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.team.model import Side
-from bot.services.field_config import OPTION_NAMES as FIELD_OPTION_NAMES
+from bot.services.field.options import OPTION_NAMES as FIELD_OPTION_NAMES
 from storage.db import Database
 from storage.migrate import upgrade
 from tests.robustness.conftest import SMALL, MatchNight, match_night_of

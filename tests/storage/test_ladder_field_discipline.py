@@ -17,7 +17,7 @@ from bot.rules.field.penalties import Offence
 from bot.rules.refusals import RuleViolation
 from bot.services import Services
 from bot.services.actor import Actor
-from bot.services.ladder_nights import GroupView
+from bot.services.ladder.nights import GroupView
 from bot.services.players import Member
 from storage.db import Database
 from storage.discipline import DisciplineEntry

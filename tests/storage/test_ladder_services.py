@@ -16,7 +16,7 @@ from bot.clock import ManualClock
 from bot.rules.refusals import Conflict, InvalidInput, Refusal, RuleViolation
 from bot.services import Services
 from bot.services.actor import Actor
-from bot.services.ladder_nights import GroupsView
+from bot.services.ladder.nights import GroupsView
 from bot.services.players import Member
 from storage.db import Database
 from storage.ladder import LadderAttendance, LadderLedger, LadderResult

@@ -21,8 +21,8 @@ from bot.clock import ManualClock
 from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.scoring import Offence, Walkout
 from bot.services.actor import Actor
-from bot.services.schedule import ScheduledLine, season_matches
-from bot.services.standings import StandingsService
+from bot.services.team.schedule import ScheduledLine, season_matches
+from bot.services.team.standings import StandingsService
 from storage.db import Database
 from storage.matches import (
     GamePenalty,

@@ -5,17 +5,17 @@ from __future__ import annotations
 from datetime import date
 from fractions import Fraction
 
-from bot.render.playoffs import bracket_text
-from bot.render.schedule import match_line, schedule_embed
-from bot.render.standings import FIELD_MAX, HEADER, table_blocks, table_line, win_pct
+from bot.render.team.playoffs import bracket_text
+from bot.render.team.schedule import match_line, schedule_embed
+from bot.render.team.standings import FIELD_MAX, HEADER, table_blocks, table_line, win_pct
 from bot.rules.brackets import single_elimination
 from bot.rules.team import playoffs
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.scoring import Flag, MatchResult
 from bot.rules.team.standings import StandingRow, TieStep
-from bot.services.playoffs import ConferenceBracket
-from bot.services.schedule import ScheduledLine, ScheduleView
-from bot.services.standings import ConferenceTable
+from bot.services.team.playoffs import ConferenceBracket
+from bot.services.team.schedule import ScheduledLine, ScheduleView
+from bot.services.team.standings import ConferenceTable
 from storage.matches import Match
 from storage.models import League, Season, Team, Venue
 

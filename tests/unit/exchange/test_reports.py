@@ -16,7 +16,7 @@ from bot.exchange.reports import (
     team_bands,
 )
 from bot.rules.field.finals import IfpaRow
-from bot.services.ladder_standings import LadderRow, LadderStandings
+from bot.services.ladder.standings import LadderRow, LadderStandings
 
 
 def _rows(content: bytes) -> list[dict[str, str]]:

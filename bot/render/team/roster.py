@@ -1,0 +1,32 @@
+"""Roster embeds. Pure: data in, Embed out."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.setup import LEAGUE_COLOUR
+from bot.services.team.rosters import RosterLine, RosterView
+from storage.models import RosterRole
+
+SECTIONS = ((RosterRole.CAPTAIN, "Captains"), (RosterRole.STARTER, "Starters"), (RosterRole.RESERVE, "Reserves"))
+
+
+def roster_embed(view: RosterView, *, headline: str | None = None) -> discord.Embed:
+    if view.on is None:
+        state = f"Being put together: {len(view.lines)} players. Submit it with `/roster submit team:{view.team.name}`."
+    else:
+        state = f"In force on {view.on:%a %Y-%m-%d}: {len(view.lines)} players."
+    embed = discord.Embed(
+        title=f"{view.team.name} roster",
+        description=f"{headline}\n{state}" if headline else state,
+        colour=LEAGUE_COLOUR,
+    )
+    for role, title in SECTIONS:
+        lines = [_line(line) for line in view.lines if line.role is role]
+        embed.add_field(name=f"{title} ({len(lines)})", value="\n".join(lines) or "none", inline=False)
+    return embed
+
+
+def _line(line: RosterLine) -> str:
+    rank = f" · IFPA #{line.ifpa_rank:,}" if line.ifpa_rank else ""
+    return f"{line.player.display_name}{rank}"

@@ -1,0 +1,82 @@
+"""The field league's season table (FIELD-STAND-1/3): weekly totals, the lowest weeks dropped."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules.field.options import FieldOptions
+from bot.rules.field.standings import SeasonRow
+from bot.services.actor import Actor
+from bot.services.field.facts import FieldContext, load_context, load_season
+from bot.services.reuse import ReusedPerLeague
+from storage.db import Database
+from storage.field import NightState
+from storage.models import League, Season
+
+
+@dataclass(frozen=True)
+class FieldStandingsView:
+    league: League
+    season: Season
+    options: FieldOptions
+    rows: list[SeasonRow]
+    names: dict[int, str]
+    weeks_held: int
+    weeks_final: int  # closed nights; an open night's points may still change
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    """What the season's facts make of the standings: computed once per change, shared by every reader."""
+
+    rows: list[SeasonRow]
+    names: dict[int, str]
+    weeks_held: int
+    weeks_final: int
+
+
+class FieldStandingsService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+        self._reused: ReusedPerLeague[SeasonTable] = ReusedPerLeague(db)
+
+    async def table(self, actor: Actor, league_name: str | None) -> FieldStandingsView:
+        """Any member may read the standings."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name)
+            table = await self._season_table(session, context)
+        return FieldStandingsView(
+            context.league,
+            context.season,
+            context.options,
+            table.rows,
+            table.names,
+            table.weeks_held,
+            table.weeks_final,
+        )
+
+    async def _season_table(self, session: AsyncSession, context: FieldContext) -> SeasonTable:
+        """`compute_season_table`, reused (`bot/services/reuse.py`) for the same season and options; the table
+        does not depend on the time."""
+        key = (context.season.id, context.options)
+        league_id = context.league.id or 0
+        return await self._reused.get(session, league_id, key, lambda: compute_season_table(session, context))
+
+
+async def compute_season_table(session: AsyncSession, context: FieldContext) -> SeasonTable:
+    season = await load_season(session, context)
+    results = []
+    for night in season.nights:
+        results.append(season.night_result(night))
+        await asyncio.sleep(0)  # ranking a night is CPU work: let other members' commands in between
+    return SeasonTable(
+        season.season_table(results),
+        season.names,
+        len(season.nights),
+        sum(1 for f in season.nights if f.night.state is NightState.CLOSED),
+    )

@@ -1,0 +1,372 @@
+"""During a league night: each group picks its games (LADDER-GSEL-3, LADDER-AMB-14/15), scores are entered
+(LADDER-SCORE-1, COMMON-SCORE-1), one-ball playoffs settle exact ties (LADDER-AMB-5), and the 3rd No-Show
+fires when a group starts game 3 without the player (LADDER-ATT-5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, third_no_show
+from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
+from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.rules.scores import parse_score
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.ladder.close import drop_for_no_shows
+from bot.services.ladder.facts import (
+    Entrant,
+    LadderLeague,
+    barred_entrants,
+    check_active,
+    entrant_of,
+    entrants,
+    group_of,
+    ladder_league,
+    local_time,
+    night_groups,
+    open_night,
+    require_standing,
+)
+from bot.services.lookup import insert_unique
+from bot.services.permissions import is_commissioner, require_commissioner
+from bot.services.players import Member
+from storage.db import Database
+from storage.ladder import LadderAttendance, LadderGroup, LadderNight, LadderPick, LadderScore, LadderStatus
+
+
+@dataclass(frozen=True)
+class PickState:
+    group: int
+    picks: list[tuple[str, str]]  # (player, game) in pick order
+    excluding: bool  # True: picks leave games out (P > 5); False: picks repeat games (P < 5)
+    next_picker: str | None
+    games: list[str] | None  # the five slots once set
+    note: str | None  # why another pass is needed (LADDER-AMB-14)
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    player: str
+    game: int
+    machine: str
+    score: int
+    replaced: int | None
+    dropped: list[str]
+    next_order: list[str] | None = None  # once the game is complete: who plays next game, in order (ORDER-2)
+
+
+class LadderPlayService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def pick(self, actor: Actor, league_name: str | None, *, game: str) -> PickState:
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            ladder = await ladder_league(session, actor.guild_id, league_name)
+            night = await open_night(session, ladder)
+            everyone = await entrants(session, ladder)
+            me = entrant_of(everyone, actor.user_id)
+            check_active(me)
+            group = group_of(await night_groups(session, night), me.id)
+            if group.slots is not None:
+                raise Conflict(f"Group {group.number}'s games are already set; see `/ladder groups`.")
+            working = [m["name"] for m in night.machines]
+            chosen = next((name for name in working if name.casefold() == game.strip().casefold()), game.strip())
+            pickers = await _pickers(session, ladder, night, group)
+            picks = await _picks(session, group, night)
+            if me.id not in pickers:
+                raise RuleViolation("LADDER-GSEL-3", "Check in with `/ladder checkin` first: present players pick.")
+            check_pick(working, pickers, picks, Pick(me.id, chosen))
+            row = LadderPick(
+                group_id=group.id or 0,
+                seq=len(picks),
+                ladder_player_id=me.id,
+                machine_id=_machine_id(night, chosen),
+                picked_at=now,
+            )
+            await insert_unique(session, row, "Someone in your group picked at the same moment; try again.")
+            audit.created(session, actor, row, at=now)
+            picks.append(Pick(me.id, chosen))
+            note = None
+            try:
+                slots = select_games(working, picks, pickers=len(pickers))
+            except RuleViolation as unfinished:
+                slots, note = None, unfinished.message if unfinished.rule_id == "LADDER-AMB-14" else None
+            if slots is not None:
+                await _set_slots(session, actor, group, night, slots, now)
+            return PickState(
+                group.number,
+                [(everyone[p.player].name, p.game) for p in picks],
+                len(working) > 5,
+                None if slots else everyone[next_picker(pickers, picks)].name,
+                slots,
+                note,
+            )
+
+    async def set_games(self, actor: Actor, league_name: str | None, *, group_number: int, games: str) -> PickState:
+        """LADDER-AMB-15: the commissioner overrides a group's choice with five games from the working set."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            ladder = await ladder_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, ladder.league, "set a group's games")
+            night = await open_night(session, ladder)
+            group = next((g for g in await night_groups(session, night) if g.number == group_number), None)
+            if group is None:
+                raise NotFound(f"Tonight has no group {group_number}; see `/ladder groups`.")
+            if await _has_scores(session, group):
+                raise Conflict(f"Group {group_number} has entered scores; its games can no longer change.")
+            working = {m["name"].casefold(): m["name"] for m in night.machines}
+            named = [name.strip() for name in games.split(",") if name.strip()]
+            unknown = [name for name in named if name.casefold() not in working]
+            if unknown or len(named) != ladder.options.games_per_match:
+                raise RuleViolation(
+                    "LADDER-GSEL-2",
+                    f"Name {ladder.options.games_per_match} games from tonight's working set, separated by commas"
+                    + (f"; not working tonight: {', '.join(unknown)}." if unknown else "."),
+                )
+            slots = [working[name.casefold()] for name in named]
+            await _set_slots(session, actor, group, night, slots, now)
+            return PickState(group.number, [], len(working) > 5, None, slots, None)
+
+    async def score(
+        self, actor: Actor, league_name: str | None, *, game: int, score: str, member: Member | None
+    ) -> list[ScoreEntry]:
+        """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones."""
+        values = [parse_score(text) for text in score.split()] or [parse_score(score)]
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            ladder = await ladder_league(session, actor.guild_id, league_name)
+            night = await open_night(session, ladder)
+            everyone = await entrants(session, ladder)
+            who = "You" if member is None or member.user_id == actor.user_id else member.display_name
+            target = entrant_of(everyone, member.user_id if member else actor.user_id, who=who)
+            check_active(target)
+            await require_standing(session, ladder, [target], now, doing="have a score entered")
+            group = group_of(await night_groups(session, night), target.id)
+            check_may_enter(actor, ladder, everyone, group, target)
+            if target.id not in await _checked_in(session, ladder, night):
+                raise RuleViolation(
+                    "LADDER-ATT-1",
+                    f"{target.name} has not checked in: check in with `/ladder checkin` first. "
+                    "Absent players are scored from their premakeups.",
+                )
+            if group.slots is None:
+                raise RuleViolation(
+                    "LADDER-GSEL-4", f"Group {group.number} has not set its games yet: pick with `/ladder games pick`."
+                )
+            last = game + len(values) - 1
+            if game < 1 or last > len(group.slots):
+                raise InvalidInput(
+                    f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
+                )
+            return [
+                await store_score(session, actor, ladder, night, group, everyone, target, number, value, now)
+                for number, value in enumerate(values, start=game)
+            ]
+
+    async def tiebreak(self, actor: Actor, league_name: str | None, *, game: int, winner: Member) -> str:
+        """LADDER-AMB-5: the winner of the one-ball playoff between players level on a game's score."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            ladder = await ladder_league(session, actor.guild_id, league_name)
+            night = await open_night(session, ladder)
+            everyone = await entrants(session, ladder)
+            target = entrant_of(everyone, winner.user_id, who=winner.display_name)
+            group = group_of(await night_groups(session, night), target.id)
+            check_may_enter(actor, ladder, everyone, group, target)
+            if group.slots is None or not 1 <= game <= len(group.slots):
+                raise InvalidInput(f"Group {group.number} has no game {game} tonight.")
+            before = audit.snapshot(group)
+            others = [p for p in group.members if p != target.id]
+            group.playoff_orders = {**group.playoff_orders, str(game - 1): [target.id, *others]}
+            session.add(group)
+            audit.updated(session, actor, group, before=before, at=now)
+            return target.name
+
+
+async def store_score(
+    session: AsyncSession,
+    actor: Actor,
+    ladder: LadderLeague,
+    night: LadderNight,
+    group: LadderGroup,
+    everyone: dict[int, Entrant],
+    target: Entrant,
+    game: int,
+    value: int,
+    now: datetime,
+) -> ScoreEntry:
+    """Store or correct one score (audited); the first score of game 3 may fire a 3rd No-Show."""
+    assert group.slots is not None
+    slot = game - 1
+    starts_game = not await _has_scores(session, group, slot)
+    existing = (
+        await session.exec(
+            select(LadderScore).where(
+                LadderScore.group_id == group.id,
+                LadderScore.slot == slot,
+                LadderScore.ladder_player_id == target.id,
+            )
+        )
+    ).first()
+    replaced = existing.score if existing else None
+    if existing is not None:
+        before = audit.snapshot(existing)
+        existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
+        session.add(existing)
+        audit.updated(session, actor, existing, before=before, at=now)
+    else:
+        row = LadderScore(
+            group_id=group.id or 0,
+            slot=slot,
+            ladder_player_id=target.id,
+            score=value,
+            entered_by=actor.user_id,
+            entered_at=now,
+        )
+        await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
+        audit.created(session, actor, row, at=now)
+    dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+    if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
+        detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
+        audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
+    machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
+    finish = await _finish(session, ladder, night, group, slot)
+    if isinstance(finish, TieNeedsPlayoff):
+        detail = {
+            "week": night.week,
+            "where": f"group {group.number}, game {game} ({machine})",
+            "players": [everyone[p].name for p in finish.players],
+        }  # COMMON-NOTIFY-1: unresolved until `/ladder tiebreak`; the night cannot close before (LADDER-AMB-5)
+        await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
+    order = next_game_order(finish) if game < len(group.slots) and isinstance(finish, tuple) else None
+    return ScoreEntry(
+        target.name, game, machine, value, replaced, dropped, [everyone[p].name for p in order] if order else None
+    )
+
+
+async def _finish(
+    session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
+) -> tuple[int, ...] | TieNeedsPlayoff | None:
+    """A game's finish once every checked-in player has a score in it (its reverse is the next game's order,
+    LADDER-ORDER-2), or the exact tie that awaits its playoff (LADDER-AMB-5); None while scores are missing."""
+    await session.flush()
+    present = await _checked_in(session, ladder, night)
+    rows = (
+        await session.exec(select(LadderScore).where(LadderScore.group_id == group.id, LadderScore.slot == slot))
+    ).all()
+    scores = {row.ladder_player_id: row.score for row in rows}
+    playing = [p for p in group.members if p in present]
+    if any(p not in scores for p in playing):
+        return None
+    entries = [GameEntry(p, EntryKind.PLAYED, scores[p], group.ranks[str(p)]) for p in playing]
+    return placement_order(entries, group.playoff_orders.get(str(slot), ()))
+
+
+def check_may_enter(
+    actor: Actor, ladder: LadderLeague, everyone: dict[int, Entrant], group: LadderGroup, target: Entrant
+) -> None:
+    """Players enter scores for their own group; commissioners for anyone (COMMON-ROLE-1)."""
+    if actor.user_id == target.discord_user_id or is_commissioner(actor, ladder.league):
+        return
+    if any(everyone[p].discord_user_id == actor.user_id for p in group.members):
+        return
+    require_commissioner(actor, ladder.league, "enter scores for another group")
+
+
+async def _checked_in(session: AsyncSession, ladder: LadderLeague, night: LadderNight) -> set[int]:
+    rows = (
+        await session.exec(
+            select(LadderAttendance).where(
+                LadderAttendance.season_id == ladder.season_id, LadderAttendance.week == night.week
+            )
+        )
+    ).all()
+    return {row.ladder_player_id for row in rows if row.checked_in_at is not None}
+
+
+async def _pickers(session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup) -> list[int]:
+    """LADDER-GSEL-3: the group's present players, worst-placed (highest rank number) first."""
+    present = await _checked_in(session, ladder, night)
+    return sorted((p for p in group.members if p in present), key=lambda p: -group.ranks[str(p)])
+
+
+async def _picks(session: AsyncSession, group: LadderGroup, night: LadderNight) -> list[Pick]:
+    names = {m["id"]: m["name"] for m in night.machines}
+    rows = (
+        await session.exec(select(LadderPick).where(LadderPick.group_id == group.id).order_by(col(LadderPick.seq)))
+    ).all()
+    return [Pick(row.ladder_player_id, names[row.machine_id]) for row in rows]
+
+
+def _machine_id(night: LadderNight, name: str) -> int:
+    return int(next(m["id"] for m in night.machines if m["name"] == name))
+
+
+async def _set_slots(
+    session: AsyncSession, actor: Actor, group: LadderGroup, night: LadderNight, slots: list[str], now: datetime
+) -> None:
+    """LADDER-GSEL-4: the five slots are stored before play starts."""
+    before = audit.snapshot(group)
+    group.slots = [_machine_id(night, name) for name in slots]
+    session.add(group)
+    audit.updated(session, actor, group, before=before, at=now)
+
+
+async def _has_scores(session: AsyncSession, group: LadderGroup, slot: int | None = None) -> bool:
+    query = select(LadderScore.id).where(LadderScore.group_id == group.id)
+    if slot is not None:
+        query = query.where(LadderScore.slot == slot)
+    return (await session.exec(query)).first() is not None
+
+
+async def _third_no_shows(
+    session: AsyncSession,
+    ladder: LadderLeague,
+    night: LadderNight,
+    group: LadderGroup,
+    everyone: dict[int, Entrant],
+    game: int,
+    now: datetime,
+) -> list[str]:
+    """LADDER-ATT-5: a player with 2 No-Shows who has not come when the group starts game 3 is dropped."""
+    rows = (
+        await session.exec(
+            select(LadderAttendance).where(
+                LadderAttendance.season_id == ladder.season_id, LadderAttendance.week == night.week
+            )
+        )
+    ).all()
+    attendance = {row.ladder_player_id: row for row in rows}
+    barred = await barred_entrants(session, ladder, everyone, on=night.play_on)  # COMMON-PLAYER-2: no No-Show
+    dropped = []
+    for player in group.members:
+        entrant = everyone[player]
+        if entrant.entry.status is not LadderStatus.ACTIVE or player in barred:
+            continue
+        row = attendance.get(player) or LadderAttendance(
+            season_id=ladder.season_id, week=night.week, ladder_player_id=player
+        )
+        if row.checked_in_at is not None:
+            continue
+        zone = ladder.league.timezone
+        notices = Notices(
+            None,
+            local_time(row.late_notice_at, zone) if row.late_notice_at else None,
+            local_time(row.absence_notice_at, zone) if row.absence_notice_at else None,
+        )
+        status = attendance_at_start(notices, night.play_on, ladder.options)
+        if status is Attendance.MISSING and third_no_show(entrant.entry.no_shows, status, game, ladder.options):
+            row.no_show = True
+            session.add(row)
+            entrant.entry.no_shows += 1
+            await drop_for_no_shows(session, ladder, night, entrant, now)
+            dropped.append(entrant.name)
+    return dropped

@@ -1,0 +1,473 @@
+"""Match night in the team format: check-in, lineups, scores and their confirmation, signing, tie-breaker.
+
+Each method loads the match's facts (`match_facts`), asks the pure rules (`bot.rules.team`), and stores
+what was accepted in one transaction. Captains act for their own side; a commissioner may act for either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules import scores as score_rules
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
+from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team.model import RoundKind, ScoreStatus, Side
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.discipline import require_in_good_standing
+from bot.services.lookup import find_league
+from bot.services.team import match_facts, playoff_lineups, scoreboard
+from bot.services.team.match_access import (
+    Acting,
+    acting_in,
+    load_context,
+    lock_match,
+    player_from,
+    player_id_of,
+    require_side,
+    require_unsigned,
+    side_of_player,
+)
+from bot.services.team.match_facts import MatchContext
+from storage.db import Database
+from storage.matches import (
+    GameScore,
+    LineupReplacement,
+    Match,
+    MatchConfirmation,
+    MatchLineup,
+    MatchVisit,
+)
+
+SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
+CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
+
+
+class MatchNightService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    # --- check-in (TEAM-SCHED-2) -------------------------------------------------------------------
+
+    async def check_in(
+        self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None
+    ) -> MatchContext:
+        """A player checks themselves in, or a captain checks in a teammate. Returns the match, whose board
+        `current_board` builds (the command replies first; see bot/scoreboard_publisher.py)."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two check-ins of one player at once: one is refused
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            rosters = await match_facts.rosters(session, context)
+            me = await player_id_of(session, context.league, actor.user_id)
+            target = me if member_id is None else await player_id_of(session, context.league, member_id)
+            side = side_of_player(rosters, target)
+            if target is None or side is None:
+                raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
+            if target != me:
+                await require_side(session, actor, context, side, "check in a teammate")
+            today = now.astimezone(context.zone).date()
+            await require_in_good_standing(session, context.league, [target], on=today, doing="check in for a match")
+            visits = await match_facts.visits(session, context.match)
+            attendance.check_in(visits, rosters[side], side, target, now=now)
+            visit = MatchVisit(match_id=match_id, side=side, player_id=target, arrived_at=now)
+            session.add(visit)
+            await session.flush()
+            audit.created(session, actor, visit, at=now)
+        return context
+
+    # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
+
+    async def declare(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        players: list[str | None],
+        machines: list[int | None],
+    ) -> tuple[MatchContext, int, Side]:
+        """Declare the acting captain's lineup for their next round. Returns the match, round and side."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            today = now.astimezone(context.zone).date()
+            await playoff_lineups.check_machines(session, context, [m for m in machines if m is not None], today)
+            night = await playoff_lineups.night(session, context, today)
+            side = acting.side or _side_to_declare(night, context)
+            round_index = _round_to_declare(night, side, context)
+            plan = lineup.round_plan(context.options)[round_index - 1]
+            chosen = [player_from(night, side, text) if text else None for text in players]
+            await require_in_good_standing(
+                session, context.league, [p for p in chosen if p is not None], on=today, doing="play in a lineup"
+            )
+            games = _games(plan.kind, chosen, machines)
+            declared = lineup.validate_declaration(
+                night,
+                side,
+                round_index,
+                lineup.Lineup(games=games),
+                by=lineup.Declarant(acting.player_id, official=acting.official),
+                now=now,
+                options=context.options,
+            )
+            await playoff_lineups.check(session, context, side, night, [p for g in games for p in g.players])
+            row = MatchLineup(
+                match_id=match_id,
+                round_index=round_index,
+                side=side,
+                declared_at=now,
+                declared_by=acting.player_id,
+                by_official=acting.official,
+                games=[{"players": list(g.players), "machine": g.machine} for g in declared.lineup.games],
+            )
+            session.add(row)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
+            audit.created(session, actor, row, at=now)
+        return context, round_index, side
+
+    async def replace_game(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        round_index: int,
+        game_number: int,
+        players: list[str | None],
+        machine: int | None,
+    ) -> scoreboard.Scoreboard:
+        """TEAM-MACH-5: after its machine failed mid-game, the team that picked it names the new machine (and may
+        change that game's players); then the other team may change its players once. The game is replayed, so
+        the scores already entered for it become VOID."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            today = now.astimezone(context.zone).date()
+            await playoff_lineups.check_machines(session, context, [machine] if machine is not None else [], today)
+            night = await playoff_lineups.night(session, context, today)
+            plan = lineup.round_plan(context.options)[round_index - 1]
+            side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
+            current = _game_entries(night, context, round_index, game_number)[side]
+            chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
+            await require_in_good_standing(session, context.league, chosen, on=today, doing="play in a lineup")
+            accepted = lineup.validate_replacement(
+                night, side, round_index, game_number, lineup.GameEntry(chosen, machine),
+                by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
+            )  # fmt: skip
+            if side is plan.first_declarer:
+                await self._refuse_finished(session, match_id, round_index, game_number)
+                await self._void_game(session, actor, match_id, round_index, game_number)
+            row = LineupReplacement(
+                match_id=match_id, round_index=round_index, game_number=game_number, side=side,
+                players=list(accepted.entry.players), machine_id=accepted.entry.machine, declared_at=now,
+                declared_by=acting.player_id, by_official=acting.official,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def _refuse_finished(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> None:
+        """TEAM-MACH-5 replays a game its machine broke; a game whose scores are confirmed was finished."""
+        rows = [
+            r for r in await self._game_scores(session, match_id, round_index, game) if r.status is not ScoreStatus.VOID
+        ]
+        if rows and all(row.confirmed_at is not None for row in rows):
+            raise RuleViolation(
+                "TEAM-MACH-5",
+                f"Round {round_index} game {game} is finished and confirmed; a later failure does not replay it.",
+            )
+
+    async def _void_game(self, session: AsyncSession, actor: Actor, match_id: int, round_index: int, game: int) -> None:
+        for row in await self._game_scores(session, match_id, round_index, game):
+            if row.status is not ScoreStatus.VOID:
+                before = audit.snapshot(row)
+                row.status = ScoreStatus.VOID
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=self.clock.now())
+        await session.flush()
+
+    async def player_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: players the acting captain may still put in their next round (TEAM-LINEUP-5, 7, 9)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting, night = await _acting_and_night(session, actor, context)
+            side = acting.side or _side_to_declare(night, context)
+            round_index = _round_to_declare(night, side, context)
+            entries = lineup.eligible_players(night, side, round_index, now=self.clock.now(), options=context.options)
+            allowed = await playoff_lineups.eligible(session, context, side)
+            return [(e.player_id, e.name) for e in entries if allowed is None or e.player_id in allowed]
+
+    async def present_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: the acting captain's players who are here now (both teams' for an official)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting, night = await _acting_and_night(session, actor, context)
+            sides = [acting.side] if acting.side else list(Side)
+            now = self.clock.now()
+            return [
+                (entry.player_id, entry.name)
+                for side in sides
+                for entry in night.rosters[side]
+                if entry.player_id in attendance.present_players(night.visits, side, now)
+            ]
+
+    async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            night = await playoff_lineups.night(session, context, self.clock.now().astimezone(context.zone).date())
+            round_index = _open_round(night, context)
+            machines = lineup.legal_machines(night, round_index, options=context.options)
+            return [(machine.machine_id, machine.name) for machine in machines]
+
+    # --- scores (TEAM-GAME-*, COMMON-SCORE-1) ---------------------------------------------------------
+
+    async def enter_scores(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        round_index: int,
+        game_number: int,
+        typed: dict[Side, list[str]],
+    ) -> tuple[MatchContext, list[GameScore], dict[int, str]]:
+        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms.
+        Returns the match, the stored scores and the names of the match's players (for the echo)."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            acting, night = await _acting_and_night(session, actor, context)
+            entries = _game_entries(night, context, round_index, game_number)
+            in_game = [p for side in Side for p in entries[side].players]
+            today = now.astimezone(context.zone).date()
+            await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
+            rows = []
+            for side in Side:
+                players = entries[side].players
+                values = [text for text in typed[side] if text.strip()]
+                if len(values) != len(players):
+                    who = context.teams[side].name
+                    raise InvalidInput(
+                        f"{who} had {len(players)} player(s) in round {round_index} game {game_number}; "
+                        f"give {len(players)} score(s) for them, in lineup order."
+                    )
+                for player_id, text in zip(players, values, strict=True):
+                    rows.append(
+                        GameScore(
+                            match_id=match_id,
+                            round_index=round_index,
+                            game_number=game_number,
+                            side=side,
+                            player_id=player_id,
+                            score=score_rules.parse_score(text),
+                            entered_by=actor.user_id,
+                            entered_for=acting.side,
+                            entered_at=now,
+                        )
+                    )
+            session.add_all(rows)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict(
+                    f"Round {round_index} game {game_number} already has scores. "
+                    "If they are wrong, dispute them with the Dispute button."
+                ) from None
+            for row in rows:
+                audit.created(session, actor, row, at=now)
+        names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
+        return context, rows, names
+
+    async def confirm_game(self, actor: Actor, match_id: int, round_index: int, game_number: int) -> MatchContext:
+        """The opposing captain confirms a game's entered scores."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
+            context = await load_context(session, actor, None, match_id, any_league=True)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            live = [
+                r
+                for r in await self._game_scores(session, match_id, round_index, game_number)
+                if r.status is not ScoreStatus.VOID
+            ]
+            if not live:
+                raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
+            pending = [row for row in live if row.confirmed_at is None]
+            if not pending:
+                raise Conflict(f"Round {round_index} game {game_number} is already confirmed.")
+            entered_for = {row.entered_for for row in pending}
+            if not acting.official and (acting.side is None or acting.side in entered_for):
+                raise PermissionDenied("The opposing captain confirms scores; the captain who entered them cannot.")
+            for row in pending:
+                before = audit.snapshot(row)
+                row.confirmed_by, row.confirmed_at = actor.user_id, now
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=now)
+        return context
+
+    async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
+        """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, None, match_id, any_league=True)
+            acting = await acting_in(session, actor, context)
+            board = await scoreboard.build(session, context, self.clock.now())
+            if board.open_challenges:
+                raise RuleViolation("TEAM-DISP-1", "A dispute is open on this match; the commissioner rules first.")
+            waiting = [f"round {s.round_index} game {s.game_number}" for s in board.scores if s.confirmed_at is None]
+            if waiting:
+                raise RuleViolation(
+                    "TEAM-MATCH-4", f"Confirm every game first; still unconfirmed: {', '.join(sorted(set(waiting)))}."
+                )
+            # What would still be missing if both captains had signed: games, a tie-breaker (TEAM-MATCH-2/3).
+            facts = await match_facts.facts(session, context, now)
+            signed = scoring.match_result(replace(facts, confirmed_by=frozenset(Side)), context.options)
+            if signed.missing:
+                raise RuleViolation("TEAM-MATCH-2", f"The match is not over: {'; '.join(signed.missing)}.")
+            if acting.side is None:
+                raise RuleViolation(
+                    "TEAM-MATCH-4",
+                    "The captains sign the scoresheet; a commissioner's correction is an override, with a reason.",
+                )
+            for side in [acting.side]:
+                already = f"{context.teams[side].name} already signed this match."  # read before a failed flush
+                row = MatchConfirmation(match_id=match_id, side=side, confirmed_by=actor.user_id, confirmed_at=now)
+                session.add(row)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise Conflict(already) from None
+                audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, self.clock.now())
+
+    async def current_board(self, context: MatchContext) -> scoreboard.Scoreboard:
+        """The match's scoreboard as committed. Match-night commands return the match rather than its board:
+        the publisher builds the board after the reply, once for any number of changes made meanwhile, and
+        outside the write transaction, which would otherwise hold SQLite's one writer twice as long."""
+        async with self.db.reading() as session:
+            return await scoreboard.build(session, context, self.clock.now())
+
+    async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
+        async with self.db.reading() as session:
+            return await scoreboard.build(
+                session, await load_context(session, actor, league_name, match_id), self.clock.now()
+            )
+
+    async def scoreboard_posted(self, match_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the living scoreboard message so later changes edit it instead of posting anew."""
+        async with self.db.writing() as session:
+            match = await session.get(Match, match_id)
+            if match is not None:
+                match.scoreboard_channel_id, match.scoreboard_message_id = channel_id, message_id
+                session.add(match)
+
+    async def match_choices(self, guild_id: int, league_name: str | None) -> list[tuple[int, str]]:
+        """Autocomplete: the league's matches from two days ago on, soonest first."""
+        async with self.db.reading() as session:
+            try:
+                league = await find_league(session, guild_id, league_name)
+            except (NotFound, InvalidInput):
+                return []
+            today = self.clock.now().astimezone(ZoneInfo(league.timezone)).date()
+            matches = (
+                await session.exec(
+                    select(Match)
+                    .where(Match.league_id == league.id, Match.play_on >= today - CHOICE_WINDOW)
+                    .order_by(col(Match.play_on), col(Match.id))
+                )
+            ).all()
+            choices = []
+            for match in matches:
+                context = await match_facts.context_for(session, league, match)
+                choices.append((match.id or 0, f"{_day(match.play_on)} · week {match.week} · {context.label}"))
+            return choices
+
+    async def _game_scores(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> list[GameScore]:
+        query = select(GameScore).where(
+            GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
+        )
+        return list((await session.exec(query)).all())
+
+
+async def _acting_and_night(
+    session: AsyncSession, actor: Actor, context: MatchContext
+) -> tuple[Acting, lineup.MatchNight]:
+    """Who is acting in the match (TEAM-LINEUP-11) and its night, from one read of the rosters."""
+    rosters = await match_facts.rosters(session, context)
+    return await acting_in(session, actor, context, rosters), await match_facts.night(session, context, rosters)
+
+
+def _declared_rounds(night: lineup.MatchNight, side: Side) -> set[int]:
+    return {d.round_index for d in night.declarations if d.side is side}
+
+
+def _round_to_declare(night: lineup.MatchNight, side: Side, context: MatchContext) -> int:
+    """The round in play; a side that already declared it cannot change it (TEAM-LINEUP-4)."""
+    round_index = _open_round(night, context)
+    if round_index in _declared_rounds(night, side):
+        raise RuleViolation(
+            "TEAM-LINEUP-4", f"Lineups are locked once declared; round {round_index} is waiting for the other team."
+        )
+    return round_index
+
+
+def _open_round(night: lineup.MatchNight, context: MatchContext) -> int:
+    """The round being declared now: the first one not declared by both sides."""
+    for plan in lineup.round_plan(context.options):
+        declared = {d.side for d in night.declarations if d.round_index == plan.index}
+        if len(declared) < 2:
+            return plan.index
+    raise RuleViolation("TEAM-LINEUP-4", "Every round of this match is declared; lineups are locked.")
+
+
+def _side_to_declare(night: lineup.MatchNight, context: MatchContext) -> Side:
+    """For an official acting for a team: the side whose turn it is in the open round (TEAM-LINEUP-2)."""
+    plan = lineup.round_plan(context.options)[_open_round(night, context) - 1]
+    declared = {d.side for d in night.declarations if d.round_index == plan.index}
+    return plan.first_declarer if plan.first_declarer not in declared else plan.first_declarer.other
+
+
+def _games(kind: RoundKind, players: list[int | None], machines: list[int | None]) -> tuple[lineup.GameEntry, ...]:
+    """Four player slots make two Doubles pairs or four Singles players; empty slots stay empty (short teams)."""
+    per_game = 2 if kind is RoundKind.DOUBLES else 1
+    games = []
+    for number in range(SLOTS_PER_ROUND // per_game):
+        seats = players[number * per_game : (number + 1) * per_game]
+        machine = machines[number] if number < len(machines) else None
+        games.append(lineup.GameEntry(tuple(p for p in seats if p is not None), machine))
+    return tuple(games)
+
+
+def _game_entries(
+    night: lineup.MatchNight, context: MatchContext, round_index: int, game_number: int
+) -> dict[Side, lineup.GameEntry]:
+    lineups = match_facts.effective_lineups(night, round_index)
+    if len(lineups) < 2:
+        raise RuleViolation("TEAM-LINEUP-2", f"Round {round_index} is not declared by both teams yet.")
+    games = len(lineups[Side.HOME].games)
+    if not 1 <= game_number <= games:
+        raise InvalidInput(f"Round {round_index} has games 1 to {games}.")
+    return {side: lineups[side].games[game_number - 1] for side in Side}
+
+
+def _day(day: date) -> str:
+    return f"{day:%a %Y-%m-%d}"

@@ -1,0 +1,608 @@
+"""The field format (Lafayette-style league nights and finals) under one `/field` group.
+
+Thin: parse options, call one service, render. Officials are the league's commissioners; refusals name
+their FIELD-* rule (bot.errors).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render.field.replies import (
+    correction_text,
+    finals_embed,
+    maintenance_text,
+    malfunction_text,
+    night_embed,
+    options_text,
+    penalty_text,
+    score_echo,
+    standings_embed,
+)
+from bot.rules.field.finals import PickKind
+from bot.rules.field.malfunctions import Incident
+from bot.rules.field.penalties import Offence
+from bot.rules.refusals import InvalidInput
+from bot.services.field.options import OPTION_NAMES
+from bot.services.players import Member
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, matching
+
+OFFENCES = [
+    app_commands.Choice(name="played an opponent's ball (FIELD-PEN-2)", value=Offence.OPPONENT_BALL.value),
+    app_commands.Choice(name="interference / intentional slam tilt (FIELD-PEN-3)", value=Offence.INTERFERENCE.value),
+    app_commands.Choice(name="death save or bangback (FIELD-PEN-9)", value=Offence.DEATH_SAVE.value),
+    app_commands.Choice(name="ejected by the venue (FIELD-PEN-4)", value=Offence.EJECTION.value),
+    app_commands.Choice(name="violence or vandalism (FIELD-PEN-4)", value=Offence.VIOLENCE.value),
+    app_commands.Choice(name="cheating (FIELD-PEN-10)", value=Offence.CHEATING.value),
+    app_commands.Choice(name="played own plunged extra ball (FIELD-PEN-1)", value=Offence.OWN_EXTRA_BALL.value),
+    app_commands.Choice(name="slow play (FIELD-PEN-11)", value=Offence.SLOW_PLAY.value),
+    app_commands.Choice(name="wrong number of games started (FIELD-PEN-7)", value=Offence.WRONG_GAME_COUNT.value),
+]
+INCIDENTS = [
+    app_commands.Choice(name="had to tilt to free a stuck ball", value=Incident.FORCED_TILT_STUCK_BALL.value),
+    app_commands.Choice(name="turn ended with a ball in play", value=Incident.TURN_ENDED_WITH_BALL_IN_PLAY.value),
+    app_commands.Choice(name="ball launched too early", value=Incident.BALL_LAUNCHED_EARLY.value),
+    app_commands.Choice(name="plunged extra ball stuck", value=Incident.STUCK_PLUNGED_EXTRA_BALL.value),
+    app_commands.Choice(name="multiball ended early (no lost turn)", value=Incident.MULTIBALL_ENDED_EARLY.value),
+    app_commands.Choice(name="airball", value=Incident.AIRBALL.value),
+    app_commands.Choice(name="kickback failed", value=Incident.KICKBACK_FAILED.value),
+    app_commands.Choice(name="ball saver failed", value=Incident.BALL_SAVER_FAILED.value),
+    app_commands.Choice(name="catastrophic (reset, fire, slam tilt)", value=Incident.CATASTROPHIC.value),
+    app_commands.Choice(name="positive (unfair advantage)", value=Incident.POSITIVE.value),
+]
+MACHINE_OPTION = "A machine (type to search)"
+
+
+async def league_machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    return await _machines(interaction, current, tonight=False)
+
+
+async def night_machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    return await _machines(interaction, current, tonight=True)
+
+
+async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return matching(list(OPTION_NAMES), current)
+
+
+async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        codes = await bot_of(interaction).services.field_finals.pairing_choices(
+            interaction.guild_id or 0, getattr(interaction.namespace, "league", None)
+        )
+    except errors.Refusal:
+        return []
+    return matching(codes, current)
+
+
+async def _machines(interaction: discord.Interaction, current: str, *, tonight: bool) -> list[app_commands.Choice[int]]:
+    try:
+        choices = await bot_of(interaction).services.field_nights.machine_choices(
+            interaction.guild_id or 0, getattr(interaction.namespace, "league", None), tonight=tonight
+        )
+    except errors.Refusal:
+        return []  # autocomplete cannot explain; the submission will
+    typed = current.casefold().strip()
+    return [app_commands.Choice(name=name[:100], value=mid) for mid, name in choices if typed in name.casefold()][
+        :MAX_CHOICES
+    ]
+
+
+def _day(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidInput(f"`date` {text!r} is not a date like 2026-06-02.") from None
+
+
+def _ids(*members: discord.Member | None) -> list[int]:
+    return [m.id for m in members if m is not None]
+
+
+class FieldCommands(commands.Cog):
+    field = app_commands.Group(name="field", description="Field league nights and finals", guild_only=True)
+    night = app_commands.Group(name="night", description="The league night and its machines", parent=field)
+    finals = app_commands.Group(name="finals", description="The season's finals", parent=field)
+
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    # --- /field night ---------------------------------------------------------------------------------
+
+    @night.command(name="open", description="Open the next league night with its five machines (officials)")
+    @app_commands.describe(
+        m1=MACHINE_OPTION, m2=MACHINE_OPTION, m3=MACHINE_OPTION, m4=MACHINE_OPTION, m5=MACHINE_OPTION,
+        date="The night's date, e.g. 2026-06-02 (default: today)", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(
+        m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
+        m4=league_machine_autocomplete, m5=league_machine_autocomplete,
+    )  # fmt: skip
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def night_open(
+        self,
+        interaction: discord.Interaction,
+        m1: int,
+        m2: int,
+        m3: int,
+        m4: int,
+        m5: int,
+        date: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.open_night(
+                actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5], play_on=_day(date)
+            )
+            return Reply("📣 League night open: practise these machines!", embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @night.command(name="machines", description="Change tonight's machines or name a replacement (officials)")
+    @app_commands.describe(
+        m1=MACHINE_OPTION, m2=MACHINE_OPTION, m3=MACHINE_OPTION, m4=MACHINE_OPTION, m5=MACHINE_OPTION,
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(
+        m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
+        m4=league_machine_autocomplete, m5=league_machine_autocomplete,
+    )  # fmt: skip
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def night_machines(
+        self,
+        interaction: discord.Interaction,
+        m1: int,
+        m2: int,
+        m3: int,
+        m4: int,
+        m5: int,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.set_machines(
+                actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5]
+            )
+            return Reply("🔧 Tonight's machines changed.", embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @night.command(name="close", description="Close tonight: its points become final (officials)")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def night_close(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.close_night(actor_from(interaction), league)
+            return Reply("🏁 Night closed; its points are final.", embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @night.command(name="show", description="The night sheet: machines, groups, points")
+    @app_commands.describe(week="Which week (default: tonight or the latest)", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def night_show(
+        self, interaction: discord.Interaction, week: int | None = None, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.show(actor_from(interaction), league, week)
+            return Reply(embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    # --- attendance, groups, scores -------------------------------------------------------------------
+
+    @field.command(name="checkin", description="Check in for tonight (officials can check in others)")
+    @app_commands.describe(member="Someone else to check in (officials)", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def checkin(
+        self, interaction: discord.Interaction, member: discord.Member | None = None, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.check_in(
+                actor_from(interaction), league, member.id if member else None
+            )
+            who = (member or interaction.user).display_name
+            return Reply(f"🟢 {who} is checked in for week {view.night.week}.", ephemeral=True)
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @field.command(name="guest", description="Let a non-member play tonight as a guest (officials)")
+    @app_commands.describe(member="The guest", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def guest(self, interaction: discord.Interaction, member: discord.Member, league: str | None = None) -> None:
+        async def work() -> Reply:
+            await self.bot.services.field_nights.add_guest(
+                actor_from(interaction), league, Member(member.id, member.display_name, member.bot)
+            )
+            return Reply(f"🟢 {member.display_name} plays tonight as a guest (FIELD-ATT-3).", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="groups", description="Make tonight's groups of four and three (officials)")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def groups(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.make_groups(actor_from(interaction), league)
+            return Reply("👥 Tonight's groups:", embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="score", description="Enter a machine score for you or someone in your group")
+    @app_commands.describe(
+        machine="One of tonight's machines",
+        score="The score, e.g. 12,345,670",
+        member="Someone in your group (default: you)",
+        replay="A sanctioned replay that replaces the first score (officials)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(machine=night_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def score(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        score: str,
+        member: discord.Member | None = None,
+        replay: bool = False,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            entered = await self.bot.services.field_nights.enter_scores(
+                actor_from(interaction),
+                league,
+                machine_id=machine,
+                entries=[(member.id if member else None, score)],
+                replay=replay,
+            )
+            return Reply(score_echo(entered), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="game", description="Enter one game's scores for your group on a machine, player by player")
+    @app_commands.describe(
+        machine="One of tonight's machines",
+        p1="A player of your group", s1="Their score, e.g. 12,345,670",
+        p2="The next player", s2="Their score",
+        p3="The next player", s3="Their score",
+        p4="The next player", s4="Their score",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(machine=night_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def game(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        p1: discord.Member,
+        s1: str,
+        p2: discord.Member | None = None,
+        s2: str | None = None,
+        p3: discord.Member | None = None,
+        s3: str | None = None,
+        p4: discord.Member | None = None,
+        s4: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            pairs = [(p1, s1), (p2, s2), (p3, s3), (p4, s4)]
+            if any((member is None) != (text is None) for member, text in pairs):
+                raise InvalidInput("Give each player with their score: p2 with s2, p3 with s3, p4 with s4.")
+            entries = [(member.id, text) for member, text in pairs if member is not None and text is not None]
+            entered = await self.bot.services.field_nights.enter_scores(
+                actor_from(interaction), league, machine_id=machine, entries=entries
+            )
+            return Reply(score_echo(entered), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="tiebreak", description="The one-ball playoff of players tied on a machine, winner first")
+    @app_commands.describe(
+        machine="The machine of the tie",
+        first="The playoff winner",
+        second="Second",
+        third="Third, if three tied",
+        fourth="Fourth, if four tied",
+        unplayable="The playoff cannot be played: the tied players share the rank (officials)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(machine=night_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def tiebreak(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        first: discord.Member | None = None,
+        second: discord.Member | None = None,
+        third: discord.Member | None = None,
+        fourth: discord.Member | None = None,
+        unplayable: bool = False,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_nights.playoff_result(
+                actor_from(interaction),
+                league,
+                machine_id=machine,
+                order=_ids(first, second, third, fourth),
+                unplayable=unplayable,
+            )
+            return Reply("⚖️ Playoff recorded.", embeds=[night_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="penalty", description="Record an offence at tonight's meet (officials)")
+    @app_commands.describe(
+        member="The offender",
+        offence="What happened",
+        machine="The game's machine (needed for game penalties)",
+        note="What happened, for the record",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(offence=OFFENCES)
+    @app_commands.autocomplete(machine=night_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def penalty(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        offence: app_commands.Choice[str],
+        machine: int | None = None,
+        note: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            recorded = await self.bot.services.field_nights.record_penalty(
+                actor_from(interaction),
+                league,
+                member_id=member.id,
+                offence=Offence(offence.value),
+                machine_id=machine,
+                note=note,
+            )
+            return Reply(penalty_text(recorded), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="correct", description="Ask to correct a written score; the whole group must confirm")
+    @app_commands.describe(
+        machine="The machine",
+        member="Whose score",
+        score="The right score, e.g. 1,234,560",
+        reason="What went wrong",
+        week="Which week (default: tonight)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        member: discord.Member,
+        score: str,
+        reason: str,
+        week: int | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_corrections.request(
+                actor_from(interaction),
+                league,
+                week=week,
+                machine_id=machine,
+                member_id=member.id,
+                score_text=score,
+                reason=reason,
+            )
+            return Reply(correction_text(view), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="confirm", description="Confirm or reject a score correction for your group")
+    @app_commands.describe(
+        correction="The correction's number", agree="true: the correction is right", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def confirm(
+        self, interaction: discord.Interaction, correction: int, agree: bool, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_corrections.vote(
+                actor_from(interaction), league, correction_id=correction, agree=agree
+            )
+            return Reply(correction_text(view), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="malfunction", description="Log a machine problem at tonight's meet")
+    @app_commands.describe(
+        machine="The machine",
+        incident="What happened",
+        announced="The problem was announced by an official before play",
+        note="Details for the maintenance sheet",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(incident=INCIDENTS)
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def malfunction(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        incident: app_commands.Choice[str],
+        announced: bool = False,
+        note: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            reported = await self.bot.services.field_nights.report_malfunction(
+                actor_from(interaction),
+                league,
+                machine_id=machine,
+                incident=Incident(incident.value),
+                announced_before_play=announced,
+                note=note,
+            )
+            return Reply(malfunction_text(reported), ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def maintenance(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            log = await self.bot.services.field_nights.maintenance_log(actor_from(interaction), league)
+            return Reply(maintenance_text(log))
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_standings.table(actor_from(interaction), league)
+            return Reply(embeds=[standings_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @field.command(name="config", description="Show the league's field options, or change one (commissioners)")
+    @app_commands.describe(
+        option="The option to change (leave empty to list them all)",
+        value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(option=option_autocomplete, league=league_autocomplete)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        option: str | None = None,
+        value: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            service = self.bot.services.field_config
+            if option is None:
+                return Reply(options_text(await service.options(actor_from(interaction), league)))
+            if value is None:
+                raise InvalidInput(f"Give `value:` for {option}.")
+            options = await service.set_option(actor_from(interaction), league, key=option, value=value)
+            return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
+
+        await answer(interaction, work(), ephemeral=True)
+
+    # --- /field finals --------------------------------------------------------------------------------
+
+    @finals.command(name="entry", description="Check a player in at the finals, fee paid (officials)")
+    @app_commands.describe(member="The player", paid="The $10 entry fee is paid", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def finals_entry(
+        self, interaction: discord.Interaction, member: discord.Member, paid: bool, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            await self.bot.services.field_finals.enter(actor_from(interaction), league, member_id=member.id, paid=paid)
+            return Reply(f"🎟️ {member.display_name} is in the finals.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @finals.command(name="tiebreak", description="Result of a seeding tie-breaker game, winner first (officials)")
+    @app_commands.describe(first="The winner", second="Second", third="Third, if three tied", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def finals_tiebreak(
+        self,
+        interaction: discord.Interaction,
+        first: discord.Member,
+        second: discord.Member,
+        third: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            await self.bot.services.field_finals.record_tiebreak(
+                actor_from(interaction), league, order=_ids(first, second, third)
+            )
+            return Reply("⚖️ Tie-breaker recorded; seed the finals again.", ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @finals.command(name="seed", description="Fix the finals seeds and draw the bracket (officials)")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def finals_seed(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_finals.seed(actor_from(interaction), league)
+            return Reply(embeds=[finals_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @finals.command(name="pick", description="Pick the machine or the player order of your pairing's game")
+    @app_commands.describe(
+        pairing="The pairing, e.g. W1-2",
+        machine="Pick this machine",
+        first="Pick the order: true to play first, false to play second",
+        member="Pick for this player (officials)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    async def finals_pick(
+        self,
+        interaction: discord.Interaction,
+        pairing: str,
+        machine: int | None = None,
+        first: bool | None = None,
+        member: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            if (machine is None) == (first is None):
+                raise InvalidInput("Pick either `machine:` or `first:` (the order), one per pick.")
+            view = await self.bot.services.field_finals.pick(
+                actor_from(interaction),
+                league,
+                match_code=pairing,
+                kind=PickKind.MACHINE if machine is not None else PickKind.ORDER,
+                machine_id=machine,
+                plays_first=first,
+                member_id=member.id if member else None,
+            )
+            return Reply("🎯 Pick recorded.", embeds=[finals_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @finals.command(name="result", description="The winner of the current game of a pairing")
+    @app_commands.describe(pairing="The pairing, e.g. W1-2", winner="Who won the game", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    async def finals_result(
+        self, interaction: discord.Interaction, pairing: str, winner: discord.Member, league: str | None = None
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_finals.result(
+                actor_from(interaction), league, match_code=pairing, winner_id=winner.id
+            )
+            return Reply(f"✅ {winner.display_name} wins the game.", embeds=[finals_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @finals.command(name="show", description="Seeds, brackets, payouts and, at the end, the IFPA results")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def finals_show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.field_finals.show(actor_from(interaction), league)
+            return Reply(embeds=[finals_embed(view)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(FieldCommands(bot))

@@ -1,0 +1,152 @@
+"""/schedule: generate the team season's schedule, reschedule or move a match, and read it (TEAM-SCHED-1,
+TEAM-VENUE-2/3)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import LeagueBot
+from bot.interactions import Reply, answer
+from bot.render.exchange import calendar_ready, export_file
+from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
+from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
+from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching, venue_autocomplete
+from cogs.team.match import MATCH_OPTION, match_autocomplete
+
+
+async def team_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    league = getattr(interaction.namespace, "league", None)
+    return matching(await bot_of(interaction).services.rosters.team_names(interaction.guild_id or 0, league), current)
+
+
+@app_commands.guild_only()
+class ScheduleCommands(commands.GroupCog, group_name="schedule", group_description="The season's matches"):
+    def __init__(self, bot: LeagueBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="generate", description="Generate the regular season's matches (commissioners)")
+    @app_commands.describe(
+        weeks=f"How many weeks the regular season runs (1–{MAX_WEEKS})",
+        start="The first day of week 1, YYYY-MM-DD; each match falls on the HOME team's evening that week",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def generate(
+        self,
+        interaction: discord.Interaction,
+        weeks: app_commands.Range[int, 1, MAX_WEEKS],
+        start: str,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            season = await self.bot.services.schedule.generate(
+                actor_from(interaction), league, weeks=weeks, start=start
+            )
+            return Reply(embeds=[generated_embed(season)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="reschedule", description="Record a new date both captains agreed to (commissioners)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        date="The new date, YYYY-MM-DD",
+        agreed="Both captains agreed to the new date (TEAM-VENUE-3)",
+        reason="Why, for the league's record, e.g. all machines down",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def reschedule(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        date: str,
+        agreed: bool,
+        reason: app_commands.Range[str, 1, REASON_MAX],
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            change = await self.bot.services.schedule.reschedule(
+                actor_from(interaction), league, match_id=match, day=date, agreed=agreed, reason=reason
+            )
+            return Reply(embeds=[rescheduled_embed(change)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="move", description="Record the venue HOME moved a match to (commissioners)")
+    @app_commands.describe(
+        match=MATCH_OPTION,
+        venue="The venue HOME chose: a regular league venue unless none could host the match",
+        reason="Why it moved, e.g. venue closed or no machine working (TEAM-VENUE-1)",
+        justification="Only for a venue that is not a regular league venue: why none of those could host it",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        venue: str,
+        reason: app_commands.Range[str, 1, REASON_MAX],
+        justification: app_commands.Range[str, 1, REASON_MAX] | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            change = await self.bot.services.schedule.move(
+                actor_from(interaction),
+                league,
+                match_id=match,
+                venue_name=venue,
+                reason=reason,
+                justification=justification,
+            )
+            return Reply(embeds=[moved_embed(change)], ephemeral=False)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="show", description="Show the season's matches and results")
+    @app_commands.describe(
+        team="Only this team's matches", week="Only this week (default: the current week)", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    async def show(
+        self,
+        interaction: discord.Interaction,
+        team: str | None = None,
+        week: app_commands.Range[int, 1, MAX_WEEKS] | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
+            return Reply(embeds=[schedule_embed(view)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+    @app_commands.command(name="ics", description="Download matches as a calendar file (iCalendar, .ics)")
+    @app_commands.describe(
+        team="Only this team's matches",
+        player="Only the matches of this player's teams",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    async def ics(
+        self,
+        interaction: discord.Interaction,
+        team: str | None = None,
+        player: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> Reply:
+            calendar = await self.bot.services.exports.calendar(
+                actor_from(interaction), league, team_name=team, member_id=player.id if player else None
+            )
+            return Reply(calendar_ready(calendar), files=[export_file(calendar)])
+
+        await answer(interaction, work(), ephemeral=True)
+
+
+async def setup(bot: LeagueBot) -> None:
+    await bot.add_cog(ScheduleCommands(bot))
