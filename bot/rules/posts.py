@@ -7,7 +7,8 @@ combined with the league's IANA zone, so a 14:00 reminder stays at 14:00 across 
 changes. A time inside the spring-forward gap (02:00–02:59 in New York) does not exist that day: it is read
 on the old offset, i.e. it lands an hour later on the wall clock (PEP 495, fold=0); avoid 01:00–02:59.
 
-Post kinds live in a registry a format adds to (`register`); the team format's kinds are below. A kind's
+Post kinds live in a registry a format adds to (`register`): the team format's kinds are below, the ladder's and
+the field's in `bot.rules.ladder.posts` and `bot.rules.field.posts`. A kind's
 `plan` turns the calendar and its timing into planned posts; whether a post is sent is decided here, what it
 says is the service's and renderer's business.
 """
@@ -190,6 +191,27 @@ def latest(
     if ahead:
         return ahead[0]
     return posts[-1] if posts else None
+
+
+def plan_after_each_closed_night(
+    kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo
+) -> Iterable[PlannedPost]:
+    """The ladder and field formats' night posts: one per closed night (an `Event` whose `final_at` is when it
+    was closed), period `night-<id>`, at `at` `days` after the night's date or as soon as it is closed if that is
+    later (a night closed late still gets its post, within the grace); stale once the next night's day begins
+    (its own groups and results take over)."""
+    nights = sorted((e for e in calendar.events if e.kind == "regular"), key=lambda e: (e.day, e.ref))
+    for index, night in enumerate(nights):
+        if night.final_at is None:
+            continue
+        due_at = max(local_moment(night.day + timedelta(days=timing.days), timing.at or time(12), zone), night.final_at)
+        following = _next_day_start(nights[index + 1 :], night, zone)
+        yield PlannedPost(kind.name, f"night-{night.ref}", due_at, due_at.astimezone(zone), (night.ref,), following)
+
+
+def _next_day_start(later: list[Event], night: Event, zone: ZoneInfo) -> datetime | None:
+    after = [e.day for e in later if e.day > night.day]
+    return local_moment(min(after), time(0), zone) if after else None
 
 
 # --- the team format's posts --------------------------------------------------------------------------------

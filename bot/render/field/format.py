@@ -1,0 +1,41 @@
+"""The field format's registration (`bot.formats`): Lafayette style, every machine ranks the whole field."""
+
+from __future__ import annotations
+
+from bot.clock import Clock
+from bot.formats import Format, Posts, StandingsReader
+from bot.render.field import posts
+from bot.render.field.replies import standings_embed
+from bot.rules.discipline import COMMON_LEDGER
+from bot.rules.field.options import FieldOptions
+from bot.services.actor import Actor
+from bot.services.exports import nights_opened_one_by_one
+from bot.services.field import exports
+from bot.services.field import posts as post_content
+from bot.services.field.standings import FieldStandingsService, FieldStandingsView
+from storage.db import Database
+
+
+def _standings(db: Database, clock: Clock) -> StandingsReader:
+    service = FieldStandingsService(db, clock)
+
+    async def read(actor: Actor, league_name: str, *, conference: str | None) -> FieldStandingsView:
+        return await service.table(actor, league_name)
+
+    return read
+
+
+FORMAT = Format(
+    name="field",
+    choice="field — Lafayette style: every machine ranks the field",
+    options=FieldOptions,
+    zone_required=True,
+    teams=False,
+    ledger=COMMON_LEDGER,
+    tables=("storage.field",),
+    standings=_standings,
+    standings_embed=standings_embed,
+    standings_files=exports.standings_files,
+    calendar_file=nights_opened_one_by_one("/field night open"),
+    posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
+)
