@@ -21,11 +21,11 @@ from bot.render import images
 from bot.render.setup import LEAGUE_COLOUR
 from bot.render.team.playoffs import bracket_text, playoffs_embed
 from bot.render.team.standings import STEP_CODES, standings_embed, win_pct
+from bot.rules.posts import RollCallAnswer
 from bot.rules.team.model import Side
 from bot.services.post_content import MatchPost, PostContent, TeamSide
 from bot.services.posts import short_sides
 from bot.services.team.standings import ConferenceTable
-from storage.posts import RollCallAnswer
 
 FIELD_MAX = 1024
 ROLL_CALL_ID = "rollcall:{match}:{answer}"  # the persistent buttons' custom ids (cogs/posts.py answers them)

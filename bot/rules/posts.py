@@ -47,6 +47,14 @@ class Timing(BaseModel):
     hours: int = Field(default=0, ge=0, le=168)  # hours after the anchor instant (dispute deadlines)
 
 
+class RollCallAnswer(StrEnum):
+    """A player's answer to a match's roll call."""
+
+    IN = "in"
+    OUT = "out"
+    MAYBE = "maybe"
+
+
 @dataclass(frozen=True)
 class Event:
     """A match (team), a night (ladder, field): something on the calendar that posts hang on.

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.rules.refusals import InvalidInput, RuleViolation
@@ -25,6 +26,20 @@ BALLS_PER_GAME = (3, 5)  # COMMON-MACH-2
 IFPA_NUMBER_MAX = 9_999_999
 
 _WHITESPACE = re.compile(r"\s+")
+
+
+class MachineStatus(StrEnum):
+    """COMMON-MACH-2 statuses; only WORKING and KNOWN_ISSUE_ANNOUNCED count as in service."""
+
+    WORKING = "working"
+    KNOWN_ISSUE_ANNOUNCED = "known_issue_announced"
+    REMOVED_FOR_MATCH = "removed_for_match"
+    UNPLAYABLE = "unplayable"
+    OUT_OF_SERVICE = "out_of_service"
+
+    @property
+    def in_service(self) -> bool:
+        return self in (MachineStatus.WORKING, MachineStatus.KNOWN_ISSUE_ANNOUNCED)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.team import standings as standing_rules
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
@@ -28,7 +29,7 @@ from bot.services.team.schedule import ScheduledLine, season_matches
 from bot.services.team.standings import ConferenceTable, StandingsView, season_results
 from storage.matches import Match, MatchChallenge, MatchConfirmation, MatchKind
 from storage.models import AuditEntry, League, Machine, Player, RosterEntry, Season
-from storage.posts import RollCallAnswer, RollCallReply
+from storage.posts import RollCallReply
 
 
 @dataclass(frozen=True)

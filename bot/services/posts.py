@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import formats
 from bot.clock import Clock
 from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import Side
 from bot.services import audit
@@ -34,7 +35,7 @@ from bot.services.team.schedule import league_today, season_matches
 from storage.db import Database
 from storage.matches import Match
 from storage.models import League, Player, RosterEntry, Season
-from storage.posts import LeaguePosting, PostClaim, RollCallAnswer, RollCallReply
+from storage.posts import LeaguePosting, PostClaim, RollCallReply
 
 UPCOMING_HORIZON = timedelta(days=8)
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"[:80]

@@ -87,7 +87,7 @@ def test_common_code_does_not_branch_on_the_format() -> None:
 
 
 def test_the_check_sees_each_kind_of_branch() -> None:
-    planted = '''
+    planted = """
 if league.format is LeagueFormat.TEAM:
     pass
 if league.format.value == "ladder":
@@ -100,12 +100,12 @@ match league.format:
 if fmt in ("team", "ladder"):
     pass
 LOADERS = {"team": 1, "ladder": 2}
-'''
+"""
     assert [line for line, _ in branches_in(planted)] == [2, 2, 4, 6, 8, 11, 13]
 
 
 def test_the_check_leaves_other_comparisons_alone() -> None:
-    fine = '''
+    fine = """
 if entry.entity == "team":
     pass
 fmt = formats.of(league)
@@ -113,7 +113,7 @@ if not fmt.teams:
     pass
 payload = {"team": None, "id": 1}
 kinds = [kind for kind in registry if league_format in kind.formats]
-'''
+"""
     assert branches_in(fine) == []
 
 
