@@ -4,7 +4,8 @@ A format is a set of packages (`bot/rules/<name>/`, `bot/services/<name>/`, `bot
 and one registration, `bot/render/<name>/format.py`, which defines `FORMAT`: it sits at the top of the format's
 stack below the cogs, so it can name the format's rules, services and renderers alike. Registrations are loaded
 on first use, by name, from `INSTALLED`: this module imports none of them, so every layer may ask it without an
-import circle. A fourth format means its packages, its registration and one line in `INSTALLED`.
+import circle. A fourth format means its packages, its registration, one line in `INSTALLED` and its value in
+`storage.models.LeagueFormat`.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from bot.rules.posts import RollCallAnswer
 from bot.rules.team import standings as standing_rules
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
+from bot.rules.team.posts import DISPUTE_CLOSED, DISPUTE_REMINDER
 from bot.services.lookup import current_season
 from bot.services.team import match_facts
 from bot.services.team.playoffs import PlayoffsView, bracket_view
@@ -126,7 +127,7 @@ async def team_content(session: AsyncSession, league: League, post: rules.Planne
     options = TeamOptions.model_validate(league.options)
     lines = await season_matches(session, league, season, now=now)
     content = PostContent(league, post, options.roster_cutoff, [], [])
-    if post.kind in (rules.DISPUTE_REMINDER.name, rules.DISPUTE_CLOSED.name):
+    if post.kind in (DISPUTE_REMINDER.name, DISPUTE_CLOSED.name):
         challenges = (await session.exec(select(MatchChallenge).where(col(MatchChallenge.id).in_(post.refs)))).all()
         by_match = {line.match.id: line for line in lines}
         disputes = [

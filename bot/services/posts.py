@@ -26,6 +26,7 @@ from bot.rules import posts as rules
 from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import Side
+from bot.rules.team.posts import SHORT_HANDED
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
@@ -415,7 +416,7 @@ class PostService:
 
 def short_sides(match: MatchPost) -> list[Side]:
     """The sides with fewer than four players coming (TEAM-SHORT-1)."""
-    return [side for side, team in match.sides.items() if team.coming < rules.SHORT_HANDED]
+    return [side for side, team in match.sides.items() if team.coming < SHORT_HANDED]
 
 
 async def _posting_row(session: AsyncSession, league: League, *, for_update: bool = False) -> LeaguePosting:

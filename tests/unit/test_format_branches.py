@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 from bot import formats
+from storage.models import LeagueFormat
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("rules", "services", "render")
@@ -121,3 +122,7 @@ def test_the_registry_and_the_format_packages_are_the_exceptions() -> None:
     modules = set(_common_modules())
     assert REGISTRY not in modules and Path("bot/services/ladder/facts.py") not in modules
     assert Path("cogs/team/roster.py") not in modules and Path("bot/services/discipline.py") in modules
+
+
+def test_every_stored_format_is_registered_once() -> None:
+    assert formats.names() == [fmt.value for fmt in LeagueFormat]

@@ -11,6 +11,7 @@ from bot.render import posts as render
 from bot.render.team.standings import standings_embed
 from bot.rules import posts as rules
 from bot.rules.discipline import LedgerRules
+from bot.rules.team import posts as team_posts
 from bot.rules.team.options import TeamOptions
 from bot.services import post_content
 from bot.services.team import exports
@@ -50,13 +51,13 @@ FORMAT = Format(
         calendar=post_content.team_calendar,
         content=post_content.team_content,
         renderers={
-            rules.ROSTER_CUTOFF.name: render.roster_cutoff,
-            rules.ROLL_CALL.name: render.roll_call,
-            rules.SHORT_WARNING.name: render.short_warning,
-            rules.MATCH_NIGHT.name: render.match_night,
-            rules.MISSING_SCORES.name: render.missing_scores,
-            rules.DISPUTE_REMINDER.name: render.dispute_reminder,
-            rules.DISPUTE_CLOSED.name: render.dispute_closed,
+            team_posts.ROSTER_CUTOFF.name: render.roster_cutoff,
+            team_posts.ROLL_CALL.name: render.roll_call,
+            team_posts.SHORT_WARNING.name: render.short_warning,
+            team_posts.MATCH_NIGHT.name: render.match_night,
+            team_posts.MISSING_SCORES.name: render.missing_scores,
+            team_posts.DISPUTE_REMINDER.name: render.dispute_reminder,
+            team_posts.DISPUTE_CLOSED.name: render.dispute_closed,
             rules.WEEKLY_STANDINGS.name: render.weekly_standings,
             rules.BRACKET.name: render.bracket,
         },
