@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.clock import Clock
     from bot.render.posts import Outgoing
     from bot.rules.discipline import LedgerRules
+    from bot.rules.notices import NoticeKind
     from bot.rules.posts import Calendar, PlannedPost
     from bot.services.actor import Actor
     from bot.services.exports import ExportFile, StandingsExport
@@ -70,6 +71,7 @@ class Format:
     zone_required: bool  # COMMON-AMB-1: the rule sheet names no place, so the league must give its time zone
     teams: bool  # teams play: rosters, conferences, a team as the subject of a warning (COMMON-DISC-1)
     ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)
+    notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
     tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
     standings: Callable[[Database, Clock], StandingsReader]  # one reader per service set (it keeps its cache)
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it

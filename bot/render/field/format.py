@@ -7,6 +7,7 @@ from bot.formats import Format, Posts, StandingsReader
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
+from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
 from bot.services.actor import Actor
 from bot.services.exports import nights_opened_one_by_one
@@ -32,6 +33,7 @@ FORMAT = Format(
     zone_required=True,
     teams=False,
     ledger=COMMON_LEDGER,
+    notices=field_notices.NOTICES,
     tables=("storage.field",),
     standings=_standings,
     standings_embed=standings_embed,

@@ -7,6 +7,7 @@ from bot.formats import Format, Posts, StandingsReader
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
+from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
 from bot.services.actor import Actor
 from bot.services.exports import nights_opened_one_by_one
@@ -32,6 +33,7 @@ FORMAT = Format(
     zone_required=False,
     teams=False,
     ledger=COMMON_LEDGER,
+    notices=ladder_notices.NOTICES,
     tables=("storage.ladder",),
     standings=_standings,
     standings_embed=standings_embed,

@@ -11,6 +11,7 @@ from bot.render import posts as render
 from bot.render.team.standings import standings_embed
 from bot.rules import posts as rules
 from bot.rules.discipline import LedgerRules
+from bot.rules.team import notices as team_notices
 from bot.rules.team import posts as team_posts
 from bot.rules.team.options import TeamOptions
 from bot.services import post_content
@@ -42,6 +43,7 @@ FORMAT = Format(
         second_warning_suspends=True,
         slam_tilt_flag=_slam_tilt_flag,
     ),
+    notices=team_notices.NOTICES,
     tables=("storage.matches",),
     standings=_standings,
     standings_embed=standings_embed,
