@@ -53,6 +53,15 @@ class CalendarFile(Protocol):
     ) -> ExportFile: ...
 
 
+def without_conferences(read: Callable[[Actor, str], Awaitable[Any]]) -> StandingsReader:
+    """The standings reader of a format without teams: common code refuses a `conference` before asking it."""
+
+    async def reader(actor: Actor, league_name: str, *, conference: str | None) -> Any:
+        return await read(actor, league_name)
+
+    return reader
+
+
 @dataclass(frozen=True)
 class Posts:
     """The format's scheduled posts: the calendar `bot.rules.posts` plans them from, each post's facts, and the

@@ -13,6 +13,7 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
+from typing import TypeVar
 
 import discord
 
@@ -38,6 +39,7 @@ TABLE_HEADER = ("#", "Team", "W-L", "Pct", "MP", "Tie")
 TABLE_WIDTHS = (0.8, 4.2, 1.3, 1.4, 1.0, 1.3)
 REPORT_WINDOW = timedelta(hours=24)  # TEAM-DISP-1
 Pictures = dict[str, images.Picture]  # file name → image
+T = TypeVar("T")
 
 
 @dataclass
@@ -72,6 +74,12 @@ class Outgoing:
 
 def render_post(content: PostContent) -> Outgoing:
     return formats.of(content.league).posts.renderers[content.post.kind](content)
+
+
+def facts_of(content: PostContent, kind: type[T]) -> T:
+    """A format's own facts for the post (`PostContent.facts`), of the kind its renderer draws."""
+    assert isinstance(content.facts, kind)
+    return content.facts
 
 
 def with_pictures(rendered: tuple[discord.Embed, Pictures]) -> Outgoing:

@@ -81,7 +81,7 @@ class PostContent:
     standings: StandingsView | None = None
     race: StandingsRace | None = None
     playoffs: PlayoffsView | None = None
-    facts: Any = None  # another format's own facts for the post (`LadderPost`, `FieldPost`)
+    facts: Any = None  # another format's own facts for the post (the ladder's groups, the field's finals…)
 
 
 async def team_calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:

@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader
+from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
-from bot.services.actor import Actor
 from bot.services.exports import nights_opened_one_by_one
 from bot.services.field import exports
 from bot.services.field import posts as post_content
-from bot.services.field.standings import FieldStandingsService, FieldStandingsView
+from bot.services.field.standings import FieldStandingsService
 from storage.db import Database
 
 
 def _standings(db: Database, clock: Clock) -> StandingsReader:
-    service = FieldStandingsService(db, clock)
-
-    async def read(actor: Actor, league_name: str, *, conference: str | None) -> FieldStandingsView:
-        return await service.table(actor, league_name)
-
-    return read
+    return without_conferences(FieldStandingsService(db, clock).table)
 
 
 FORMAT = Format(

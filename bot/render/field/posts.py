@@ -3,6 +3,7 @@ Pure: facts in, `Outgoing` out (the finals bracket is edited in place as results
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import discord
@@ -10,13 +11,12 @@ import discord
 from bot.render import images
 from bot.render.field.replies import finals_embed, night_embed
 from bot.render.field.replies import standings_embed as field_standings_embed
-from bot.render.posts import Outgoing, Pictures, with_pictures
+from bot.render.posts import Outgoing, Pictures, facts_of, with_pictures
 from bot.rules import posts as rules
 from bot.rules.brackets import Bye, MatchState, Part
 from bot.rules.field.posts import NIGHT_RESULTS
 from bot.services.field.finals import BracketView, FinalsView
 from bot.services.field.nights import NightView
-from bot.services.field.posts import FieldPost
 from bot.services.field.standings import FieldStandingsView
 from bot.services.post_content import PostContent
 
@@ -130,32 +130,9 @@ def _points(value: Fraction) -> str:
     return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}"
 
 
-def _facts(content: PostContent) -> FieldPost:
-    assert isinstance(content.facts, FieldPost)
-    return content.facts
-
-
-def night_results_post(content: PostContent) -> Outgoing:
-    """A closed field night: points per machine and the night's totals (FIELD-SCORE-2)."""
-    night = _facts(content).night
-    assert night is not None
-    return with_pictures(night_results(night))
-
-
-def standings_post(content: PostContent) -> Outgoing:
-    standings = _facts(content).standings
-    assert standings is not None
-    return with_pictures(field_standings(standings))
-
-
-def finals_post(content: PostContent) -> Outgoing:
-    finals = _facts(content).finals
-    assert finals is not None
-    return with_pictures(finals_bracket(finals))
-
-
-RENDERERS = {
-    NIGHT_RESULTS.name: night_results_post,
-    rules.WEEKLY_STANDINGS.name: standings_post,
-    rules.BRACKET.name: finals_post,
+RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
+    # a closed night: points per machine and the night's totals (FIELD-SCORE-2)
+    NIGHT_RESULTS.name: lambda content: with_pictures(night_results(facts_of(content, NightView))),
+    rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(field_standings(facts_of(content, FieldStandingsView))),
+    rules.BRACKET.name: lambda content: with_pictures(finals_bracket(facts_of(content, FinalsView))),
 }

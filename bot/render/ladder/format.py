@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader
+from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
-from bot.services.actor import Actor
 from bot.services.exports import nights_opened_one_by_one
 from bot.services.ladder import exports
 from bot.services.ladder import posts as post_content
-from bot.services.ladder.standings import LadderStandings, LadderStandingsService
+from bot.services.ladder.standings import LadderStandingsService
 from storage.db import Database
 
 
 def _standings(db: Database, clock: Clock) -> StandingsReader:
-    service = LadderStandingsService(db, clock)
-
-    async def read(actor: Actor, league_name: str, *, conference: str | None) -> LadderStandings:
-        return await service.standings(actor, league_name)
-
-    return read
+    return without_conferences(LadderStandingsService(db, clock).standings)
 
 
 FORMAT = Format(

@@ -3,18 +3,19 @@ Pure: facts in, `Outgoing` out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from bot.render import images
 from bot.render.ladder.replies import group_title, playoffs_embed
 from bot.render.ladder.replies import standings_embed as ladder_standings_embed
-from bot.render.posts import Outgoing, Pictures, with_pictures
+from bot.render.posts import Outgoing, Pictures, facts_of, with_pictures
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules import posts as rules
 from bot.rules.ladder.posts import NEXT_GROUPS
 from bot.rules.ladder.scoring import show
 from bot.services.ladder.nights import GroupsView
-from bot.services.ladder.posts import LadderPost
 from bot.services.ladder.standings import LadderStandings, Playoffs
 from bot.services.post_content import PostContent
 
@@ -69,32 +70,9 @@ def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
     return embed, {"playoffs.png": images.text_panel(f"{view.league} playoffs", lines)}
 
 
-def _facts(content: PostContent) -> LadderPost:
-    assert isinstance(content.facts, LadderPost)
-    return content.facts
-
-
-def next_groups_post(content: PostContent) -> Outgoing:
-    """LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed."""
-    groups = _facts(content).groups
-    assert groups is not None
-    return Outgoing(embeds=[next_groups(groups)])
-
-
-def standings_post(content: PostContent) -> Outgoing:
-    standings = _facts(content).standings
-    assert standings is not None
-    return with_pictures(ladder_standings(standings))
-
-
-def playoff_places_post(content: PostContent) -> Outgoing:
-    playoffs = _facts(content).playoffs
-    assert playoffs is not None
-    return with_pictures(playoff_places(playoffs))
-
-
-RENDERERS = {
-    NEXT_GROUPS.name: next_groups_post,
-    rules.WEEKLY_STANDINGS.name: standings_post,
-    rules.BRACKET.name: playoff_places_post,
+RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
+    # LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed
+    NEXT_GROUPS.name: lambda content: Outgoing(embeds=[next_groups(facts_of(content, GroupsView))]),
+    rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(ladder_standings(facts_of(content, LadderStandings))),
+    rules.BRACKET.name: lambda content: with_pictures(playoff_places(facts_of(content, Playoffs))),
 }

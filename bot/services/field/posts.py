@@ -1,9 +1,9 @@
 """What the field format's scheduled posts are about: its nights as a `bot.rules.posts` calendar, and each post's
-facts (a night's results, the season table, the finals bracket)."""
+facts (`PostContent.facts`): one night's results (night_results), the season table (weekly_standings) or the
+finals (bracket)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
@@ -16,22 +16,13 @@ from bot.rules.field.options import FieldOptions
 from bot.rules.field.posts import NIGHT_RESULTS
 from bot.rules.refusals import NotFound
 from bot.services.field.facts import FieldContext, load_season
-from bot.services.field.finals import FinalsView, finals_view
+from bot.services.field.finals import finals_view
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
 from bot.services.lookup import current_season
 from bot.services.post_content import PostContent, aware
 from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League
-
-
-@dataclass(frozen=True)
-class FieldPost:
-    """A field post's facts: one night's results, the season table, or the finals."""
-
-    night: NightView | None = None
-    standings: FieldStandingsView | None = None
-    finals: FinalsView | None = None
 
 
 async def field_context_of(session: AsyncSession, league: League) -> FieldContext:
@@ -78,13 +69,13 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
     context = await field_context_of(session, league)
     if post.kind == rules.BRACKET.name:
-        return PostContent(league, post, facts=FieldPost(finals=await finals_view(session, context)))
+        return PostContent(league, post, facts=await finals_view(session, context))
     season = await load_season(session, context)
     if post.kind == NIGHT_RESULTS.name:
         facts = next((f for f in season.nights if f.night.id in post.refs), None)
         if facts is None:
             raise NotFound("That night is gone.")
-        return PostContent(league, post, facts=FieldPost(night=NightView(season, season.night_result(facts))))
+        return PostContent(league, post, facts=NightView(season, season.night_result(facts)))
     view = FieldStandingsView(
         context.league,
         context.season,
@@ -94,4 +85,4 @@ async def content(session: AsyncSession, league: League, post: rules.PlannedPost
         len(season.nights),
         sum(1 for f in season.nights if f.night.state is NightState.CLOSED),
     )
-    return PostContent(league, post, facts=FieldPost(standings=view))
+    return PostContent(league, post, facts=view)

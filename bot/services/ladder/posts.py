@@ -1,9 +1,9 @@
 """What the ladder format's scheduled posts are about: its nights as a `bot.rules.posts` calendar, and each post's
-facts (next week's groups, the standings, the playoff places)."""
+facts (`PostContent.facts`): next week's groups (next_groups), the standings (weekly_standings) or the playoff
+places once the regular season is over (bracket)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -18,16 +18,6 @@ from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_pla
 from bot.services.lookup import current_season
 from bot.services.post_content import PostContent, aware
 from storage.models import League
-
-
-@dataclass(frozen=True)
-class LadderPost:
-    """A ladder post's facts: next week's groups (next_groups), the standings (weekly_standings) or the playoff
-    places once the regular season is over (bracket)."""
-
-    groups: GroupsView | None = None
-    standings: LadderStandings | None = None
-    playoffs: Playoffs | None = None
 
 
 async def ladder_league_of(session: AsyncSession, league: League) -> LadderLeague:
@@ -53,9 +43,9 @@ async def content(session: AsyncSession, league: League, post: rules.PlannedPost
         night = next((n for n in await nights(session, ladder) if n.id in post.refs), None)
         if night is None or night.next_groups is None:
             raise NotFound("That night's next groups are gone: the night was reopened or removed.")
-        facts = LadderPost(groups=await planned_groups(session, ladder, night))
+        facts: GroupsView | Playoffs | LadderStandings = await planned_groups(session, ladder, night)
     elif post.kind == rules.BRACKET.name:
-        facts = LadderPost(playoffs=await playoff_places(session, ladder))
+        facts = await playoff_places(session, ladder)
     else:
-        facts = LadderPost(standings=await standings_table(session, ladder))
+        facts = await standings_table(session, ladder)
     return PostContent(league, post, facts=facts)
