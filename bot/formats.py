@@ -74,6 +74,8 @@ class Posts:
 
 @dataclass(frozen=True)
 class Format:
+    """Everything common code may ask of a format; the views its standings hooks pass along are its own."""
+
     name: str  # the league's `format` value
     choice: str  # how `/league create` offers it
     options: type[BaseModel]  # the schema of `league.options`, checked when a league file is imported
