@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -24,19 +24,19 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from bot.clock import Clock
-    from bot.render.posts import Outgoing
+    from bot.exchange.files import ExportFile, StandingsExport
     from bot.rules.discipline import LedgerRules
     from bot.rules.notices import NoticeKind
     from bot.rules.posts import Calendar, PlannedPost
     from bot.services.actor import Actor
-    from bot.services.exports import ExportFile, StandingsExport
-    from bot.services.post_content import PostContent
     from storage.db import Database
     from storage.models import League
 
 INSTALLED = ("bot.render.team.format", "bot.render.ladder.format", "bot.render.field.format")
 
 StandingsFiles = Callable[["Database", "Clock", "Actor", Any], Awaitable["StandingsExport"]]
+Content = TypeVar("Content")  # what a post shows (`bot.services.post_content.PostContent`)
+Message = TypeVar("Message")  # the message sent for it (`bot.render.posts.Outgoing`)
 
 
 class StandingsReader(Protocol):
@@ -63,13 +63,15 @@ def without_conferences(read: Callable[[Actor, str], Awaitable[Any]]) -> Standin
 
 
 @dataclass(frozen=True)
-class Posts:
-    """The format's scheduled posts: the calendar `bot.rules.posts` plans them from, each post's facts, and the
-    renderer of each kind the format posts (its kinds name the format in `PostKind.formats`)."""
+class Posts(Generic[Content, Message]):
+    """The format's scheduled posts: the calendar `bot.rules.posts` plans them from, each post's content, and the
+    renderer of each kind the format posts (its kinds name the format in `PostKind.formats`). Generic, so that a
+    registration's content and renderers are checked against each other without this module naming the layers
+    above it."""
 
     calendar: Callable[[AsyncSession, League, datetime], Awaitable[Calendar]]
-    content: Callable[[AsyncSession, League, PlannedPost, datetime], Awaitable[PostContent]]
-    renderers: Mapping[str, Callable[[PostContent], Outgoing]]
+    content: Callable[[AsyncSession, League, PlannedPost, datetime], Awaitable[Content]]
+    renderers: Mapping[str, Callable[[Content], Message]]
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class Format:
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
-    posts: Posts
+    posts: Posts[Any, Any]
 
 
 @cache

@@ -6,7 +6,6 @@ each format exports is its registration's (`bot.formats`: `calendar_file`, `stan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlmodel import col, select
@@ -14,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import formats
 from bot.clock import Clock
+from bot.exchange.files import ExportFile, StandingsExport
 from bot.exchange.reports import Finisher, ifpa_results_csv
 from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
@@ -21,19 +21,6 @@ from bot.services.league_standings import LeagueTable
 from bot.services.lookup import find_league
 from storage.db import Database
 from storage.models import League, Player
-
-
-@dataclass(frozen=True)
-class ExportFile:
-    filename: str
-    content: bytes
-    items: int  # events or result lines in it
-
-
-@dataclass(frozen=True)
-class StandingsExport:
-    files: list[ExportFile]
-    waiting: str | None = None  # why no IFPA results file is attached yet
 
 
 class ExportService:

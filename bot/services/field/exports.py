@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from bot.clock import Clock
+from bot.exchange.files import ExportFile, StandingsExport
 from bot.exchange.reports import FIELD_STANDINGS_COLUMNS, csv_file, field_bands, field_standings_rows
 from bot.rules.refusals import NotFound
 from bot.services.actor import Actor
-from bot.services.exports import ExportFile, StandingsExport, results_file, slug
+from bot.services.exports import results_file, slug
 from bot.services.field.finals import FieldFinalsService
 from bot.services.field.standings import FieldStandingsView
 from storage.db import Database

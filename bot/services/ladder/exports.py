@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from bot.clock import Clock
+from bot.exchange.files import ExportFile, StandingsExport
 from bot.exchange.reports import LADDER_STANDINGS_COLUMNS, csv_file, ladder_bands, ladder_standings_rows
 from bot.services.actor import Actor
-from bot.services.exports import ExportFile, StandingsExport, results_file, slug
+from bot.services.exports import results_file, slug
 from bot.services.ladder.standings import LadderStandings
 from storage.db import Database
 

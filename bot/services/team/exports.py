@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.exchange.calendar import CalendarEvent, icalendar_file
+from bot.exchange.files import ExportFile, StandingsExport
 from bot.exchange.reports import (
     TEAM_STANDINGS_COLUMNS,
     Finisher,
@@ -24,7 +25,7 @@ from bot.rules.refusals import NotFound
 from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
-from bot.services.exports import ExportFile, StandingsExport, slug
+from bot.services.exports import slug
 from bot.services.lookup import current_season, find_team
 from bot.services.team.playoffs import ConferenceBracket, PlayoffService
 from bot.services.team.schedule import ScheduledLine, season_matches
