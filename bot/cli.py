@@ -90,22 +90,18 @@ async def _run_bot(settings: Settings) -> int:
     from bot.clock import SystemClock
     from bot.discord_endpoints import point_discord_at
     from bot.memory import limit_malloc_arenas
-    from storage.db import Database
-    from storage.migrate import upgrade
+    from bot.runtime import migrated_database
 
     limit_malloc_arenas()  # before the database threads start
     point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
-    db = Database(settings.resolved_database_url)
-    await upgrade(db)
-    bot = LeagueBot(settings, db, SystemClock())
-    try:
-        async with bot:
-            await bot.start(settings.token or "")
-    except discord.LoginFailure:
-        print("Discord refused the token: check PINLEAGUE_DISCORD_TOKEN (Bot tab).", file=sys.stderr)
-        return 2
-    finally:
-        await db.dispose()
+    async with migrated_database(settings.resolved_database_url) as db:
+        bot = LeagueBot(settings, db, SystemClock())
+        try:
+            async with bot:
+                await bot.start(settings.token or "")
+        except discord.LoginFailure:
+            print("Discord refused the token: check PINLEAGUE_DISCORD_TOKEN (Bot tab).", file=sys.stderr)
+            return 2
     return 0
 
 

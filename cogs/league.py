@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import formats
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
@@ -24,11 +25,7 @@ IMPORT_KINDS = [
 ]
 IMPORT_MAX_BYTES = 1_000_000
 
-FORMAT_CHOICES = [
-    app_commands.Choice(name="team — Pinball NYC style: teams, doubles and singles", value="team"),
-    app_commands.Choice(name="ladder — Jersey PA style: groups that move up and down", value="ladder"),
-    app_commands.Choice(name="field — Lafayette style: every machine ranks the field", value="field"),
-]
+FORMAT_CHOICES = [app_commands.Choice(name=fmt.choice, value=fmt.name) for fmt in formats.registered()]
 
 
 @cache

@@ -17,9 +17,9 @@ from bot.interactions import Reply, answer
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
 from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput
 from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
-from storage.posts import RollCallAnswer
 
 KIND_OPTION = "Which kind of post (type to search)"
 ANSWER_WORDS = {RollCallAnswer.IN: "in", RollCallAnswer.MAYBE: "a maybe", RollCallAnswer.OUT: "out"}

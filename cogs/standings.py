@@ -41,10 +41,10 @@ class StandingsCommands(commands.Cog):
     ) -> None:
         async def work() -> Reply:
             actor = actor_from(interaction)
-            view = await self.bot.services.league_standings.view(actor, league, conference=conference)
-            embed = league_standings_embed(view)
+            table = await self.bot.services.league_standings.view(actor, league, conference=conference)
+            embed = league_standings_embed(table)
             if export:
-                exported = await self.bot.services.exports.standings_files(actor, view)
+                exported = await self.bot.services.exports.standings_files(actor, table)
                 files = [export_file(file) for file in exported.files]
                 return Reply(exported.waiting, embeds=[embed], files=files)
             return Reply(embeds=[embed], ephemeral=False)

@@ -9,8 +9,8 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
+from bot.rules.setup import MachineStatus
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, venue_autocomplete
-from storage.models import MachineStatus
 
 STATUS_CHOICES = [
     app_commands.Choice(name=status.value.replace("_", " "), value=status.value) for status in MachineStatus

@@ -18,6 +18,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
+from bot.rules.setup import MachineStatus
+
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -91,20 +93,6 @@ class SeasonStatus(StrEnum):
     PLANNED = "planned"
     ACTIVE = "active"
     FINISHED = "finished"
-
-
-class MachineStatus(StrEnum):
-    """COMMON-MACH-2 statuses; only WORKING and KNOWN_ISSUE_ANNOUNCED count as in service."""
-
-    WORKING = "working"
-    KNOWN_ISSUE_ANNOUNCED = "known_issue_announced"
-    REMOVED_FOR_MATCH = "removed_for_match"
-    UNPLAYABLE = "unplayable"
-    OUT_OF_SERVICE = "out_of_service"
-
-    @property
-    def in_service(self) -> bool:
-        return self in (MachineStatus.WORKING, MachineStatus.KNOWN_ISSUE_ANNOUNCED)
 
 
 class PlayerStatus(StrEnum):

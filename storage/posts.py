@@ -8,12 +8,12 @@ inserting its (league, kind, period) row before it is sent: the unique key lets 
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from bot.rules.posts import RollCallAnswer
 from storage.models import enum_column, json_column, snowflake, utc_column
 
 
@@ -51,12 +51,6 @@ class PostClaim(SQLModel, table=True):
     sent_at: datetime | None = utc_column(default=None)
     digest: str | None = Field(default=None, max_length=64)
     resent: int = 0
-
-
-class RollCallAnswer(StrEnum):
-    IN = "in"
-    OUT = "out"
-    MAYBE = "maybe"
 
 
 class RollCallReply(SQLModel, table=True):

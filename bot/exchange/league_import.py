@@ -14,28 +14,18 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot import formats
 from bot.exchange.cells import CellError, read_cell
 from bot.exchange.league_file import FORMAT_VERSION, LEAGUE, LEAGUE_COLUMNS, MANIFEST, Files, translate_ids
 from bot.exchange.problems import ImportReport
 from bot.exchange.registry import DERIVED_COLUMNS, LEAGUE_TABLE, TableSpec, league_tables
 from bot.rules import setup as setup_rules
-from bot.rules.field.options import FieldOptions
-from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import Refusal
-from bot.rules.team.options import TeamOptions
 from storage.db import Database
-from storage.models import LeagueFormat
-
-# The options model of each format, checked on import; formats without one keep their options as given.
-OPTIONS_MODELS: dict[LeagueFormat, type[BaseModel]] = {
-    LeagueFormat.TEAM: TeamOptions,
-    LeagueFormat.LADDER: LadderOptions,
-    LeagueFormat.FIELD: FieldOptions,
-}
 
 
 @dataclass
@@ -126,12 +116,10 @@ def _check_league(league: dict[str, Any], report: ImportReport) -> None:
         ZoneInfo(league["timezone"])
     except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a tzdata path
         report.add(MANIFEST, None, f"league: timezone {league['timezone']!r} is not an IANA time zone name")
-    model = OPTIONS_MODELS.get(league["format"])
-    if model is not None:
-        try:
-            model.model_validate(league["options"] or {})
-        except ValidationError as exc:
-            report.add(MANIFEST, None, f"league: options are not valid for a {league['format'].value} league: {exc}")
+    try:
+        formats.named(league["format"]).options.model_validate(league["options"] or {})
+    except ValidationError as exc:
+        report.add(MANIFEST, None, f"league: options are not valid for a {league['format'].value} league: {exc}")
 
 
 def _read_tables(files: Files, report: ImportReport) -> list[_ParsedTable]:

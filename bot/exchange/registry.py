@@ -2,8 +2,9 @@
 
 A table belongs to a league when it has a `league_id` column, or a required foreign key to a table that does
 (a match's check-ins belong to the match). Each table joins the section named for the storage module that
-defines it (`storage.models` is "common", `storage.matches` is "team", `storage/ladder.py` is
-"ladder"), so a format's new tables join the file without code here. What metadata cannot say is which JSON
+defines it: a format's modules (`Format.tables`: `storage.matches` and `storage/ladder.py` are the team's and
+the ladder's) make its section, `storage.models` is "common", any other module its own name; so a format's new
+tables join the file without code here. What metadata cannot say is which JSON
 columns hold ids of other rows: those are declared in `JSON_REFERENCES` (and text columns that spell ids in
 `TEXT_REFERENCES`), and every JSON column must be named there or in `JSON_PLAIN` (a unit test holds new tables
 to that).
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 
 import storage  # noqa: F401  (importing the package registers every table on the metadata)
+from bot import formats
 
 LEAGUE_TABLE = "league"
 IMPLIED_COLUMNS = ("league_id", "guild_id")  # the league the file is imported as, and its server
@@ -26,7 +28,6 @@ IMPLIED_COLUMNS = ("league_id", "guild_id")  # the league the file is imported a
 # only tells stored results apart (storage/results.py) and starts again at 0.
 DERIVED_COLUMNS = ("name_key", "facts_version")
 DERIVED_TABLES = frozenset({"match_final_result"})  # copies of computed results, computed again on demand
-SECTION_OF_MODULE = {"storage.models": "common", "storage.matches": "team"}
 
 Lookup = Callable[[str, int], int]  # (table, id) → the id it maps to; raises KeyError when there is no such row
 
@@ -223,11 +224,13 @@ def _owner(table: sa.Table, owned: dict[str, TableSpec]) -> sa.Column[Any] | Non
 
 
 def _sections() -> dict[str, str]:
+    section_of_module = {"storage.models": "common"}
+    section_of_module.update({module: fmt.name for fmt in formats.registered() for module in fmt.tables})
     sections = {}
     for mapper in SQLModel._sa_registry.mappers:
         model = mapper.class_
         module = model.__module__
-        section = SECTION_OF_MODULE.get(module, module.rsplit(".", 1)[-1])
+        section = section_of_module.get(module, module.rsplit(".", 1)[-1])
         for table in mapper.tables:
             sections[table.name] = section
     return sections

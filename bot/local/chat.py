@@ -12,6 +12,7 @@ import re
 import shlex
 import tempfile
 from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,8 @@ from bot.discord_endpoints import point_discord_at
 from bot.local.demo import DEMO_ACTOR, DEMO_SETUP
 from bot.local.emulator import Emulator, EmulatorError, Output
 from bot.local.emulator.records import embed_text
+from bot.runtime import migrated_database
 from bot.settings import Settings
-from storage.db import Database
-from storage.migrate import upgrade
 
 HELP = """\
   /command option:value …     type a slash command as the acting member (quote values with spaces)
@@ -59,16 +59,15 @@ class LocalChat:
         self.channel = "general"
         self._bot: LeagueBot | None = None
         self._bot_task: asyncio.Task[None] | None = None
-        self._db: Database | None = None
+        self._database = AsyncExitStack()  # the migrated database, closed after the bot
 
     async def start(self) -> None:
         await self.emulator.start()
         point_discord_at(self.emulator.api_url, self.emulator.gateway_url)
-        self._db = Database(self.db_url)
-        await upgrade(self._db)
+        db = await self._database.enter_async_context(migrated_database(self.db_url))
         settings = self.settings.model_copy(update={"dev_guild_id": self.emulator.guild.id})
         # The emulator starts with no commands, so this bot always syncs.
-        self._bot = LeagueBot(settings, self._db, self.clock, force_sync=True, guild_ready_timeout=0.05)
+        self._bot = LeagueBot(settings, db, self.clock, force_sync=True, guild_ready_timeout=0.05)
         self._bot_task = asyncio.create_task(self._bot.start(self.emulator.token))
         ready = asyncio.create_task(self.emulator.wait_until_ready(timeout=30))
         done, _ = await asyncio.wait({ready, self._bot_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -84,8 +83,7 @@ class LocalChat:
         if self._bot_task is not None:
             await asyncio.gather(self._bot_task, return_exceptions=True)
         await self.emulator.stop()
-        if self._db is not None:
-            await self._db.dispose()
+        await self._database.aclose()
         if self._temp is not None:
             self._temp.cleanup()
 

@@ -6,8 +6,8 @@ import io
 
 import discord
 
+from bot.exchange.files import ExportFile
 from bot.exchange.problems import ImportReport
-from bot.services.exports import ExportFile
 
 MESSAGE_LIMIT = 2000
 

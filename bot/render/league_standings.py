@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.field import replies as field
-from bot.render.ladder import replies as ladder
-from bot.render.team import standings
-from bot.services.field.standings import FieldStandingsView
-from bot.services.ladder.standings import LadderStandings
-from bot.services.league_standings import AnyStandings
+from bot.services.league_standings import LeagueTable
 
 
-def league_standings_embed(view: AnyStandings) -> discord.Embed:
-    if isinstance(view, LadderStandings):
-        return ladder.standings_embed(view)
-    if isinstance(view, FieldStandingsView):
-        return field.standings_embed(view)
-    return standings.standings_embed(view)
+def league_standings_embed(table: LeagueTable) -> discord.Embed:
+    return table.format.standings_embed(table.view)

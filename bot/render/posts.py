@@ -1,7 +1,9 @@
 """Scheduled posts as messages: text, embeds, images, roll-call buttons. Pure: content in, `Outgoing` out.
 
 Mentions only where someone must act (captains before the cutoff or when short, the challenger before the
-report deadline); everything else is a broadcast without pings.
+report deadline); everything else is a broadcast without pings. The team format's posts are rendered here, the
+ladder's and the field's in `bot.render.ladder.posts` and `bot.render.field.posts`; each format registers its
+renderers by kind (`bot.formats.Posts`), and `render_post` asks the league's format.
 """
 
 from __future__ import annotations
@@ -11,20 +13,20 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
+from typing import TypeVar
 
 import discord
 
-from bot.render import images, night_posts
+from bot import formats
+from bot.render import images
 from bot.render.setup import LEAGUE_COLOUR
 from bot.render.team.playoffs import bracket_text, playoffs_embed
 from bot.render.team.standings import STEP_CODES, standings_embed, win_pct
-from bot.rules import night_posts as night_rules
-from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.team.model import Side
 from bot.services.post_content import MatchPost, PostContent, TeamSide
 from bot.services.posts import short_sides
 from bot.services.team.standings import ConferenceTable
-from storage.posts import RollCallAnswer
 
 FIELD_MAX = 1024
 ROLL_CALL_ID = "rollcall:{match}:{answer}"  # the persistent buttons' custom ids (cogs/posts.py answers them)
@@ -36,13 +38,15 @@ ROLL_CALL_BUTTONS = (
 TABLE_HEADER = ("#", "Team", "W-L", "Pct", "MP", "Tie")
 TABLE_WIDTHS = (0.8, 4.2, 1.3, 1.4, 1.0, 1.3)
 REPORT_WINDOW = timedelta(hours=24)  # TEAM-DISP-1
+Pictures = dict[str, images.Picture]  # file name → image
+T = TypeVar("T")
 
 
 @dataclass
 class Outgoing:
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
-    pictures: dict[str, images.Picture] = field(default_factory=dict)  # file name → image
+    pictures: Pictures = field(default_factory=dict)
     mentions: list[int] = field(default_factory=list)  # users pinged because they must act
     roll_call: int | None = None  # a match id: add the in / maybe / out buttons
 
@@ -69,7 +73,18 @@ class Outgoing:
 
 
 def render_post(content: PostContent) -> Outgoing:
-    return RENDERERS[content.post.kind](content)
+    return formats.of(content.league).posts.renderers[content.post.kind](content)
+
+
+def facts_of(content: PostContent, kind: type[T]) -> T:
+    """A format's own facts for the post (`PostContent.facts`), of the kind its renderer draws."""
+    assert isinstance(content.facts, kind)
+    return content.facts
+
+
+def with_pictures(rendered: tuple[discord.Embed, Pictures]) -> Outgoing:
+    embed, pictures = rendered
+    return Outgoing(embeds=[embed], pictures=pictures)
 
 
 def when(moment: datetime) -> str:
@@ -228,16 +243,12 @@ def standings_rows(table: ConferenceTable) -> list[tuple[str, ...]]:
 
 
 def weekly_standings(content: PostContent) -> Outgoing:
-    if content.ladder_post is not None and content.ladder_post.standings is not None:
-        return _with_pictures(night_posts.ladder_standings(content.ladder_post.standings))
-    if content.field_post is not None and content.field_post.standings is not None:
-        return _with_pictures(night_posts.field_standings(content.field_post.standings))
     view, race = content.standings, content.race
     assert view is not None and race is not None
     embed = standings_embed(view)
     week = race.weeks[-1] if race.weeks else 0
     embed.title = f"🏆 {view.league.name} standings after week {week}"
-    pictures: dict[str, images.Picture] = {}
+    pictures: Pictures = {}
     for number, table in enumerate(view.tables, start=1):
         pictures[f"standings-{number}.png"] = images.table(
             f"{table.name} · after week {week}", TABLE_HEADER, standings_rows(table), widths=TABLE_WIDTHS
@@ -251,10 +262,6 @@ def weekly_standings(content: PostContent) -> Outgoing:
 
 
 def bracket(content: PostContent) -> Outgoing:
-    if content.ladder_post is not None and content.ladder_post.playoffs is not None:
-        return _with_pictures(night_posts.playoff_places(content.ladder_post.playoffs))
-    if content.field_post is not None and content.field_post.finals is not None:
-        return _with_pictures(night_posts.finals_bracket(content.field_post.finals))
     view = content.playoffs
     assert view is not None
     pictures = {}
@@ -265,35 +272,3 @@ def bracket(content: PostContent) -> Outgoing:
         ]
         pictures[f"bracket-{number}.png"] = images.text_panel(f"{conference.conference} playoffs", lines)
     return Outgoing(embeds=[playoffs_embed(view)], pictures=pictures)
-
-
-def next_groups(content: PostContent) -> Outgoing:
-    """LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed."""
-    assert content.ladder_post is not None and content.ladder_post.groups is not None
-    return Outgoing(embeds=[night_posts.next_groups(content.ladder_post.groups)])
-
-
-def night_results(content: PostContent) -> Outgoing:
-    """A closed field night: points per machine and the night's totals (FIELD-SCORE-2)."""
-    assert content.field_post is not None and content.field_post.night is not None
-    return _with_pictures(night_posts.night_results(content.field_post.night))
-
-
-def _with_pictures(rendered: tuple[discord.Embed, dict[str, images.Picture]]) -> Outgoing:
-    embed, pictures = rendered
-    return Outgoing(embeds=[embed], pictures=pictures)
-
-
-RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
-    rules.ROSTER_CUTOFF.name: roster_cutoff,
-    rules.ROLL_CALL.name: roll_call,
-    rules.SHORT_WARNING.name: short_warning,
-    rules.MATCH_NIGHT.name: match_night,
-    rules.MISSING_SCORES.name: missing_scores,
-    rules.DISPUTE_REMINDER.name: dispute_reminder,
-    rules.DISPUTE_CLOSED.name: dispute_closed,
-    rules.WEEKLY_STANDINGS.name: weekly_standings,
-    rules.BRACKET.name: bracket,
-    night_rules.NEXT_GROUPS.name: next_groups,
-    night_rules.NIGHT_RESULTS.name: night_results,
-}

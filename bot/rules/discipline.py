@@ -3,10 +3,11 @@ escalates, and what deserves the commissioner's attention. Plain ledger rows in,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
+from typing import Any
 
 from bot.rules.refusals import RuleViolation
 
@@ -24,6 +25,28 @@ class DisciplineKind(StrEnum):
     SUSPENSION = "suspension"
     EXPULSION = "expulsion"
     OFFENCE = "offence"  # offense(n): a format's penalty in the ledger (LADDER-PEN-6, FIELD-PEN-3); bars nobody
+
+
+def _no_slam_tilt_flag(options: Mapping[str, Any]) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class LedgerRules:
+    """What a format makes of the common ledger (COMMON-DISC-1): the rule each official's entry cites by default,
+    the rule that makes expulsion permanent, whether a second warning suspends (TEAM-DISC-2) and from how many
+    slam tilts a player is flagged (TEAM-DISC-3; `slam_tilt_flag` reads it from the league's options)."""
+
+    warn_player: str = "COMMON-DISC-1"
+    warn_team: str = "COMMON-DISC-1"
+    suspend: str = "COMMON-DISC-1"
+    expel: str = "COMMON-DISC-1"
+    permanence: str = "COMMON-PLAYER-2"
+    second_warning_suspends: bool = False
+    slam_tilt_flag: Callable[[Mapping[str, Any]], int | None] = _no_slam_tilt_flag
+
+
+COMMON_LEDGER = LedgerRules()
 
 
 @dataclass(frozen=True)

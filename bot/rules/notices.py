@@ -8,39 +8,11 @@ clock, as in the local chat, two runs of one command look alike; a merged notice
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-# action → what the notice calls it. The catalog's list: moved or rescheduled matches, major machine failures,
-# challenges/disputes, automatic discipline, No-Shows, unresolved ties (COMMON-NOTIFY-1); corrections and the
-# other discipline decisions are the commissioners' own record of what changed (issue 7).
-NOTABLE: dict[str, str] = {
-    "match_rescheduled": "📅 Match rescheduled",
-    "match_moved": "📍 Match moved",
-    "machine_major_failure": "🛠️ Major machine failure",
-    "field_malfunction_major": "🛠️ Major machine malfunction",
-    "dispute_opened": "⚖️ Dispute opened",
-    "both_ways": "⚖️ Disputed game played both ways",
-    "agreement_proposed": "🤝 Captains' agreement proposed",
-    "agreement_accepted": "🤝 Captains' agreement accepted",
-    "ruling": "⚖️ Ruling",
-    "auto_suspend": "🚫 Automatic suspension",
-    "auto_suspension": "🚫 Automatic suspension",  # a format's own penalty ladder (FIELD-PEN-3/10)
-    "discipline_flag": "🚩 Discipline flag",
-    "no_shows": "🚷 No-Shows",
-    "tie_awaiting_playoff": "🎯 Tie awaiting its playoff",
-    "field_penalty": "🟨 Penalty",
-    "override": "✏️ Override",
-    "warn": "⚠️ Warning",
-    "suspend": "⛔ Suspension",
-    "lift": "✅ Suspension lifted",
-    "expel": "⛔ Expulsion",
-    "incident_opened": "📝 Conduct incident opened",
-    "incident_dismissed": "📝 Conduct incident dismissed",
-    "incident_decided": "📝 Conduct incident decided",
-}
 # Bookkeeping columns an override's before/after differ in without telling the reader anything.
 QUIET_FIELDS = frozenset({"id", "confirmed_by", "confirmed_at", "entered_by", "entered_at", "status_changed_at"})
 NOTICE_MAX = 1900  # a Discord message holds 2000 characters
@@ -61,6 +33,40 @@ class AuditFact:
     before: Mapping[str, Any] | None = None
     after: Mapping[str, Any] | None = None
     reason: str | None = None
+
+
+def reason(entry: AuditFact) -> str:
+    """The detail most notices give: the reason recorded with the entry."""
+    return entry.reason or ""
+
+
+def changes_and_reason(entry: AuditFact) -> str:
+    """The detail of a corrected or moved row: its old → new values, then the reason."""
+    return "; ".join(filter(None, (_changes(entry), entry.reason)))
+
+
+@dataclass(frozen=True)
+class NoticeKind:
+    """An audit action the commissioners are told about: what the notice calls it, and its detail."""
+
+    action: str
+    title: str
+    detail: Callable[[AuditFact], str] = reason
+
+
+# action → its kind. The catalog's list: moved or rescheduled matches, major machine failures, challenges/disputes,
+# automatic discipline, No-Shows, unresolved ties (COMMON-NOTIFY-1); corrections and the other discipline decisions
+# are the commissioners' own record of what changed (issue 7). The common actions are below; a format registers
+# its own (`bot.rules.<format>.notices`), as it does its post kinds.
+NOTABLE: dict[str, NoticeKind] = {}
+
+
+def register(*kinds: NoticeKind) -> None:
+    """Add notable actions (a format's module calls this at import); an action has one kind."""
+    for kind in kinds:
+        if NOTABLE.get(kind.action, kind) != kind:
+            raise ValueError(f"a notice for {kind.action!r} is already registered")
+        NOTABLE[kind.action] = kind
 
 
 @dataclass(frozen=True)
@@ -129,38 +135,10 @@ def affected_text(notice: Notice, names: Names) -> str | None:
 
 
 def _line(entry: AuditFact, subject: str | None) -> str:
-    title = NOTABLE[entry.action]
+    kind = NOTABLE[entry.action]
     about = f" — {subject}" if subject else ""
-    detail = _detail(entry)
-    return f"**{title}**{about}" + (f": {detail}" if detail else "")
-
-
-def _detail(entry: AuditFact) -> str:
-    after = entry.after or {}
-    action = entry.action
-    if action == "dispute_opened":
-        return f"{after.get('reason', '')} (kind {after.get('kind', 'score')})"
-    if action in ("agreement_proposed", "agreement_accepted"):
-        return str(after.get("terms", ""))
-    if action == "discipline_flag":
-        return "; ".join(f"{value} ({rule})" for rule, value in after.items())
-    if action == "no_shows":
-        dropped = after.get("dropped") or []
-        text = ", ".join(after.get("no_shows") or [])
-        return text + (f"; dropped for the season: {', '.join(dropped)}" if dropped else "")
-    if action == "tie_awaiting_playoff":
-        players = " and ".join(after.get("players") or [])
-        return f"{players} on {after.get('where', '')}; the night cannot close until the playoff is entered"
-    if action == "machine_major_failure":
-        return f"{after.get('description', '')} ({after.get('action_taken', '')})"
-    if action == "field_malfunction_major":
-        return f"{after.get('incident', '')}" + (f" ({entry.reason})" if entry.reason else "")
-    if action == "field_penalty":
-        return f"{after.get('offence', '')}" + (f" ({entry.reason})" if entry.reason else "")
-    if action in ("override", "match_rescheduled", "match_moved"):
-        changes = _changes(entry)
-        return "; ".join(filter(None, (changes, entry.reason)))
-    return entry.reason or ""
+    detail = kind.detail(entry)
+    return f"**{kind.title}**{about}" + (f": {detail}" if detail else "")
 
 
 def _changes(entry: AuditFact) -> str:
@@ -188,3 +166,35 @@ def _value(value: Any) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= NOTICE_MAX else text[: NOTICE_MAX - 1] + "…"
+
+
+def _flags(entry: AuditFact) -> str:
+    return "; ".join(f"{value} ({rule})" for rule, value in (entry.after or {}).items())
+
+
+def _tie(entry: AuditFact) -> str:
+    after = entry.after or {}
+    players = " and ".join(after.get("players") or [])
+    return f"{players} on {after.get('where', '')}; the night cannot close until the playoff is entered"
+
+
+def _machine_failure(entry: AuditFact) -> str:
+    after = entry.after or {}
+    return f"{after.get('description', '')} ({after.get('action_taken', '')})"
+
+
+register(
+    NoticeKind("machine_major_failure", "🛠️ Major machine failure", _machine_failure),
+    NoticeKind("auto_suspend", "🚫 Automatic suspension"),
+    NoticeKind("auto_suspension", "🚫 Automatic suspension"),  # a format's own penalty ladder (FIELD-PEN-3/10)
+    NoticeKind("discipline_flag", "🚩 Discipline flag", _flags),
+    NoticeKind("tie_awaiting_playoff", "🎯 Tie awaiting its playoff", _tie),  # ladder and field nights
+    NoticeKind("override", "✏️ Override", changes_and_reason),
+    NoticeKind("warn", "⚠️ Warning"),
+    NoticeKind("suspend", "⛔ Suspension"),
+    NoticeKind("lift", "✅ Suspension lifted"),
+    NoticeKind("expel", "⛔ Expulsion"),
+    NoticeKind("incident_opened", "📝 Conduct incident opened"),
+    NoticeKind("incident_dismissed", "📝 Conduct incident dismissed"),
+    NoticeKind("incident_decided", "📝 Conduct incident decided"),
+)

@@ -7,7 +7,8 @@ combined with the league's IANA zone, so a 14:00 reminder stays at 14:00 across 
 changes. A time inside the spring-forward gap (02:00–02:59 in New York) does not exist that day: it is read
 on the old offset, i.e. it lands an hour later on the wall clock (PEP 495, fold=0); avoid 01:00–02:59.
 
-Post kinds live in a registry a format adds to (`register`); the team format's kinds are below. A kind's
+Post kinds live in a registry a format adds to (`register`): the kinds every format posts (weekly standings, the
+bracket) are below, each format's own in `bot.rules.<format>.posts`. A kind's
 `plan` turns the calendar and its timing into planned posts; whether a post is sent is decided here, what it
 says is the service's and renderer's business.
 """
@@ -24,7 +25,6 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_GRACE = timedelta(hours=2)
-SHORT_HANDED = 4  # a team with fewer players than this plays short (TEAM-SHORT-1) or forfeits (TEAM-FORF-1)
 
 
 class Channel(StrEnum):
@@ -44,6 +44,14 @@ class Timing(BaseModel):
     at: time | None = None  # local time of day; None for kinds timed in hours from an event
     days: int = Field(default=0, ge=-14, le=14)  # days after the anchor day (negative: before)
     hours: int = Field(default=0, ge=0, le=168)  # hours after the anchor instant (dispute deadlines)
+
+
+class RollCallAnswer(StrEnum):
+    """A player's answer to a match's roll call."""
+
+    IN = "in"
+    OUT = "out"
+    MAYBE = "maybe"
 
 
 @dataclass(frozen=True)
@@ -123,8 +131,11 @@ class PostKind:
     description: str
     channel: Channel
     default: Timing
-    formats: frozenset[str]
+    formats: frozenset[str] | None  # the formats that post it; EVERY_FORMAT: each registered format
     plan: Planner
+
+
+EVERY_FORMAT = None
 
 
 REGISTRY: dict[str, PostKind] = {}
@@ -139,7 +150,7 @@ def register(kind: PostKind) -> PostKind:
 
 
 def kinds_for(league_format: str) -> list[PostKind]:
-    return [kind for kind in REGISTRY.values() if league_format in kind.formats]
+    return [kind for kind in REGISTRY.values() if kind.formats is EVERY_FORMAT or league_format in kind.formats]
 
 
 def local_moment(day: date, at: time, zone: ZoneInfo) -> datetime:
@@ -192,65 +203,28 @@ def latest(
     return posts[-1] if posts else None
 
 
-# --- the team format's posts --------------------------------------------------------------------------------
-
-TEAM = frozenset({"team"})
-
-
-def _post(kind: PostKind, period: str, day: date, timing: Timing, zone: ZoneInfo, refs: tuple[int, ...]) -> PlannedPost:
-    when = day + timedelta(days=timing.days)
-    due_at = local_moment(when, timing.at or time(12), zone)
-    return PlannedPost(kind.name, period, due_at, due_at.astimezone(zone), refs)
-
-
-def _by_day(events: Iterable[Event], kinds: tuple[str, ...] = ("regular", "playoff")) -> dict[date, list[Event]]:
-    days: dict[date, list[Event]] = {}
-    for event in events:
-        if event.kind in kinds:
-            days.setdefault(event.day, []).append(event)
-    return dict(sorted(days.items()))
+def plan_after_each_closed_night(
+    kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo
+) -> Iterable[PlannedPost]:
+    """The ladder and field formats' night posts: one per closed night (an `Event` whose `final_at` is when it
+    was closed), period `night-<id>`, at `at` `days` after the night's date or as soon as it is closed if that is
+    later (a night closed late still gets its post, within the grace); stale once the next night's day begins
+    (its own groups and results take over)."""
+    nights = sorted((e for e in calendar.events if e.kind == "regular"), key=lambda e: (e.day, e.ref))
+    for index, night in enumerate(nights):
+        if night.final_at is None:
+            continue
+        due_at = max(local_moment(night.day + timedelta(days=timing.days), timing.at or time(12), zone), night.final_at)
+        following = _next_day_start(nights[index + 1 :], night, zone)
+        yield PlannedPost(kind.name, f"night-{night.ref}", due_at, due_at.astimezone(zone), (night.ref,), following)
 
 
-def _plan_cutoff(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """TEAM-ROSTER-7: on each match day, remind captains that changes for today are due by the cutoff."""
-    for day, events in _by_day(calendar.events).items():
-        yield _post(kind, day.isoformat(), day, timing, zone, tuple(e.ref for e in events))
+def _next_day_start(later: list[Event], night: Event, zone: ZoneInfo) -> datetime | None:
+    after = [e.day for e in later if e.day > night.day]
+    return local_moment(min(after), time(0), zone) if after else None
 
 
-def _plan_roll_call(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """One roll call per match, the day before by default: players answer in / out / maybe."""
-    for event in calendar.events:
-        if event.kind in ("regular", "playoff"):
-            yield _post(kind, f"match-{event.ref}", event.day, timing, zone, (event.ref,))
-
-
-def _plan_short_warning(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """Warn both captains of a match where a side has fewer than four players coming (TEAM-SHORT-1)."""
-    for event in calendar.events:
-        if event.kind in ("regular", "playoff") and event.available and min(event.available) < SHORT_HANDED:
-            yield _post(kind, f"match-{event.ref}", event.day, timing, zone, (event.ref,))
-
-
-def _plan_match_night(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """On each match day: tonight's matches, venues, machines in service and who is coming."""
-    for day, events in _by_day(calendar.events).items():
-        yield _post(kind, day.isoformat(), day, timing, zone, tuple(e.ref for e in events))
-
-
-def _plan_missing_scores(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """The morning after a match day, for the matches not final by then (complete and confirmed)."""
-    for day, events in _by_day(calendar.events).items():
-        post = _post(kind, day.isoformat(), day, timing, zone, ())
-        late = tuple(e.ref for e in events if e.final_at is None or e.final_at > post.due_at)
-        if late:
-            yield PlannedPost(post.kind, post.period, post.due_at, post.local, late)
-
-
-def _plan_after_challenge(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
-    """TEAM-DISP-1: `hours` after an open challenge was raised (+12 h reminder, +24 h window closed)."""
-    for dispute in calendar.disputes:
-        due_at = dispute.raised_at + timedelta(hours=timing.hours)
-        yield PlannedPost(kind.name, f"challenge-{dispute.ref}", due_at, due_at.astimezone(zone), (dispute.ref,))
+# --- the kinds every format posts ---------------------------------------------------------------------------
 
 
 def _plan_weekly_standings(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
@@ -282,83 +256,6 @@ def _plan_bracket(kind: PostKind, timing: Timing, calendar: Calendar, zone: Zone
         yield PlannedPost(kind.name, f"s{calendar.season}-bracket", due_at, due_at.astimezone(zone))
 
 
-ROSTER_CUTOFF = register(
-    PostKind(
-        "roster_cutoff",
-        "roster-cutoff reminder",
-        "Captains: roster changes for today are due by the 4 p.m. cutoff (TEAM-ROSTER-7)",
-        Channel.ANNOUNCEMENTS,
-        Timing(at=time(14, 0)),
-        TEAM,
-        _plan_cutoff,
-    )
-)
-ROLL_CALL = register(
-    PostKind(
-        "roll_call",
-        "roll call",
-        "The day before a match: players answer in / out / maybe",
-        Channel.ANNOUNCEMENTS,
-        Timing(at=time(12, 0), days=-1),
-        TEAM,
-        _plan_roll_call,
-    )
-)
-SHORT_WARNING = register(
-    PostKind(
-        "short_warning",
-        "short-handed warning",
-        "Match day: both captains are told when a team has fewer than four players coming",
-        Channel.ANNOUNCEMENTS,
-        Timing(at=time(12, 0)),
-        TEAM,
-        _plan_short_warning,
-    )
-)
-MATCH_NIGHT = register(
-    PostKind(
-        "match_night",
-        "match-night reminder",
-        "Match day: opponent, venue, machines in service and who is coming",
-        Channel.ANNOUNCEMENTS,
-        Timing(at=time(17, 0)),
-        TEAM,
-        _plan_match_night,
-    )
-)
-MISSING_SCORES = register(
-    PostKind(
-        "missing_scores",
-        "missing-score nudge",
-        "The morning after: matches not yet complete and confirmed",
-        Channel.SCORES,
-        Timing(at=time(9, 0), days=1),
-        TEAM,
-        _plan_missing_scores,
-    )
-)
-DISPUTE_REMINDER = register(
-    PostKind(
-        "dispute_reminder",
-        "dispute report reminder",
-        "TEAM-DISP-1: 12 h after a challenge, the full report is due within 24 h",
-        Channel.SCORES,
-        Timing(hours=12),
-        TEAM,
-        _plan_after_challenge,
-    )
-)
-DISPUTE_CLOSED = register(
-    PostKind(
-        "dispute_closed",
-        "dispute window closed",
-        "TEAM-DISP-1: 24 h after a challenge, the commissioners are told the report window closed",
-        Channel.COMMISSIONERS,
-        Timing(hours=24),
-        TEAM,
-        _plan_after_challenge,
-    )
-)
 WEEKLY_STANDINGS = register(
     PostKind(
         "weekly_standings",
@@ -366,7 +263,7 @@ WEEKLY_STANDINGS = register(
         "After the week's last result: the table and the standings race as images",
         Channel.ANNOUNCEMENTS,
         Timing(at=time(12, 0), days=1),
-        frozenset({"team", "ladder", "field"}),  # a ladder or field week is its one night
+        EVERY_FORMAT,  # a ladder or field week is its one night
         _plan_weekly_standings,
     )
 )
@@ -377,7 +274,7 @@ BRACKET = register(
         "When the playoffs are drawn, the bracket as an image, updated as results arrive",
         Channel.ANNOUNCEMENTS,
         Timing(),
-        frozenset({"team", "ladder", "field"}),  # ladder: the playoff places; field: the finals, once seeded
+        EVERY_FORMAT,  # ladder: the playoff places; field: the finals, once seeded
         _plan_bracket,
     )
 )

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.rules.refusals import InvalidInput, RuleViolation
@@ -22,9 +24,22 @@ PLAYER_NAME_MAX = 64
 MACHINE_PLAYER_CAPACITIES = (1, 2, 4)  # COMMON-MACH-2
 BALLS_PER_GAME = (3, 5)  # COMMON-MACH-2
 IFPA_NUMBER_MAX = 9_999_999
-FORMATS = ("team", "ladder", "field")
 
 _WHITESPACE = re.compile(r"\s+")
+
+
+class MachineStatus(StrEnum):
+    """COMMON-MACH-2 statuses; only WORKING and KNOWN_ISSUE_ANNOUNCED count as in service."""
+
+    WORKING = "working"
+    KNOWN_ISSUE_ANNOUNCED = "known_issue_announced"
+    REMOVED_FOR_MATCH = "removed_for_match"
+    UNPLAYABLE = "unplayable"
+    OUT_OF_SERVICE = "out_of_service"
+
+    @property
+    def in_service(self) -> bool:
+        return self in (MachineStatus.WORKING, MachineStatus.KNOWN_ISSUE_ANNOUNCED)
 
 
 @dataclass(frozen=True)
@@ -51,25 +66,26 @@ def optional_text(value: str | None, *, option: str, max_length: int) -> str | N
     return clean_name(value, option=option, max_length=max_length).display
 
 
-def league_format(value: str) -> str:
-    """COMMON-LEAGUE-1: a league is one of three formats."""
+def league_format(value: str, known: Sequence[str]) -> str:
+    """COMMON-LEAGUE-1: a league plays one of the `known` formats."""
     key = (value or "").strip().casefold()
-    if key not in FORMATS:
-        raise RuleViolation("COMMON-LEAGUE-1", f"Unknown format {value!r}. Choose team, ladder or field.")
+    if key not in known:
+        choices = f"{', '.join(known[:-1])} or {known[-1]}"
+        raise RuleViolation("COMMON-LEAGUE-1", f"Unknown format {value!r}. Choose {choices}.")
     return key
 
 
-def time_zone(value: str | None, *, league_format: str, default: str) -> str:
+def time_zone(value: str | None, *, league_format: str, required: bool, default: str) -> str:
     """COMMON-AMB-1: deadlines are computed in the league's IANA zone.
 
-    Team and ladder leagues default to the configured zone (America/New_York unless changed); the
-    field sheet names no place, so a field league must give its zone.
+    Leagues default to the configured zone (America/New_York unless changed), except where the format's sheet
+    names no place (`required`, the field format): such a league must give its zone.
     """
     if value is None or not value.strip():
-        if league_format == "field":
+        if required:
             raise RuleViolation(
                 "COMMON-AMB-1",
-                "A field league needs its time zone: add `timezone:` with an IANA name, "
+                f"A {league_format} league needs its time zone: add `timezone:` with an IANA name, "
                 "e.g. America/Indiana/Indianapolis.",
             )
         return default

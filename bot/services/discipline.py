@@ -15,11 +15,11 @@ from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import formats
 from bot.clock import Clock
 from bot.rules import discipline as rules
 from bot.rules.discipline import DisciplineKind
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
-from bot.rules.team.options import TeamOptions
 from bot.rules.team.scoring import Offence
 from bot.services import audit
 from bot.services.actor import Actor
@@ -29,7 +29,7 @@ from bot.services.team.schedule import parse_date
 from storage.db import Database
 from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
 from storage.matches import GamePenalty, Match
-from storage.models import League, LeagueFormat, Player, PlayerStatus
+from storage.models import League, Player, PlayerStatus
 
 
 def sanction(entry: DisciplineEntry) -> rules.Sanction:
@@ -151,6 +151,7 @@ class DisciplineService:
             require_commissioner(actor, league, "warn players or teams")
             if team_name is not None:
                 _require_teams(league)
+            ledger = formats.of(league).ledger
             season, today = await current_season(session, league), _today(league, now)
             player = await _player(session, league, member_id) if member_id is not None else None
             team = await find_team(session, league, team_name) if team_name is not None else None
@@ -159,7 +160,7 @@ class DisciplineService:
             warning = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id if player else None,
                 team_id=team.id if team else None, kind=DisciplineKind.WARNING,
-                rule_id=rule_id or _ledger_rule(league, "TEAM-DISC-1" if player else "TEAM-DISC-4"), reason=text,
+                rule_id=rule_id or (ledger.warn_player if player else ledger.warn_team), reason=text,
                 starts_on=today,
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
@@ -173,7 +174,7 @@ class DisciplineService:
                 return Recorded(warning, team.name, flags=flags)
             assert player is not None
             history = await _entries(session, player_id=player.id)
-            if league.format is not LeagueFormat.TEAM:  # TEAM-DISC-2's escalation is the team format's alone
+            if not ledger.second_warning_suspends:
                 return Recorded(warning, player.display_name)
             if not rules.second_warning_suspends([sanction(e) for e in history], season_id=season.id or 0):
                 return Recorded(warning, player.display_name)
@@ -213,7 +214,7 @@ class DisciplineService:
             player = await _player(session, league, member_id)
             entry = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
-                kind=DisciplineKind.SUSPENSION, rule_id=rule_id or _ledger_rule(league, "TEAM-DISC-1"), reason=text,
+                kind=DisciplineKind.SUSPENSION, rule_id=rule_id or formats.of(league).ledger.suspend, reason=text,
                 starts_on=today,
                 ends_on=last_day, issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
@@ -239,11 +240,12 @@ class DisciplineService:
             player = await _player(session, league, member_id)
             if player.status is PlayerStatus.EXPELLED:
                 raise RuleViolation(
-                    _permanence_rule(league), f"{player.display_name} is already expelled; expulsion is permanent."
+                    formats.of(league).ledger.permanence,
+                    f"{player.display_name} is already expelled; expulsion is permanent.",
                 )
             entry = DisciplineEntry(
                 league_id=league.id or 0, season_id=season.id or 0, player_id=player.id,
-                kind=DisciplineKind.EXPULSION, rule_id=_ledger_rule(league, "TEAM-DISC-2"), reason=text,
+                kind=DisciplineKind.EXPULSION, rule_id=formats.of(league).ledger.expel, reason=text,
                 starts_on=_today(league, now),
                 issued_by=actor.user_id, issued_at=now,
             )  # fmt: skip
@@ -264,7 +266,8 @@ class DisciplineService:
             entries = await _entries(session, player_id=player.id)
             if any(e.kind is DisciplineKind.EXPULSION and e.lifted_at is None for e in entries):
                 raise RuleViolation(
-                    _permanence_rule(league), f"{player.display_name} is expelled, and expulsion is permanent."
+                    formats.of(league).ledger.permanence,
+                    f"{player.display_name} is expelled, and expulsion is permanent.",
                 )
             running = [
                 e for e in entries if e.kind is DisciplineKind.SUSPENSION and sanction(e).bars_on(today, season.id or 0)
@@ -334,11 +337,7 @@ class DisciplineService:
             entries = await _entries(session, player_id=player.id)
             season = await current_season(session, league)
             tilts = await slam_tilts(session, season.id or 0, player.id or 0)
-            flag_at = (
-                TeamOptions.model_validate(league.options).slam_tilt_flag
-                if league.format is LeagueFormat.TEAM
-                else None
-            )
+            flag_at = formats.of(league).ledger.slam_tilt_flag(league.options)
             sanctions = [sanction(e) for e in entries]
             flags = rules.player_flags(sanctions, slam_tilts_this_season=tilts, slam_tilt_flag=flag_at)
             flags += rules.repeated_intentional_slams(sanctions, season_id=season.id or 0)
@@ -433,21 +432,11 @@ async def _set_status(session: AsyncSession, actor: Actor, player: Player, statu
 
 def _require_teams(league: League) -> None:
     """COMMON-DISC-1: a team is a subject only where there are teams."""
-    if league.format is not LeagueFormat.TEAM:
+    if not formats.of(league).teams:
         raise RuleViolation(
             "COMMON-DISC-1",
             f"{league.name} is a {league.format.value} league and has no teams: name a `member` instead.",
         )
-
-
-def _ledger_rule(league: League, team_rule: str) -> str:
-    """The rule an official's entry cites by default: the team format's TEAM-DISC-*, else the ledger itself."""
-    return team_rule if league.format is LeagueFormat.TEAM else "COMMON-DISC-1"
-
-
-def _permanence_rule(league: League) -> str:
-    """Expulsion is forever: TEAM-DISC-2 in the team format, COMMON-PLAYER-2 everywhere."""
-    return "TEAM-DISC-2" if league.format is LeagueFormat.TEAM else "COMMON-PLAYER-2"
 
 
 def _today(league: League, now: datetime) -> date:

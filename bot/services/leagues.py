@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sqlmodel import col, select
 
+from bot import formats
 from bot.clock import Clock
 from bot.rules import setup as rules
 from bot.rules.refusals import InvalidInput
@@ -50,8 +51,9 @@ class LeagueService:
         require_server_admin(actor, "start a league")
         _check_commissioner_role(actor, commissioner_role_id)
         clean = rules.clean_name(name, option="name", max_length=rules.LEAGUE_NAME_MAX)
-        fmt = rules.league_format(league_format)
-        zone = rules.time_zone(timezone, league_format=fmt, default=self.default_timezone)
+        fmt = rules.league_format(league_format, formats.names())
+        required = formats.named(fmt).zone_required
+        zone = rules.time_zone(timezone, league_format=fmt, required=required, default=self.default_timezone)
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await insert_unique(

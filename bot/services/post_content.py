@@ -2,16 +2,15 @@
 
 `team_calendar` turns the season's matches, their results and open challenges into plain facts; `team_content`
 gathers what one planned post shows (matches, rosters, roll-call answers, standings…) for `bot.render.posts`.
-Other formats add their loaders to `CALENDARS` and `CONTENT` by format name, next to their kinds in
-`bot.rules.posts.REGISTRY` and their renderers in `bot.render.posts.RENDERERS`; the ladder and field formats' facts
-come from `bot.services.night_posts`.
+Each format registers its calendar and content loaders with its post renderers (`bot.formats.Posts`); the ladder
+and field formats' facts come from `bot.services.ladder.posts` and `bot.services.field.posts`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
+from typing import Any, overload
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func
@@ -19,19 +18,19 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.team import standings as standing_rules
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
-from bot.services import night_posts
+from bot.rules.team.posts import DISPUTE_CLOSED, DISPUTE_REMINDER
 from bot.services.lookup import current_season
-from bot.services.night_posts import FieldPost, LadderPost
 from bot.services.team import match_facts
 from bot.services.team.playoffs import PlayoffsView, bracket_view
 from bot.services.team.schedule import ScheduledLine, season_matches
 from bot.services.team.standings import ConferenceTable, StandingsView, season_results
 from storage.matches import Match, MatchChallenge, MatchConfirmation, MatchKind
 from storage.models import AuditEntry, League, Machine, Player, RosterEntry, Season
-from storage.posts import RollCallAnswer, RollCallReply
+from storage.posts import RollCallReply
 
 
 @dataclass(frozen=True)
@@ -82,8 +81,7 @@ class PostContent:
     standings: StandingsView | None = None
     race: StandingsRace | None = None
     playoffs: PlayoffsView | None = None
-    ladder_post: LadderPost | None = None
-    field_post: FieldPost | None = None
+    facts: Any = None  # another format's own facts for the post (the ladder's groups, the field's finals…)
 
 
 async def team_calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
@@ -129,7 +127,7 @@ async def team_content(session: AsyncSession, league: League, post: rules.Planne
     options = TeamOptions.model_validate(league.options)
     lines = await season_matches(session, league, season, now=now)
     content = PostContent(league, post, options.roster_cutoff, [], [])
-    if post.kind in (rules.DISPUTE_REMINDER.name, rules.DISPUTE_CLOSED.name):
+    if post.kind in (DISPUTE_REMINDER.name, DISPUTE_CLOSED.name):
         challenges = (await session.exec(select(MatchChallenge).where(col(MatchChallenge.id).in_(post.refs)))).all()
         by_match = {line.match.id: line for line in lines}
         disputes = [
@@ -240,7 +238,7 @@ async def _final_times(session: AsyncSession, match_ids: list[int]) -> dict[int,
     )
     for match_id, at in [*confirmed.all(), *audited.all()]:
         if match_id is not None and at is not None:
-            moment = _aware(at)
+            moment = aware(at)
             times[match_id] = max(times.get(match_id, moment), moment)
     return times
 
@@ -278,26 +276,15 @@ async def _bracket_drawn_at(session: AsyncSession, lines: list[ScheduledLine]) -
         AuditEntry.entity == "match", AuditEntry.action == "create", col(AuditEntry.entity_id).in_(playoff_ids)
     )
     at = (await session.exec(query)).one()
-    return _aware(at) if at is not None else None
+    return aware(at)
 
 
-def _aware(moment: datetime) -> datetime:
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
+def aware(moment: datetime | None) -> datetime | None:
+    """A stored moment as an aware instant: SQLite gives back naive UTC."""
+    if moment is None:
+        return None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-async def ladder_content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
-    return PostContent(league, post, ladder_post=await night_posts.ladder_post(session, league, post))
-
-
-async def field_content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
-    return PostContent(league, post, field_post=await night_posts.field_post(session, league, post))
-
-
-Loader = Callable[[AsyncSession, League, datetime], Awaitable[rules.Calendar]]
-ContentLoader = Callable[[AsyncSession, League, rules.PlannedPost, datetime], Awaitable[PostContent]]
-CALENDARS: dict[str, Loader] = {
-    "team": team_calendar,
-    "ladder": night_posts.ladder_calendar,
-    "field": night_posts.field_calendar,
-}
-CONTENT: dict[str, ContentLoader] = {"team": team_content, "ladder": ladder_content, "field": field_content}

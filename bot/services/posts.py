@@ -20,20 +20,23 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import formats
 from bot.clock import Clock
 from bot.rules import posts as rules
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.team.model import Side
+from bot.rules.team.posts import SHORT_HANDED
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import find_league
 from bot.services.permissions import require_commissioner
-from bot.services.post_content import CALENDARS, CONTENT, MatchPost, PostContent, match_post
+from bot.services.post_content import MatchPost, PostContent, match_post
 from bot.services.team.schedule import league_today, season_matches
 from storage.db import Database
 from storage.matches import Match
 from storage.models import League, Player, RosterEntry, Season
-from storage.posts import LeaguePosting, PostClaim, RollCallAnswer, RollCallReply
+from storage.posts import LeaguePosting, PostClaim, RollCallReply
 
 UPCOMING_HORIZON = timedelta(days=8)
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"[:80]
@@ -215,7 +218,7 @@ class PostService:
             post = rules.latest(league.format.value, posting.settings(), calendar, kind.name, now=now)
             if post is None:
                 raise NotFound(f"There is no {kind.title} to show yet: {kind.description}.")
-            return await CONTENT[league.format.value](session, league, post, now)
+            return await formats.of(league).posts.content(session, league, post, now)
 
     async def resend(self, actor: Actor, league_name: str | None, kind_name: str, period: str) -> DuePost:
         """A post that went out (or failed) to be sent again, e.g. after someone deleted it. Audited."""
@@ -271,11 +274,10 @@ class PostService:
         for posting in await self.postings():
             if league_id is not None and posting.league.id != league_id:
                 continue
-            loader = CALENDARS.get(posting.league.format.value)
-            if loader is None or posting.row.paused:
+            if posting.row.paused:
                 continue
             async with self.db.reading() as session:
-                calendar = await loader(session, posting.league, now)
+                calendar = await _calendar(session, posting.league, now)
                 posts = rules.due(posting.league.format.value, posting.settings(), calendar, now=now)
                 claimed = await _claimed(session, posting.league, posts)
             for post in posts:
@@ -336,7 +338,7 @@ class PostService:
             league = await session.get(League, league_id)
             if league is None:
                 raise NotFound("That league no longer exists.")
-            return await CONTENT[league.format.value](session, league, post, self.clock.now())
+            return await formats.of(league).posts.content(session, league, post, self.clock.now())
 
     async def content_for(self, league_id: int, kind: str, period: str) -> PostContent | None:
         """The content of the post (league, kind, period) as planned now; None once it is no longer planned."""
@@ -353,7 +355,7 @@ class PostService:
             }
             if period not in planned:
                 return None
-            return await CONTENT[league.format.value](session, league, planned[period], now)
+            return await formats.of(league).posts.content(session, league, planned[period], now)
 
     # --- roll call ---
 
@@ -414,7 +416,7 @@ class PostService:
 
 def short_sides(match: MatchPost) -> list[Side]:
     """The sides with fewer than four players coming (TEAM-SHORT-1)."""
-    return [side for side, team in match.sides.items() if team.coming < rules.SHORT_HANDED]
+    return [side for side, team in match.sides.items() if team.coming < SHORT_HANDED]
 
 
 async def _posting_row(session: AsyncSession, league: League, *, for_update: bool = False) -> LeaguePosting:
@@ -438,10 +440,7 @@ async def _save(
 
 
 async def _calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
-    loader = CALENDARS.get(league.format.value)
-    if loader is None:
-        raise InvalidInput(f"Scheduled posts for {league.format.value} leagues are not available yet.")
-    return await loader(session, league, now)
+    return await formats.of(league).posts.calendar(session, league, now)
 
 
 async def _claimed(session: AsyncSession, league: League, posts: list[rules.PlannedPost]) -> set[tuple[str, str]]:

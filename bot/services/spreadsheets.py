@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import formats
 from bot.clock import Clock
 from bot.exchange import onramp
 from bot.exchange.problems import ImportReport
@@ -26,7 +27,6 @@ from bot.services.permissions import require_commissioner
 from storage.db import Database
 from storage.models import (
     League,
-    LeagueFormat,
     Machine,
     MachineStatus,
     Player,
@@ -80,7 +80,7 @@ class SpreadsheetService:
         *,
         file: str,
     ) -> None:
-        if league.format is not LeagueFormat.TEAM:
+        if not formats.of(league).teams:
             raise InvalidInput(f"{league.name} is a {league.format.value} league; rosters belong to team leagues.")
         season = await current_season(session, league)
         options = TeamOptions.model_validate(league.options)

@@ -1,6 +1,6 @@
-"""The ladder and field formats' scheduled posts (bot/rules/night_posts.py and the shared kinds): next week's
-groups and a night's results after a closed night, the weekly standings and the field finals bracket, walked
-minute by minute across the US DST changes in America/New_York."""
+"""The ladder and field formats' scheduled posts (bot/rules/ladder/posts.py, bot/rules/field/posts.py and the
+shared kinds): next week's groups and a night's results after a closed night, the weekly standings and the field
+finals bracket, walked minute by minute across the US DST changes in America/New_York."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.rules import night_posts
 from bot.rules import posts as rules
+from bot.rules.field.posts import NIGHT_RESULTS
+from bot.rules.ladder.posts import NEXT_GROUPS
 from bot.rules.posts import Calendar, Event, PostingSettings, Timing
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -81,21 +82,14 @@ def test_next_groups_go_out_at_noon_local_the_day_after_each_closed_night_across
 def test_a_night_closed_after_the_post_time_posts_when_it_is_closed() -> None:
     """LADDER-GROUP-3: a night closed the next afternoon gets its groups post at the close, not at noon."""
     night = Event(ref=7, day=date(2027, 3, 13), week=1, final_at=ny(date(2027, 3, 14), 15, 5))
-    [post] = list(
-        night_posts.NEXT_GROUPS.plan(
-            night_posts.NEXT_GROUPS, Timing(at=time(12), days=1), Calendar(1, (night,)), NEW_YORK
-        )
-    )
+    [post] = list(NEXT_GROUPS.plan(NEXT_GROUPS, Timing(at=time(12), days=1), Calendar(1, (night,)), NEW_YORK))
     assert post.due_at == ny(date(2027, 3, 14), 15, 5) and post.refs == (7,)
 
 
 def test_a_nights_post_goes_stale_when_the_next_night_begins() -> None:
     """Once next week's night is on the calendar and its day has begun, last week's groups post is not sent late."""
     calendar = weekly_nights(date(2027, 3, 10), 2, closed=1)
-    posts = {
-        p.period: p
-        for p in night_posts.NEXT_GROUPS.plan(night_posts.NEXT_GROUPS, Timing(at=time(12), days=1), calendar, NEW_YORK)
-    }
+    posts = {p.period: p for p in NEXT_GROUPS.plan(NEXT_GROUPS, Timing(at=time(12), days=1), calendar, NEW_YORK)}
     assert posts["night-101"].expires_at == ny(date(2027, 3, 17), 0)
     late = settings(grace=timedelta(days=14))
     assert rules.due("ladder", late, calendar, now=ny(date(2027, 3, 16), 23))
@@ -110,7 +104,7 @@ def test_field_night_results_the_morning_after_in_the_scores_channel(first: date
     assert sent[("night_results", "night-101")] == ny(first - timedelta(days=6), 10)
     assert sent[("night_results", "night-102")] == ny(first + timedelta(days=1), 10)
     assert sent[("weekly_standings", "s3-week-2")] == ny(first + timedelta(days=1), 12)
-    assert night_posts.NIGHT_RESULTS.channel is rules.Channel.SCORES
+    assert NIGHT_RESULTS.channel is rules.Channel.SCORES
     only_announcements = settings(channels=frozenset({rules.Channel.ANNOUNCEMENTS}))
     assert not [p for p in rules.plan("field", only_announcements, calendar) if p.kind == "night_results"]
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.rules.notices import AuditFact, Names, affected_text, notice_text, notices
+from bot.rules.field import notices as field_notices
+from bot.rules.ladder import notices as ladder_notices
+from bot.rules.notices import NOTABLE, AuditFact, Names, affected_text, notice_text, notices
+from bot.rules.team import notices as team_notices
 
 NOW = datetime(2027, 3, 9, 21, 0, tzinfo=UTC)
 GRACE = {1: timedelta(hours=2)}
@@ -98,3 +101,11 @@ def test_a_long_notice_fits_in_one_message() -> None:
     [notice] = notices([fact(1, "dispute_opened", after={"reason": "x" * 5000})], now=NOW, grace=GRACE)
     text = notice_text(notice, Names())
     assert len(text) <= 2000 and text.endswith("…")
+
+
+def test_each_format_registers_its_own_notable_actions_once() -> None:
+    """A format's actions join the common ones when its module is imported; no action belongs to two formats."""
+    own = [kind for kinds in (team_notices.NOTICES, ladder_notices.NOTICES, field_notices.NOTICES) for kind in kinds]
+    assert len({kind.action for kind in own}) == len(own)
+    assert all(NOTABLE[kind.action] is kind for kind in own)
+    assert {"no_shows", "match_moved", "field_penalty", "warn"} <= set(NOTABLE)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.rules import posts as rules
 from bot.rules.posts import Calendar, Dispute, Event, PlannedPost, PostingSettings, Timing
+from bot.rules.team import posts as team_posts  # noqa: F401  (registers the team format's kinds)
 
 NEW_YORK = ZoneInfo("America/New_York")
 EVERY_CHANNEL = frozenset(rules.Channel)
@@ -204,7 +205,9 @@ def test_a_format_adds_its_own_kinds_to_the_registry() -> None:
     rules.register(kind)
     try:
         calendar = Calendar(1, (Event(5, date(2027, 3, 2), 1, final_at=ny(date(2027, 3, 2), 23)),))
-        assert [p.period for p in rules.plan("test-ladder", settings(), calendar)] == ["night-5"]
+        planned = rules.plan("test-ladder", settings(), calendar)
+        assert [p.period for p in planned if p.kind == kind.name] == ["night-5"]
+        assert {p.kind for p in planned} == {kind.name, "weekly_standings"}  # a kind every format posts
         assert kind not in rules.kinds_for("team")
         with pytest.raises(ValueError, match="already registered"):
             rules.register(

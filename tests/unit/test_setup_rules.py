@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import formats
 from bot.rules import setup as rules
 from bot.rules.refusals import InvalidInput, RuleViolation
 
@@ -49,35 +50,47 @@ class TestCleanName:
 class TestFormatAndZone:
     @pytest.mark.parametrize("value", ["team", "Ladder", " field "])
     def test_known_formats(self, value: str) -> None:
-        assert rules.league_format(value) == value.strip().lower()
+        assert rules.league_format(value, formats.names()) == value.strip().lower()
 
     def test_unknown_format_cites_common_league_1(self) -> None:
         with pytest.raises(RuleViolation) as caught:
-            rules.league_format("bowling")
+            rules.league_format("bowling", formats.names())
         assert caught.value.rule_id == "COMMON-LEAGUE-1"
 
     @pytest.mark.parametrize("fmt", ["team", "ladder"])
     def test_team_and_ladder_default_to_the_configured_zone(self, fmt: str) -> None:
         """COMMON-AMB-1: NYC and JPA default to America/New_York (the configured default)."""
-        assert rules.time_zone(None, league_format=fmt, default="America/New_York") == "America/New_York"
+        assert (
+            rules.time_zone(
+                None, league_format=fmt, required=formats.named(fmt).zone_required, default="America/New_York"
+            )
+            == "America/New_York"
+        )
 
     def test_field_league_must_name_its_zone(self) -> None:
         """COMMON-AMB-1: the LPL sheet names no place, so there is no default."""
         with pytest.raises(RuleViolation) as caught:
-            rules.time_zone("  ", league_format="field", default="America/New_York")
+            rules.time_zone(
+                "  ", league_format="field", required=formats.named("field").zone_required, default="America/New_York"
+            )
         assert caught.value.rule_id == "COMMON-AMB-1"
 
     def test_valid_zone_is_kept(self) -> None:
-        assert rules.time_zone("Europe/London", league_format="field", default="UTC") == "Europe/London"
+        assert (
+            rules.time_zone(
+                "Europe/London", league_format="field", required=formats.named("field").zone_required, default="UTC"
+            )
+            == "Europe/London"
+        )
 
     @pytest.mark.parametrize("value", ["Mars/Olympus", "EST+5", "../../etc/passwd", "America/", "x" * 300])
     def test_unknown_zone_is_refused(self, value: str) -> None:
         with pytest.raises(InvalidInput, match="not an IANA time zone"):
-            rules.time_zone(value, league_format="team", default="UTC")
+            rules.time_zone(value, league_format="team", required=False, default="UTC")
 
     def test_unknown_zone_suggests_a_near_name(self) -> None:
         with pytest.raises(InvalidInput, match="Did you mean America/Chicago"):
-            rules.time_zone("chicago", league_format="team", default="UTC")
+            rules.time_zone("chicago", league_format="team", required=False, default="UTC")
 
 
 class TestMachines:

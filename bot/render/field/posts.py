@@ -1,8 +1,9 @@
-"""The ladder and field formats' scheduled posts as embeds and images. Pure: facts in, embeds and pictures out;
-`bot.render.posts` wraps them into the message that is sent (or edited, for the finals bracket)."""
+"""The field format's scheduled posts as messages: a night's results, the season table and the finals bracket.
+Pure: facts in, `Outgoing` out (the finals bracket is edited in place as results arrive)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import discord
@@ -10,57 +11,18 @@ import discord
 from bot.render import images
 from bot.render.field.replies import finals_embed, night_embed
 from bot.render.field.replies import standings_embed as field_standings_embed
-from bot.render.ladder.replies import group_title, playoffs_embed
-from bot.render.ladder.replies import standings_embed as ladder_standings_embed
-from bot.render.setup import LEAGUE_COLOUR
+from bot.render.posts import Outgoing, Pictures, facts_of, with_pictures
+from bot.rules import posts as rules
 from bot.rules.brackets import Bye, MatchState, Part
-from bot.rules.ladder.scoring import show
+from bot.rules.field.posts import NIGHT_RESULTS
 from bot.services.field.finals import BracketView, FinalsView
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
-from bot.services.ladder.nights import GroupsView
-from bot.services.ladder.standings import LadderStandings, Playoffs
+from bot.services.post_content import PostContent
 
 FIELD_MAX = 1024
 MACHINE_TOP = 8  # per machine in the embed, which Discord caps at 6,000 characters; the image has everyone
-Pictures = dict[str, images.Picture]
 PART_TITLES = {Part.WINNERS: "Winners' bracket", Part.LOSERS: "Losers' bracket", Part.GRAND_FINAL: "Grand final"}
-
-
-def next_groups(view: GroupsView) -> discord.Embed:
-    """LADDER-GROUP-3: next week's groups from the closed night's finish; LADDER-ORDER-1: in game 1 the
-    worst-placed plays first and the best-ranked last."""
-    embed = discord.Embed(
-        title=f"🎯 {view.league}: groups for week {view.week}",
-        description=(
-            f"From week {view.week - 1}'s finish (LADDER-GROUP-3). Game 1: the worst-placed plays first, "
-            "the best-ranked last (LADDER-ORDER-1); later games in reverse finishing order."
-        ),
-        colour=LEAGUE_COLOUR,
-    )
-    for group in view.groups:
-        players = sorted(group.players, key=lambda player: player[1])
-        lines = [f"#{rank} {name}" for name, rank, _ in players]
-        lines.append("Game 1 order: " + ", ".join(name for name, _, _ in reversed(players)))
-        embed.add_field(
-            name=group_title(group.number, group.division), value="\n".join(lines)[:FIELD_MAX], inline=False
-        )
-    return embed
-
-
-def ladder_standings(view: LadderStandings) -> tuple[discord.Embed, Pictures]:
-    """LADDER-STAND-1: the standings embed, and the same rows as a table image."""
-    embed = ladder_standings_embed(view)
-    embed.title = f"🏆 {view.league} standings after week {view.weeks_closed}"
-    rows = [
-        (str(row.position), row.name + (" *" if row.qualifies else ""), str(row.tlp), show(row.ans), str(row.weeks))
-        for row in view.rows
-        if not row.dropped
-    ]
-    title = f"{view.league} - after week {view.weeks_closed}"
-    picture = images.table(title, ("#", "Player", "TLP", "ANS", "Wk"), rows, widths=(0.8, 4.6, 1.2, 1.6, 0.8))
-    embed.set_image(url="attachment://standings.png")
-    return embed, {"standings.png": picture}
 
 
 def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
@@ -128,18 +90,6 @@ def finals_bracket(view: FinalsView) -> tuple[discord.Embed, Pictures]:
     return embed, pictures
 
 
-def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
-    """LADDER-PO-1/2: when the regular season ends, each division's qualifiers in seed order and the alternates."""
-    lines: list[str] = []
-    for division in view.divisions:
-        lines.append(f"# Division {division.division}" if division.division else "# League")
-        lines.extend(f"{seed}. {name}" for seed, name in enumerate(division.qualifiers, start=1))
-        lines.append("Alternates: " + (", ".join(division.alternates) or "none"))
-    embed = playoffs_embed(view)
-    embed.set_image(url="attachment://playoffs.png")
-    return embed, {"playoffs.png": images.text_panel(f"{view.league} playoffs", lines)}
-
-
 def bracket_lines(bracket: BracketView, view: FinalsView) -> list[str]:
     """The matches worth drawing: byes (a seed walking through) and grand-final resets not needed are left out;
     a decided pairing says who beat whom and the games won, a pending one who is known so far."""
@@ -178,3 +128,11 @@ def _has_bye(state: MatchState) -> bool:
 
 def _points(value: Fraction) -> str:
     return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
+    # a closed night: points per machine and the night's totals (FIELD-SCORE-2)
+    NIGHT_RESULTS.name: lambda content: with_pictures(night_results(facts_of(content, NightView))),
+    rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(field_standings(facts_of(content, FieldStandingsView))),
+    rules.BRACKET.name: lambda content: with_pictures(finals_bracket(facts_of(content, FinalsView))),
+}

@@ -1,0 +1,115 @@
+"""The format registry: what each league format hands to common code, so common code asks instead of branching.
+
+A format is a set of packages (`bot/rules/<name>/`, `bot/services/<name>/`, `bot/render/<name>/`, `cogs/<name>/`)
+and one registration, `bot/render/<name>/format.py`, which defines `FORMAT`: it sits at the top of the format's
+stack below the cogs, so it can name the format's rules, services and renderers alike. Registrations are loaded
+on first use, by name, from `INSTALLED`: this module imports none of them, so every layer may ask it without an
+import circle. A fourth format means its packages, its registration, one line in `INSTALLED` and its value in
+`storage.models.LeagueFormat`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    import discord
+    from pydantic import BaseModel
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    from bot.clock import Clock
+    from bot.exchange.files import ExportFile, StandingsExport
+    from bot.rules.discipline import LedgerRules
+    from bot.rules.notices import NoticeKind
+    from bot.rules.posts import Calendar, PlannedPost
+    from bot.services.actor import Actor
+    from storage.db import Database
+    from storage.models import League
+
+INSTALLED = ("bot.render.team.format", "bot.render.ladder.format", "bot.render.field.format")
+
+StandingsFiles = Callable[["Database", "Clock", "Actor", Any], Awaitable["StandingsExport"]]
+Content = TypeVar("Content")  # what a post shows (`bot.services.post_content.PostContent`)
+Message = TypeVar("Message")  # the message sent for it (`bot.render.posts.Outgoing`)
+
+
+class StandingsReader(Protocol):
+    """A league's standings in the format's own shape; `conference` is given only where the format has teams."""
+
+    async def __call__(self, actor: Actor, league_name: str, *, conference: str | None) -> Any: ...
+
+
+class CalendarFile(Protocol):
+    """`/schedule ics`: the league's events ahead as an iCalendar file, or a refusal saying why there are none."""
+
+    async def __call__(
+        self, session: AsyncSession, league: League, *, now: datetime, team_name: str | None, member_id: int | None
+    ) -> ExportFile: ...
+
+
+def without_conferences(read: Callable[[Actor, str], Awaitable[Any]]) -> StandingsReader:
+    """The standings reader of a format without teams: common code refuses a `conference` before asking it."""
+
+    async def reader(actor: Actor, league_name: str, *, conference: str | None) -> Any:
+        return await read(actor, league_name)
+
+    return reader
+
+
+@dataclass(frozen=True)
+class Posts(Generic[Content, Message]):
+    """The format's scheduled posts: the calendar `bot.rules.posts` plans them from, each post's content, and the
+    renderer of each kind the format posts (its kinds name the format in `PostKind.formats`). Generic, so that a
+    registration's content and renderers are checked against each other without this module naming the layers
+    above it."""
+
+    calendar: Callable[[AsyncSession, League, datetime], Awaitable[Calendar]]
+    content: Callable[[AsyncSession, League, PlannedPost, datetime], Awaitable[Content]]
+    renderers: Mapping[str, Callable[[Content], Message]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """Everything common code may ask of a format; the views its standings hooks pass along are its own."""
+
+    name: str  # the league's `format` value
+    choice: str  # how `/league create` offers it
+    options: type[BaseModel]  # the schema of `league.options`, checked when a league file is imported
+    zone_required: bool  # COMMON-AMB-1: the rule sheet names no place, so the league must give its time zone
+    teams: bool  # teams play: rosters, conferences, a team as the subject of a warning (COMMON-DISC-1)
+    ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)
+    notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
+    tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
+    standings: Callable[[Database, Clock], StandingsReader]  # one reader per service set (it keeps its cache)
+    standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
+    standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
+    calendar_file: CalendarFile
+    posts: Posts[Any, Any]
+
+
+@cache
+def _registered() -> dict[str, Format]:
+    formats = (importlib.import_module(module).FORMAT for module in INSTALLED)
+    return {fmt.name: fmt for fmt in formats}
+
+
+def registered() -> list[Format]:
+    return list(_registered().values())
+
+
+def names() -> list[str]:
+    return list(_registered())
+
+
+def named(name: str) -> Format:
+    return _registered()[name]
+
+
+def of(league: League) -> Format:
+    return named(league.format)

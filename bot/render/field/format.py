@@ -1,0 +1,37 @@
+"""The field format's registration (`bot.formats`): Lafayette style, every machine ranks the whole field."""
+
+from __future__ import annotations
+
+from bot.clock import Clock
+from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.render.field import posts
+from bot.render.field.replies import standings_embed
+from bot.rules.discipline import COMMON_LEDGER
+from bot.rules.field import notices as field_notices
+from bot.rules.field.options import FieldOptions
+from bot.services.exports import nights_opened_one_by_one
+from bot.services.field import exports
+from bot.services.field import posts as post_content
+from bot.services.field.standings import FieldStandingsService
+from storage.db import Database
+
+
+def _standings(db: Database, clock: Clock) -> StandingsReader:
+    return without_conferences(FieldStandingsService(db, clock).table)
+
+
+FORMAT = Format(
+    name="field",
+    choice="field — Lafayette style: every machine ranks the field",
+    options=FieldOptions,
+    zone_required=True,
+    teams=False,
+    ledger=COMMON_LEDGER,
+    notices=field_notices.NOTICES,
+    tables=("storage.field",),
+    standings=_standings,
+    standings_embed=standings_embed,
+    standings_files=exports.standings_files,
+    calendar_file=nights_opened_one_by_one("/field night open"),
+    posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
+)

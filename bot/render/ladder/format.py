@@ -1,0 +1,37 @@
+"""The ladder format's registration (`bot.formats`): Jersey PA style, groups of players that move up and down."""
+
+from __future__ import annotations
+
+from bot.clock import Clock
+from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.render.ladder import posts
+from bot.render.ladder.replies import standings_embed
+from bot.rules.discipline import COMMON_LEDGER
+from bot.rules.ladder import notices as ladder_notices
+from bot.rules.ladder.options import LadderOptions
+from bot.services.exports import nights_opened_one_by_one
+from bot.services.ladder import exports
+from bot.services.ladder import posts as post_content
+from bot.services.ladder.standings import LadderStandingsService
+from storage.db import Database
+
+
+def _standings(db: Database, clock: Clock) -> StandingsReader:
+    return without_conferences(LadderStandingsService(db, clock).standings)
+
+
+FORMAT = Format(
+    name="ladder",
+    choice="ladder — Jersey PA style: groups that move up and down",
+    options=LadderOptions,
+    zone_required=False,
+    teams=False,
+    ledger=COMMON_LEDGER,
+    notices=ladder_notices.NOTICES,
+    tables=("storage.ladder",),
+    standings=_standings,
+    standings_embed=standings_embed,
+    standings_files=exports.standings_files,
+    calendar_file=nights_opened_one_by_one("/ladder night open"),
+    posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
+)
