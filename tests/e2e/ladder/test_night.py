@@ -217,6 +217,15 @@ async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> 
     await refused(
         ladder, "/ladder night close", as_member="alice", rule="LADDER-AMB-5", message="game 5: P1 and P2 tied"
     )
+    # a playoff winner only where there is a tie, and only one of the players level (LADDER-AMB-5)
+    await refused(
+        ladder, "/ladder tiebreak game:4 winner:@p2", as_member="p1", rule="LADDER-AMB-5",
+        message="P2 is not level with anyone in game 4",
+    )  # fmt: skip
+    await refused(
+        ladder, "/ladder tiebreak game:5 winner:@p3", as_member="p1", rule="LADDER-AMB-5",
+        message="P3 is not level with anyone in game 5",
+    )  # fmt: skip
     await ok(ladder, "/ladder tiebreak game:5 winner:@p2", "p1")
     closed = await ok(ladder, "/ladder night close", "alice")
     assert "week 1 final" in closed, closed
