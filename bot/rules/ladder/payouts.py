@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.rules.ladder.options import LadderOptions
+from bot.rules.money import split_in_cents
 
 PlayerId = int
 
@@ -48,7 +49,8 @@ def weekly_payouts(
 ) -> dict[PlayerId, int]:
     """LADDER-PAY-2, LADDER-AMB-20: candidates ranked by week TLP, ties by week TNS (LADDER-NORM-4);
     75/25 below 18 players, 65/25/10 from 18; a single group's winner takes all. Cents left by rounding
-    down go to the first place, and shares without a candidate too, so the pot is always paid in full."""
+    down go one at a time in finishing order (COMMON-AMB-2), and shares without a candidate go to the first
+    place, so the pot is always paid in full."""
     candidates = [c for c in (group_candidate(g) for g in groups) if c is not None]
     candidates.sort(key=lambda c: (-c.week_tlp, -c.week_tns, c.player))
     if not candidates:
@@ -59,9 +61,9 @@ def weekly_payouts(
         split = options.large_league_split
     else:
         split = options.small_league_split
-    paid = {c.player: pot_cents * share // 100 for c, share in zip(candidates, split, strict=False)}
-    first = candidates[0].player
-    paid[first] += pot_cents - sum(paid.values())
+    shares = split_in_cents(pot_cents, split)
+    paid = {c.player: share for c, share in zip(candidates, shares, strict=False)}
+    paid[candidates[0].player] += sum(shares[len(paid) :])
     return paid
 
 

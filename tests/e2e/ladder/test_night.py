@@ -158,6 +158,26 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     assert members == [["p1", "p2", "p4"], ["p3", "p7", "p8"], ["p10", "p5", "p6", "p9"]]
 
 
+async def test_leftover_cents_of_the_pot_are_paid_down_the_finishing_order(ladder: RunningBot) -> None:
+    """COMMON-AMB-2, LADDER-PAY-1/2: $1.99 dues from 10 players make a 995¢ pot; over 65/25/10 it floors to
+    646 / 248 / 99 and the two cents left go to 1st and 2nd: 647 / 249 / 99 (not 648 / 248 / 99)."""
+    await ok(ladder, "/ladder option name:weekly_dues_cents value:199", "alice")
+    await ok(ladder, "/ladder option name:small_league_split value:65,25,10", "alice")
+    await ok(ladder, "/ladder night open", "alice")
+    five = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+    for group in (1, 2, 3):
+        await ok(ladder, f'/ladder games set group:{group} games:"{five}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        await ok(ladder, "/ladder checkin", name)
+        await ok(ladder, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
+    await ok(ladder, "/ladder night close", "alice")
+    async with ladder.db.reading() as session:
+        night = (await session.exec(select(LadderNight))).one()
+        ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
+    assert night.pot_cents == 995
+    assert [row.cents for row in ledger if row.kind is LedgerKind.PAYOUT] == [647, 249, 99]
+
+
 async def test_commissioners_change_options_within_the_rules(ladder: RunningBot) -> None:
     """COMMON-LEAGUE-1 / LADDER-AMB-4 / LADDER-AMB-30: the AMB defaults are league options; a value the rules
     cannot accept is refused and changes nothing; players may read them."""
