@@ -13,8 +13,8 @@ from bot.rules.brackets import Bracket, BracketState, Part, double_elimination
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.scoring import MachineId, PlayerId
 from bot.rules.field.standings import SeasonRow
-from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.money import split_in_cents
+from bot.rules.refusals import InvalidInput, RuleViolation
 
 
 def check_finals_entry(row: SeasonRow | None, *, present: bool, paid: bool, options: FieldOptions) -> None:
