@@ -301,6 +301,7 @@ class FieldNightService:
             me = None if official else await registered_player(session, context, actor.user_id)
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
+            groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
             for (member_id, _), value in zip(entries, values, strict=True):
                 user_id = member_id or actor.user_id
                 player = me if me is not None and user_id == actor.user_id else None  # one look-up less
@@ -312,6 +313,7 @@ class FieldNightService:
                     raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
                 if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
                     raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
+                _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
                 attempt = _attempt(facts, player, machine_id, machine, existing, replay)
                 existing.add((player.id, machine_id))
                 row = FieldScore(
@@ -591,6 +593,21 @@ async def registered_player(session: AsyncSession, context: FieldContext, user_i
             "`/player register`, or adds a guest with `/field guest`."
         )
     return player
+
+
+def _check_one_group(groups_in_game: dict[tuple[int, ...], str], group: tuple[int, ...] | None, name: str) -> None:
+    """FIELD-SCORE-1: a game is played by one group (a late arrival without a group plays alone), so one
+    entry cannot name players of two groups."""
+    if group is None:
+        return
+    groups_in_game.setdefault(group, name)
+    if len(groups_in_game) > 1:
+        first = next(iter(groups_in_game.values()))
+        raise RuleViolation(
+            "FIELD-SCORE-1",
+            f"{first} and {name} are in different groups, and a game is one group's: enter each group's game "
+            "on its own.",
+        )
 
 
 async def check_allowed(

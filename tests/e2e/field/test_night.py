@@ -77,6 +77,15 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
     guest_checkin = next(c for c in checkins if c.guest)
     assert guest_checkin.approved_by == league.emulator.member("alice").id  # FIELD-ATT-3
 
+    group_of = {c.player_id: c.group_number for c in checkins}
+    async with league.db.reading() as session:
+        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
+    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
+    mixed = await league.run(f"/field game machine:1 p1:@p10 s1:5 p2:@{other} s2:6", as_member="alice")
+    assert mixed.ephemeral and "FIELD-SCORE-1" in mixed.content and "different groups" in mixed.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldScore))).all() == []  # neither score stored
+
     for number, name in enumerate(MEMBERS, start=1):
         for machine in range(1, 6):
             entered = await league.run(
@@ -90,10 +99,6 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
 
     again = await league.run("/field score machine:1 score:5", as_member="p01")
     assert again.ephemeral and "FIELD-SCORE-1" in again.content and "already has a score on Godzilla" in again.content
-    group_of = {c.player_id: c.group_number for c in checkins}
-    async with league.db.reading() as session:
-        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
-    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
     outsider = await league.run(f"/field score machine:1 score:5 member:@{other}", as_member="p10")
     assert outsider.ephemeral and "own group" in outsider.content
 
