@@ -31,6 +31,7 @@ NOTABLE: dict[str, str] = {
     "discipline_flag": "🚩 Discipline flag",
     "no_shows": "🚷 No-Shows",
     "tie_awaiting_playoff": "🎯 Tie awaiting its playoff",
+    "payout_tie": "💰 Payout tie shared",
     "field_penalty": "🟨 Penalty",
     "override": "✏️ Override",
     "warn": "⚠️ Warning",
@@ -151,6 +152,11 @@ def _detail(entry: AuditFact) -> str:
     if action == "tie_awaiting_playoff":
         players = " and ".join(after.get("players") or [])
         return f"{players} on {after.get('where', '')}; the night cannot close until the playoff is entered"
+    if action == "payout_tie":
+        players = " and ".join(after.get("players") or [])
+        cents = after.get("cents") or []
+        each = " / ".join(f"${c / 100:,.2f}" for c in cents)
+        return f"week {after.get('week', '')}: {players} are level on week TLP and TNS and share {each}"
     if action == "machine_major_failure":
         return f"{after.get('description', '')} ({after.get('action_taken', '')})"
     if action == "field_malfunction_major":
