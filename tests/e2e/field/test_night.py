@@ -156,7 +156,7 @@ async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) 
     grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
     assert "1,234,560" in grouped.content and not grouped.ephemeral
     assert "P01" in (await league.run("/field night show", as_member="p01")).text()
-    await league.run("/field night close", as_member="alice")
+    await league.run("/field night close missing_scores:accept", as_member="alice")  # only p01 played
     ninth = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
     assert ninth.ephemeral and "FIELD-CFG-1" in ninth.content and "1 weeks" in ninth.content
 
@@ -258,3 +258,24 @@ async def test_tv16_a_score_correction_needs_the_whole_group_field_score_4(field
     assert expired.ephemeral and "already refused" in expired.content
     sheet = (await league.run("/field night show", as_member="p01")).text()
     assert sheet.index("P01") < sheet.index("P02") < sheet.index("P03")
+
+
+async def test_closing_with_scores_missing_lists_them_and_needs_a_confirmation(field_league: RunningBot) -> None:
+    """FIELD-SCORE-5: a night whose checked-in players lack scores is not closed silently: the refusal lists
+    who lacks which machine, the night stays open, and `missing_scores:accept` closes it with those as none."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in ("p01", "p02"):
+        await league.run("/field checkin", as_member=name)
+    for machine in (1, 2):
+        entered = await league.run(f"/field score machine:{machine} score:1,000,000", as_member="p01")
+        assert "✅" in entered.content, entered.content
+    refused = await league.run("/field night close", as_member="alice")
+    assert refused.ephemeral and "FIELD-SCORE-5" in refused.content, refused.content
+    assert "P01: Attack from Mars, Twilight Zone, Deadpool; P02: every machine" in refused.content, refused.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldNight))).one().state is NightState.OPEN
+    closed = await league.run("/field night close missing_scores:accept", as_member="alice")
+    assert "Night closed" in closed.content, closed.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldNight))).one().state is NightState.CLOSED
