@@ -279,3 +279,20 @@ async def test_closing_with_scores_missing_lists_them_and_needs_a_confirmation(f
     assert "Night closed" in closed.content, closed.content
     async with league.db.reading() as session:
         assert (await session.exec(select(FieldNight))).one().state is NightState.CLOSED
+
+
+async def test_the_first_weeks_rank_by_the_running_total(field_league: RunningBot) -> None:
+    """FIELD-STAND-1: after one night every total is 0 once two weeks are dropped; the table goes by the running
+    total instead of listing everyone first on 0, and says so."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(("p01", "p02", "p03"), start=1):
+        await league.run("/field checkin", as_member=name)
+        for machine in range(1, 6):
+            await league.run(f"/field score machine:{machine} score:{score(4 - number, machine):,}", as_member=name)
+    closed = await league.run("/field night close", as_member="alice")
+    assert "Night closed" in closed.content, closed.content
+    table = (await league.run("/field standings", as_member="p02")).text()
+    assert "goes by the running (raw) total" in table, table
+    ranks = [line.split()[:3] for line in table.splitlines() if " P0" in line]
+    assert ranks == [["1", "P03", "0"], ["2", "P02", "0"], ["3", "P01", "0"]], table
