@@ -176,11 +176,19 @@ class FieldCommands(commands.Cog):
         await answer(interaction, work(), ephemeral=False)
 
     @night.command(name="close", description="Close tonight: its points become final (officials)")
-    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.describe(
+        missing_scores="With scores still missing: accept that they count as no score (FIELD-SCORE-5)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(missing_scores=[app_commands.Choice(name="accept: they count as no score", value="accept")])
     @app_commands.autocomplete(league=league_autocomplete)
-    async def night_close(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def night_close(
+        self, interaction: discord.Interaction, missing_scores: str | None = None, league: str | None = None
+    ) -> None:
         async def work() -> Reply:
-            view = await self.bot.services.field_nights.close_night(actor_from(interaction), league)
+            view = await self.bot.services.field_nights.close_night(
+                actor_from(interaction), league, with_scores_missing=missing_scores == "accept"
+            )
             return Reply("🏁 Night closed; its points are final.", embeds=[night_embed(view)], ephemeral=False)
 
         await answer(interaction, work(), ephemeral=False)

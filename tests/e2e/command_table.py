@@ -121,7 +121,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ladder score": ("/ladder score game:1 score:{n},000,000 player:@{lc}", "YYDYDR"),
     "ladder standings": ("/ladder standings", "YYYYYR"),
     "ladder swap": ("/ladder swap first:@{lc} second:@{lo}", "RDDDDR"),
-    "ladder tiebreak": ("/ladder tiebreak game:1 winner:@{lc}", "YYDYDR"),
+    "ladder tiebreak": ("/ladder tiebreak game:2 winner:@{lc}", "YYDYDR"),
     "league config": ("/league config remove_official_role:@Captain", "YDDDDR"),
     "league create": ('/league create name:"League {n}" format:team', "DDDDDD"),
     "league import": ("/league import kind:machines file:{machines_csv}", "YDDDDR"),

@@ -51,7 +51,8 @@ async def _league_with_machines(running: RunningBot, name: str, league_format: s
 
 async def open_ladder_night(running: RunningBot, name: str, prefix: str) -> OpenNight:
     """Nine players (`{prefix}1` best … `{prefix}9`) join, tonight's night opens in three groups of three
-    (LADDER-GROUP-1/2), everyone checks in and the commissioner sets each group's five games."""
+    (LADDER-GROUP-1/2), everyone checks in and the commissioner sets each group's five games; group 1 enters game 2
+    with its first two players level, a one-ball playoff to enter (LADDER-AMB-5)."""
     league = await _league_with_machines(running, name, "ladder", "The Break")
     for machine in MACHINES:
         await ok(running, f'/ladder normalizer machine:"{machine}" value:20,000,000 {league}')
@@ -64,6 +65,8 @@ async def open_ladder_night(running: RunningBot, name: str, prefix: str) -> Open
         await ok(running, f"/ladder checkin {league}", player)
     for group in (1, 2, 3):
         await ok(running, f'/ladder games set group:{group} games:"{FIVE_GAMES}" {league}')
+    for player, score in zip(players[:3], ("20,000,000", "20,000,000", "10,000,000"), strict=True):
+        await ok(running, f"/ladder score game:2 score:{score} {league}", player)
     return OpenNight(name, concerned=players[0], groupmate=players[1], other_group=players[3])
 
 

@@ -128,7 +128,7 @@ async def test_the_season_step_of_the_interference_ladder_refuses_the_next_check
     assert history.count("offence (automatic) [FIELD-PEN-3]") == 4, history
     assert f"#{suspension[1]}" in history and "suspension to the end of the season (automatic) [FIELD-PEN-3]" in history
 
-    await ok(league, "/field night close", "alice")
+    await ok(league, "/field night close missing_scores:accept", "alice")
     clock.set(NIGHT + timedelta(days=7))
     await ok(league, "/field night open m1:1 m2:2 m3:3 m4:4 m5:5", "alice")
     await refused(

@@ -12,6 +12,7 @@ from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Severity
 from bot.rules.field.meet import CorrectionState
 from bot.rules.field.options import FieldOptions
+from bot.rules.field.standings import ranked_by_running_total
 from bot.rules.scores import format_score
 from bot.services.field.corrections import CorrectionView
 from bot.services.field.finals import BracketView, FinalsView
@@ -158,9 +159,15 @@ def standings_embed(view: FieldStandingsView) -> discord.Embed:
         if options.best_meets
         else f"lowest {options.drop_lowest_weeks} weeks dropped"
     )
+    early = (
+        f" Until night {options.drop_lowest_weeks + 1} every total is 0 after the drops, so the table goes by the "
+        "running (raw) total."
+        if ranked_by_running_total(view.weeks_held, options) and view.rows
+        else ""
+    )
     embed = discord.Embed(
         title=f"🏆 {view.league.name} standings, {view.season.name}",
-        description=f"{view.weeks_final} of {view.weeks_held} nights final; {rule}. Guests are not listed.",
+        description=f"{view.weeks_final} of {view.weeks_held} nights final; {rule}. Guests are not listed.{early}",
         colour=LEAGUE_COLOUR,
     )
     lines = [f"{'#':>2} {'Player':<{NAME_WIDTH}} {'Total':>6} {'Raw':>6} Wk"]

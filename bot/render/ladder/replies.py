@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.setup import LEAGUE_COLOUR
+from bot.render.words import and_list
 from bot.rules.ladder.groups import NightPresence
 from bot.rules.ladder.scoring import show
 from bot.services.ladder.close import NightSummary
@@ -111,7 +112,12 @@ def night_embed(summary: NightSummary) -> discord.Embed:
         )
     if summary.payouts:
         paid = ", ".join(f"{name} {money(cents)}" for name, cents in summary.payouts)
-        embed.add_field(name="💰 Payouts (LADDER-PAY-2)", value=paid[:FIELD_MAX], inline=False)
+        shared = [
+            and_list([name for name, _ in tie]) + " are level on week TLP and TNS: they share their places' money, "
+            "and the commissioners are told."
+            for tie in summary.shared_payouts
+        ]
+        embed.add_field(name="💰 Payouts (LADDER-PAY-2)", value="\n".join([paid, *shared])[:FIELD_MAX], inline=False)
     if summary.no_shows or summary.dropped:
         notes = [f"No-Show: {name}" for name in summary.no_shows] + [
             f"Dropped after a third No-Show: {name}" for name in summary.dropped

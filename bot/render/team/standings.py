@@ -7,6 +7,7 @@ from fractions import Fraction
 import discord
 
 from bot.render.setup import LEAGUE_COLOUR
+from bot.render.words import and_list
 from bot.rules.team.standings import StandingRow, TieStep
 from bot.services.team.standings import ConferenceTable, StandingsView
 
@@ -78,7 +79,7 @@ def tie_notes(view: StandingsView) -> list[str]:
     notes = []
     for table in view.tables:
         for group in table.level_after_every_step:
-            names = _and_list(sorted(table.teams[team].name for team in group))
+            names = and_list(sorted(table.teams[team].name for team in group))
             then = (
                 "A tie-breaker match is due; a commissioner schedules it."
                 if view.season_complete
@@ -86,10 +87,6 @@ def tie_notes(view: StandingsView) -> list[str]:
             )
             notes.append(f"{table.name}: {names} are level after every tie-break step. {then}")
     return notes
-
-
-def _and_list(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _code(lines: list[str]) -> str:

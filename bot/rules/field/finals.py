@@ -13,6 +13,7 @@ from bot.rules.brackets import Bracket, BracketState, Part, double_elimination
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.scoring import MachineId, PlayerId
 from bot.rules.field.standings import SeasonRow
+from bot.rules.money import split_in_cents
 from bot.rules.refusals import InvalidInput, RuleViolation
 
 
@@ -191,10 +192,7 @@ def finals_payouts(paid_entrants: int, options: FieldOptions) -> Payout:
     pool = options.finals_fee_cents * paid_entrants - options.plaque_cost_cents
     if pool < 0:
         return Payout(pool, tuple(0 for _ in options.payout_percents), flagged=True)
-    shares = [pool * pct // 100 for pct in options.payout_percents]
-    for i in range(pool - sum(shares)):
-        shares[i % len(shares)] += 1
-    return Payout(pool, tuple(shares), flagged=False)
+    return Payout(pool, tuple(split_in_cents(pool, options.payout_percents)), flagged=False)
 
 
 def finishing_positions(bracket: Bracket, state: BracketState) -> dict[int, int]:

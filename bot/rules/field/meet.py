@@ -48,6 +48,15 @@ def check_new_score(
         raise RuleViolation("FIELD-SCORE-1", f"{label} tonight; a second score needs a sanctioned replay.")
 
 
+def missing_scores(
+    players: Sequence[PlayerId], machines: Sequence[MachineId], scored: Collection[tuple[PlayerId, MachineId]]
+) -> dict[PlayerId, list[MachineId]]:
+    """FIELD-SCORE-5: the machines each checked-in player has no score on yet; closing the night would count
+    them as no score (no points on that machine)."""
+    missing = {player: [m for m in machines if (player, m) not in scored] for player in players}
+    return {player: gaps for player, gaps in missing.items() if gaps}
+
+
 def closing_moment(meet_date: date, closing: time) -> datetime:
     """The venue closes on the meet date, or after midnight when the closing time is before noon."""
     day = meet_date + timedelta(days=1) if closing < time(12, 0) else meet_date

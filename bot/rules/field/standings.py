@@ -37,6 +37,12 @@ def counted_total(weekly: Sequence[Points], options: FieldOptions) -> tuple[Frac
     return sum(best_first[:kept], Fraction(0)), ()
 
 
+def ranked_by_running_total(weeks_held: int, options: FieldOptions) -> bool:
+    """FIELD-STAND-1 in the first weeks: while no more nights are held than are dropped, every counted total
+    is 0, so the table goes by the running (raw) total until a night counts."""
+    return options.best_meets is None and weeks_held <= options.drop_lowest_weeks
+
+
 def season_standings(
     weekly: Mapping[PlayerId, Mapping[int, Points]],
     weeks_held: Sequence[int],
@@ -46,6 +52,7 @@ def season_standings(
 ) -> list[SeasonRow]:
     """The season table. `weekly[player][week]` holds the points of each week the player recorded a score.
     `excluded`: guests (FIELD-AMB-11) and players whose season was forfeited (FIELD-PEN-3, FIELD-AMB-19)."""
+    early = ranked_by_running_total(len(weeks_held), options)
     rows = []
     for player, weeks in weekly.items():
         if player in excluded:
@@ -54,11 +61,16 @@ def season_standings(
         total, tiebreak = counted_total(values, options)
         played = sum(1 for week in weeks_held if week in weeks)
         rows.append((player, total, sum(map(Fraction, values), Fraction(0)), played, tiebreak))
-    rows.sort(key=lambda r: (-r[1], tuple(-t for t in r[4]), str(r[0])))
-    in_order = sorted((total, tiebreak) for _, total, _, _, tiebreak in rows)  # a rank is 1 + the rows ahead
+
+    def ordered_by(row: tuple[PlayerId, Fraction, Fraction, int, tuple[Fraction, ...]]) -> Fraction:
+        return row[2] if early else row[1]
+
+    rows.sort(key=lambda r: (-ordered_by(r), tuple(-t for t in r[4]), str(r[0])))
+    in_order = sorted((ordered_by(row), row[4]) for row in rows)  # a rank is 1 + the rows ahead
     result = []
-    for player, total, raw, played, tiebreak in rows:
-        rank = 1 + len(in_order) - bisect_right(in_order, (total, tiebreak))
+    for row in rows:
+        player, total, raw, played, tiebreak = row
+        rank = 1 + len(in_order) - bisect_right(in_order, (ordered_by(row), tiebreak))
         result.append(SeasonRow(player, rank, total, raw, played, tiebreak))
     return result
 

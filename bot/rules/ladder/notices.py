@@ -1,4 +1,5 @@
-"""The ladder format's notable action (COMMON-NOTIFY-1): a closed night's No-Shows. Pure, like
+"""The ladder format's notable actions (COMMON-NOTIFY-1): a closed night's No-Shows and group winners who
+share a payout because the rules cannot order them. Pure, like
 `bot.rules.notices`, which it registers with (the night's unresolved ties are a common kind there)."""
 
 from __future__ import annotations
@@ -13,5 +14,15 @@ def _no_shows(entry: AuditFact) -> str:
     return text + (f"; dropped for the season: {', '.join(dropped)}" if dropped else "")
 
 
-NOTICES = (NoticeKind("no_shows", "🚷 No-Shows", _no_shows),)
+def _payout_tie(entry: AuditFact) -> str:
+    after = entry.after or {}
+    players = " and ".join(after.get("players") or [])
+    each = " / ".join(f"${cents / 100:,.2f}" for cents in after.get("cents") or [])
+    return f"week {after.get('week', '')}: {players} are level on week TLP and TNS and share {each}"
+
+
+NOTICES = (
+    NoticeKind("no_shows", "🚷 No-Shows", _no_shows),
+    NoticeKind("payout_tie", "💰 Payout tie shared", _payout_tie),
+)
 register(*NOTICES)

@@ -101,6 +101,16 @@ def placement_order(
     return tuple(order)
 
 
+def players_in_a_tie(entries: Sequence[GameEntry]) -> frozenset[PlayerId]:
+    """LADDER-AMB-5: the present players level on placement score with another present player, the only
+    ones a one-ball playoff can be for."""
+    present: dict[int, list[PlayerId]] = {}
+    for entry in entries:
+        if not entry.kind.absent:
+            present.setdefault(entry.placement, []).append(entry.player)
+    return frozenset(p for level in present.values() if len(level) > 1 for p in level)
+
+
 def game_points(
     entries: Sequence[GameEntry],
     *,

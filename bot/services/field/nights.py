@@ -152,8 +152,11 @@ class FieldNightService:
             audit.updated(session, actor, facts.night, before=before, at=now)
             return await self._view(session, context)
 
-    async def close_night(self, actor: Actor, league_name: str | None) -> NightView:
-        """The night becomes final; refused while a tie on a machine waits for its playoff (FIELD-SCORE-3)."""
+    async def close_night(
+        self, actor: Actor, league_name: str | None, *, with_scores_missing: bool = False
+    ) -> NightView:
+        """The night becomes final; refused while a tie on a machine waits for its playoff (FIELD-SCORE-3), and
+        while checked-in players lack scores unless the official confirms that they count as none (FIELD-SCORE-5)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
@@ -166,6 +169,13 @@ class FieldNightService:
                     "FIELD-SCORE-3",
                     f"{_names(season, tie.players)} are tied on {season.machine_names[int(machine)]}: enter their "
                     "one-ball playoff with `/field tiebreak` (or mark it unplayable) before closing the night.",
+                )
+            if not with_scores_missing and (gaps := _missing_scores(season, facts)):
+                raise RuleViolation(
+                    "FIELD-SCORE-5",
+                    f"{len(gaps)} checked-in player(s) have scores missing: {'; '.join(gaps)}. Enter them with "
+                    "`/field score` or `/field game`, or close with `missing_scores:accept` to count them as no "
+                    "score (no points on those machines).",
                 )
             before = audit.snapshot(facts.night)
             facts.night.state = NightState.CLOSED
@@ -301,6 +311,7 @@ class FieldNightService:
             me = None if official else await registered_player(session, context, actor.user_id)
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
+            groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
             for (member_id, _), value in zip(entries, values, strict=True):
                 user_id = member_id or actor.user_id
                 player = me if me is not None and user_id == actor.user_id else None  # one look-up less
@@ -312,6 +323,7 @@ class FieldNightService:
                     raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
                 if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
                     raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
+                _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
                 attempt = _attempt(facts, player, machine_id, machine, existing, replay)
                 existing.add((player.id, machine_id))
                 row = FieldScore(
@@ -591,6 +603,35 @@ async def registered_player(session: AsyncSession, context: FieldContext, user_i
             "`/player register`, or adds a guest with `/field guest`."
         )
     return player
+
+
+def _missing_scores(season: SeasonFacts, facts: NightFacts) -> list[str]:
+    """One line per checked-in player short of scores, e.g. 'P03: Godzilla, Jaws'; a player who forfeited the
+    season plays no more (FIELD-PEN-3)."""
+    forfeited = penalty_rules.season_forfeits(season.sanctions)
+    players = [c.player_id for c in facts.checkins if c.player_id not in forfeited]
+    gaps = meet_rules.missing_scores(players, facts.night.machine_ids, facts.counted_scores())
+    every = len(facts.night.machine_ids)
+    return [
+        f"{season.names.get(int(player), str(player))}: "
+        + ("every machine" if len(machines) == every else ", ".join(season.machine_names[int(m)] for m in machines))
+        for player, machines in gaps.items()
+    ]
+
+
+def _check_one_group(groups_in_game: dict[tuple[int, ...], str], group: tuple[int, ...] | None, name: str) -> None:
+    """FIELD-SCORE-1: a game is played by one group (a late arrival without a group plays alone), so one
+    entry cannot name players of two groups."""
+    if group is None:
+        return
+    groups_in_game.setdefault(group, name)
+    if len(groups_in_game) > 1:
+        first = next(iter(groups_in_game.values()))
+        raise RuleViolation(
+            "FIELD-SCORE-1",
+            f"{first} and {name} are in different groups, and a game is one group's: enter each group's game "
+            "on its own.",
+        )
 
 
 async def check_allowed(

@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.rules.ladder.attendance import Notices, attendance_at_start, dropped_after, end_of_night_no_show
 from bot.rules.ladder.groups import NightPresence, next_week_groups, regroup
 from bot.rules.ladder.night import Absentee, GameSlot, GroupNight, ScoredNight, score_group_night
-from bot.rules.ladder.payouts import GroupLine, dues_owed, no_show_forfeit, weekly_payouts, weekly_pot
+from bot.rules.ladder.payouts import GroupLine, dues_owed, no_show_forfeit, payout_ties, weekly_payouts, weekly_pot
 from bot.rules.ladder.premakeup import MachinePremakeups, SeasonUsage, Slot
 from bot.rules.ladder.scoring import GameResult, TieNeedsPlayoff
 from bot.rules.ladder.standings import (
@@ -83,6 +83,7 @@ class NightSummary:
     no_shows: list[str]
     dropped: list[str]
     split: dict[str, list[str]] | None  # LADDER-DIV-1, after week 5
+    shared_payouts: list[list[tuple[str, int]]]  # candidates level on week TLP and TNS, sharing their places
 
 
 async def close_night(session: AsyncSession, ladder: LadderLeague, night: LadderNight, now: datetime) -> NightSummary:
@@ -166,9 +167,13 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
     for entrant in active:
         session.add(_ledger(ladder, night, entrant, LedgerKind.DUES, options.weekly_dues_cents, now))
     pot, _prize_fund = weekly_pot(collected, options)  # the other half funds season prizes (LADDER-PAY-5)
-    paid = weekly_payouts([_payout_lines(scored[g.id or 0]) for g in groups], len(active), pot, options)
+    payout_groups = [_payout_lines(scored[g.id or 0]) for g in groups]
+    paid = weekly_payouts(payout_groups, len(active), pot, options)
     for player, cents in paid.items():
         session.add(_ledger(ladder, night, everyone[player], LedgerKind.PAYOUT, cents, now))
+    shared_payouts = [
+        [(everyone[p].name, paid[p]) for p in tied] for tied in payout_ties(payout_groups, len(active), options)
+    ]
 
     # Movement (LADDER-GROUP-3..6), per division once split (LADDER-DIV-2)
     divisions = sorted({g.division for g in groups}, key=lambda d: d or "")
@@ -211,6 +216,7 @@ async def close_night(session: AsyncSession, ladder: LadderLeague, night: Ladder
         no_shows=no_shows,
         dropped=dropped,
         split={d: [everyone[i].name for i in ids] for d, ids in split.items()} if split else None,
+        shared_payouts=shared_payouts,
     )
 
 

@@ -164,6 +164,9 @@ class LadderNightService:
                 if summary.no_shows:  # COMMON-NOTIFY-1: the commissioners are told
                     detail = {"week": night.week, "no_shows": summary.no_shows, "dropped": summary.dropped}
                     audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
+                for shared in summary.shared_payouts:  # the rules cannot order them: flagged (COMMON-NOTIFY-1)
+                    detail = {"week": night.week, "players": [n for n, _ in shared], "cents": [c for _, c in shared]}
+                    audit.noted(session, actor, night, action="payout_tie", detail=detail, at=now)
                 return summary
         except IntegrityError:  # another commissioner closed it a moment ago; theirs stands
             raise Conflict("This night was closed a moment ago; see `/ladder groups` for next week.") from None

@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, third_no_show
 from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
-from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order
+from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order, players_in_a_tie
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.scores import parse_score
 from bot.services import audit
@@ -183,6 +183,19 @@ class LadderPlayService:
             check_may_enter(actor, ladder, everyone, group, target)
             if group.slots is None or not 1 <= game <= len(group.slots):
                 raise InvalidInput(f"Group {group.number} has no game {game} tonight.")
+            entries = await _game_entries(session, ladder, night, group, game - 1)
+            if entries is None:
+                raise RuleViolation(
+                    "LADDER-AMB-5",
+                    f"Game {game} of group {group.number} still awaits scores: a playoff winner is entered once "
+                    "every score is in and two players are level.",
+                )
+            if target.id not in players_in_a_tie(entries):
+                raise RuleViolation(
+                    "LADDER-AMB-5",
+                    f"{target.name} is not level with anyone in game {game}: a one-ball playoff is only for players "
+                    "with the same score. If a score is wrong, enter it again with `/ladder score`.",
+                )
             before = audit.snapshot(group)
             others = [p for p in group.members if p != target.id]
             group.playoff_orders = {**group.playoff_orders, str(game - 1): [target.id, *others]}
@@ -257,6 +270,14 @@ async def _finish(
 ) -> tuple[int, ...] | TieNeedsPlayoff | None:
     """A game's finish once every checked-in player has a score in it (its reverse is the next game's order,
     LADDER-ORDER-2), or the exact tie that awaits its playoff (LADDER-AMB-5); None while scores are missing."""
+    entries = await _game_entries(session, ladder, night, group, slot)
+    return None if entries is None else placement_order(entries, group.playoff_orders.get(str(slot), ()))
+
+
+async def _game_entries(
+    session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
+) -> list[GameEntry] | None:
+    """The checked-in players' scores of one game, or None while any of them is missing."""
     await session.flush()
     present = await _checked_in(session, ladder, night)
     rows = (
@@ -266,8 +287,7 @@ async def _finish(
     playing = [p for p in group.members if p in present]
     if any(p not in scores for p in playing):
         return None
-    entries = [GameEntry(p, EntryKind.PLAYED, scores[p], group.ranks[str(p)]) for p in playing]
-    return placement_order(entries, group.playoff_orders.get(str(slot), ()))
+    return [GameEntry(p, EntryKind.PLAYED, scores[p], group.ranks[str(p)]) for p in playing]
 
 
 def check_may_enter(

@@ -77,6 +77,15 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
     guest_checkin = next(c for c in checkins if c.guest)
     assert guest_checkin.approved_by == league.emulator.member("alice").id  # FIELD-ATT-3
 
+    group_of = {c.player_id: c.group_number for c in checkins}
+    async with league.db.reading() as session:
+        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
+    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
+    mixed = await league.run(f"/field game machine:1 p1:@p10 s1:5 p2:@{other} s2:6", as_member="alice")
+    assert mixed.ephemeral and "FIELD-SCORE-1" in mixed.content and "different groups" in mixed.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldScore))).all() == []  # neither score stored
+
     for number, name in enumerate(MEMBERS, start=1):
         for machine in range(1, 6):
             entered = await league.run(
@@ -90,10 +99,6 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
 
     again = await league.run("/field score machine:1 score:5", as_member="p01")
     assert again.ephemeral and "FIELD-SCORE-1" in again.content and "already has a score on Godzilla" in again.content
-    group_of = {c.player_id: c.group_number for c in checkins}
-    async with league.db.reading() as session:
-        ids = {p.display_name: p.id for p in (await session.exec(select(Player))).all()}
-    other = next(n for n in MEMBERS if group_of[ids[n.upper()]] != group_of[ids["P10"]])
     outsider = await league.run(f"/field score machine:1 score:5 member:@{other}", as_member="p10")
     assert outsider.ephemeral and "own group" in outsider.content
 
@@ -151,7 +156,7 @@ async def test_options_are_set_from_discord_and_apply(field_league: RunningBot) 
     grouped = await league.run("/field score machine:1 score:1,234,560", as_member="p01")
     assert "1,234,560" in grouped.content and not grouped.ephemeral
     assert "P01" in (await league.run("/field night show", as_member="p01")).text()
-    await league.run("/field night close", as_member="alice")
+    await league.run("/field night close missing_scores:accept", as_member="alice")  # only p01 played
     ninth = await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
     assert ninth.ephemeral and "FIELD-CFG-1" in ninth.content and "1 weeks" in ninth.content
 
@@ -253,3 +258,41 @@ async def test_tv16_a_score_correction_needs_the_whole_group_field_score_4(field
     assert expired.ephemeral and "already refused" in expired.content
     sheet = (await league.run("/field night show", as_member="p01")).text()
     assert sheet.index("P01") < sheet.index("P02") < sheet.index("P03")
+
+
+async def test_closing_with_scores_missing_lists_them_and_needs_a_confirmation(field_league: RunningBot) -> None:
+    """FIELD-SCORE-5: a night whose checked-in players lack scores is not closed silently: the refusal lists
+    who lacks which machine, the night stays open, and `missing_scores:accept` closes it with those as none."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in ("p01", "p02"):
+        await league.run("/field checkin", as_member=name)
+    for machine in (1, 2):
+        entered = await league.run(f"/field score machine:{machine} score:1,000,000", as_member="p01")
+        assert "✅" in entered.content, entered.content
+    refused = await league.run("/field night close", as_member="alice")
+    assert refused.ephemeral and "FIELD-SCORE-5" in refused.content, refused.content
+    assert "P01: Attack from Mars, Twilight Zone, Deadpool; P02: every machine" in refused.content, refused.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldNight))).one().state is NightState.OPEN
+    closed = await league.run("/field night close missing_scores:accept", as_member="alice")
+    assert "Night closed" in closed.content, closed.content
+    async with league.db.reading() as session:
+        assert (await session.exec(select(FieldNight))).one().state is NightState.CLOSED
+
+
+async def test_the_first_weeks_rank_by_the_running_total(field_league: RunningBot) -> None:
+    """FIELD-STAND-1: after one night every total is 0 once two weeks are dropped; the table goes by the running
+    total instead of listing everyone first on 0, and says so."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(("p01", "p02", "p03"), start=1):
+        await league.run("/field checkin", as_member=name)
+        for machine in range(1, 6):
+            await league.run(f"/field score machine:{machine} score:{score(4 - number, machine):,}", as_member=name)
+    closed = await league.run("/field night close", as_member="alice")
+    assert "Night closed" in closed.content, closed.content
+    table = (await league.run("/field standings", as_member="p02")).text()
+    assert "goes by the running (raw) total" in table, table
+    ranks = [line.split()[:3] for line in table.splitlines() if " P0" in line]
+    assert ranks == [["1", "P03", "0"], ["2", "P02", "0"], ["3", "P01", "0"]], table

@@ -18,7 +18,7 @@ from sqlmodel import col, select
 from bot.clock import ManualClock
 from storage.db import Database
 from storage.ladder import LadderLedger, LadderNight, LadderPlayer, LadderResult, LadderScore, LedgerKind
-from storage.models import Player
+from storage.models import AuditEntry, Player
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import refused
 
@@ -158,6 +158,49 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     assert members == [["p1", "p2", "p4"], ["p3", "p7", "p8"], ["p10", "p5", "p6", "p9"]]
 
 
+async def test_leftover_cents_of_the_pot_are_paid_down_the_finishing_order(ladder: RunningBot) -> None:
+    """COMMON-AMB-2, LADDER-PAY-1/2: $1.99 dues from 10 players make a 995¢ pot; over 65/25/10 it floors to
+    646 / 248 / 99 and the two cents left go to 1st and 2nd: 647 / 249 / 99 (not 648 / 248 / 99)."""
+    await ok(ladder, "/ladder option name:weekly_dues_cents value:199", "alice")
+    await ok(ladder, "/ladder option name:small_league_split value:65,25,10", "alice")
+    await ok(ladder, "/ladder night open", "alice")
+    five = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+    for group in (1, 2, 3):
+        await ok(ladder, f'/ladder games set group:{group} games:"{five}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        await ok(ladder, "/ladder checkin", name)
+        await ok(ladder, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
+    await ok(ladder, "/ladder night close", "alice")
+    async with ladder.db.reading() as session:
+        night = (await session.exec(select(LadderNight))).one()
+        ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
+    assert night.pot_cents == 995
+    assert [row.cents for row in ledger if row.kind is LedgerKind.PAYOUT] == [647, 249, 99]
+
+
+async def test_group_winners_level_on_tlp_and_tns_share_their_places_and_are_flagged(ladder: RunningBot) -> None:
+    """LADDER-PAY-2, LADDER-NORM-4, COMMON-NOTIFY-1: groups 1 and 2 play to the same scores, so their winners p1
+    and p4 are level on week TLP and TNS behind p7 (more TNS). Over 65/25/10 of a 995¢ pot (647 / 249 / 99) they
+    share 2nd and 3rd, 174 each; the commissioners are told."""
+    await ok(ladder, "/ladder option name:weekly_dues_cents value:199", "alice")
+    await ok(ladder, "/ladder option name:small_league_split value:65,25,10", "alice")
+    await ok(ladder, "/ladder night open", "alice")
+    five = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+    for group in (1, 2, 3):
+        await ok(ladder, f'/ladder games set group:{group} games:"{five}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        millions = 20 - number % 3 if number < 6 else 30 - number  # groups 1 and 2 mirror each other
+        await ok(ladder, "/ladder checkin", name)
+        await ok(ladder, f'/ladder score game:1 score:"{" ".join([f"{millions},000,000"] * 5)}"', name)
+    closed = await ok(ladder, "/ladder night close", "alice")
+    assert "P1 and P4 are level on week TLP and TNS" in closed, closed
+    async with ladder.db.reading() as session:
+        ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
+        flags = (await session.exec(select(AuditEntry).where(AuditEntry.action == "payout_tie"))).all()
+    assert [row.cents for row in ledger if row.kind is LedgerKind.PAYOUT] == [647, 174, 174]
+    assert [flag.after for flag in flags] == [{"week": 1, "players": ["P1", "P4"], "cents": [174, 174]}]
+
+
 async def test_commissioners_change_options_within_the_rules(ladder: RunningBot) -> None:
     """COMMON-LEAGUE-1 / LADDER-AMB-4 / LADDER-AMB-30: the AMB defaults are league options; a value the rules
     cannot accept is refused and changes nothing; players may read them."""
@@ -217,6 +260,15 @@ async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> 
     await refused(
         ladder, "/ladder night close", as_member="alice", rule="LADDER-AMB-5", message="game 5: P1 and P2 tied"
     )
+    # a playoff winner only where there is a tie, and only one of the players level (LADDER-AMB-5)
+    await refused(
+        ladder, "/ladder tiebreak game:4 winner:@p2", as_member="p1", rule="LADDER-AMB-5",
+        message="P2 is not level with anyone in game 4",
+    )  # fmt: skip
+    await refused(
+        ladder, "/ladder tiebreak game:5 winner:@p3", as_member="p1", rule="LADDER-AMB-5",
+        message="P3 is not level with anyone in game 5",
+    )  # fmt: skip
     await ok(ladder, "/ladder tiebreak game:5 winner:@p2", "p1")
     closed = await ok(ladder, "/ladder night close", "alice")
     assert "week 1 final" in closed, closed

@@ -10,6 +10,7 @@ from bot.rules.ladder.payouts import (
     dues_owed,
     group_candidate,
     no_show_forfeit,
+    payout_ties,
     season_prizes,
     weekly_payouts,
     weekly_pot,
@@ -67,3 +68,14 @@ def test_season_prizes_and_consolations():
     awards = season_prizes({"A": [10_000, 6_000, 3_000], "B": [5_000, 3_000]}, {"A": [4, 2, 9], "B": [7, 1, 3]})
     assert awards == {4: 10_000, 2: 6_000, 9: 3_000, 7: 5_000, 1: 3_000}
     assert consolation_prizes({"A": 6_000, "B": 3_000}, OPTIONS) == {"A": 1_200, "B": 1_500}
+
+
+def test_candidates_level_on_tlp_and_tns_share_their_places_and_are_flagged():
+    """LADDER-PAY-2 / LADDER-NORM-4: 2nd and 3rd level on both → 25 % + 10 % shared; a tie below the paid
+    places changes nothing and is not flagged."""
+    groups = [[g(1, 30)], [g(2, 20, tns=2.0)], [g(3, 20, tns=2.0)], [g(4, 10)], [g(5, 10)]]
+    assert weekly_payouts(groups, league_size=18, pot_cents=1_001, options=OPTIONS) == {1: 651, 2: 175, 3: 175}
+    assert payout_ties(groups, league_size=18, options=OPTIONS) == [[2, 3]]
+    below = [[g(1, 30)], [g(2, 20)], [g(3, 15)], [g(4, 10)], [g(5, 10)]]  # 4 and 5 level in 4th and 5th
+    assert weekly_payouts(below, league_size=18, pot_cents=1_001, options=OPTIONS) == {1: 651, 2: 250, 3: 100}
+    assert payout_ties(below, league_size=18, options=OPTIONS) == []
