@@ -1,6 +1,6 @@
-"""The ladder format's notable actions (COMMON-NOTIFY-1): a closed night's No-Shows and group winners who
-share a payout because the rules cannot order them. Pure, like
-`bot.rules.notices`, which it registers with (the night's unresolved ties are a common kind there)."""
+"""The ladder format's notable actions (COMMON-NOTIFY-1): a closed night's No-Shows, and group winners who
+share a payout because the rules cannot order them. Pure, like `bot.rules.notices`, which it registers with
+(the night's unresolved ties are a common kind there)."""
 
 from __future__ import annotations
 
