@@ -16,7 +16,7 @@ from bot.rules.discipline import INCIDENT_CATEGORIES
 from bot.rules.team.model import Side
 from bot.services.audit_log import AuditFilter
 from bot.services.team.overrides import Overridden
-from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, venue_autocomplete
 from cogs.team.match import (
     MATCH_OPTION,
     SIDE_CHOICES,
@@ -48,11 +48,11 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         member="The player to warn", team="The team to warn (TEAM-DISC-4)", reason=REASON, rule=RULE,
         incident=INCIDENT, league=LEAGUE_OPTION,
     )  # fmt: skip
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def warn(
         self, interaction: discord.Interaction, reason: app_commands.Range[str, 1, 500],
         member: discord.Member | None = None, team: str | None = None, rule: str | None = None,
-        incident: int | None = None, league: str | None = None,
+        incident: int | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.warn(
@@ -70,10 +70,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         member="The player", reason=REASON, until="Last day of the suspension, YYYY-MM-DD (default: season end)",
         rule=RULE, incident=INCIDENT, league=LEAGUE_OPTION,
     )  # fmt: skip
-    @app_commands.autocomplete(league=league_autocomplete)
     async def suspend(
         self, interaction: discord.Interaction, member: discord.Member, reason: app_commands.Range[str, 1, 500],
-        until: str | None = None, rule: str | None = None, incident: int | None = None, league: str | None = None,
+        until: str | None = None, rule: str | None = None, incident: int | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.suspend(
@@ -86,10 +85,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     @app_commands.command(name="lift", description="Lift a player's suspension (commissioners)")
     @app_commands.describe(member="The player", reason=REASON, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def lift(
         self, interaction: discord.Interaction, member: discord.Member, reason: app_commands.Range[str, 1, 500],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.lift(
@@ -101,10 +99,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     @app_commands.command(name="expel", description="Expel a player from the league, permanently (commissioners)")
     @app_commands.describe(member="The player", reason=REASON, incident=INCIDENT, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def expel(
         self, interaction: discord.Interaction, member: discord.Member, reason: app_commands.Range[str, 1, 500],
-        incident: int | None = None, league: str | None = None,
+        incident: int | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.discipline.expel(
@@ -119,10 +116,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         member="The player", category="What kind of incident", description="What happened", league=LEAGUE_OPTION
     )
     @app_commands.choices(category=INCIDENT_CHOICES)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def incident(
         self, interaction: discord.Interaction, member: discord.Member, category: app_commands.Choice[str],
-        description: app_commands.Range[str, 1, 1000], league: str | None = None,
+        description: app_commands.Range[str, 1, 1000], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             opened = await self.bot.services.discipline.report_incident(
@@ -138,10 +134,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     @app_commands.command(name="dismiss", description="Close a conduct incident without a sanction (commissioners)")
     @app_commands.describe(incident="The incident's number", reason=REASON, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def dismiss(
         self, interaction: discord.Interaction, incident: int, reason: app_commands.Range[str, 1, 500],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             await self.bot.services.discipline.dismiss(
@@ -153,10 +148,10 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
 
     @app_commands.command(name="history", description="A player's or a team's discipline record (commissioners)")
     @app_commands.describe(member="The player", team="The team", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def history(
         self, interaction: discord.Interaction, member: discord.Member | None = None, team: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             record = await self.bot.services.discipline.history(
@@ -177,11 +172,11 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def audit(
         self, interaction: discord.Interaction, member: discord.Member | None = None, team: str | None = None,
         match: int | None = None, since: str | None = None, until: str | None = None, export: bool = False,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             wanted = AuditFilter(member.id if member else None, team, match, since, until)
@@ -194,9 +189,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         name="machine-log", description="The machine-issue log as CSV, for venue operators (commissioners)"
     )
     @app_commands.describe(venue="Only this venue", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete)
     async def machine_log(
-        self, interaction: discord.Interaction, venue: str | None = None, league: str | None = None
+        self, interaction: discord.Interaction, venue: str | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             log = await self.bot.services.machine_log.log(actor_from(interaction), league, venue_name=venue)
@@ -222,11 +217,10 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_score(
         self, interaction: discord.Interaction, match: int, round: app_commands.Range[int, 1, 4],
         game: app_commands.Range[int, 1, 4], member: discord.Member, score: str,
-        reason: app_commands.Range[str, 1, 500], dispute: int | None = None, league: str | None = None,
+        reason: app_commands.Range[str, 1, 500], dispute: int | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.score(
@@ -243,11 +237,10 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         replacement="The player who really played", reason=REASON, league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_lineup(
         self, interaction: discord.Interaction, match: int, round: app_commands.Range[int, 1, 4],
         game: app_commands.Range[int, 1, 4], out: discord.Member, replacement: discord.Member,
-        reason: app_commands.Range[str, 1, 500], league: str | None = None,
+        reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.lineup(
@@ -266,10 +259,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         reason=REASON, league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_attendance(
         self, interaction: discord.Interaction, match: int, member: discord.Member, present: bool,
-        reason: app_commands.Range[str, 1, 500], arrived: str | None = None, league: str | None = None,
+        reason: app_commands.Range[str, 1, 500], arrived: str | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.attendance(
@@ -284,10 +276,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     @app_commands.describe(match=MATCH_OPTION, side="The forfeiting team, or none", reason=REASON, league=LEAGUE_OPTION)
     @app_commands.choices(side=FORFEIT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_forfeit(
         self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str],
-        reason: app_commands.Range[str, 1, 500], league: str | None = None,
+        reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             forfeiting = None if side.value == "none" else Side(side.value)
@@ -306,10 +297,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_result(
         self, interaction: discord.Interaction, match: int, final: bool, reason: app_commands.Range[str, 1, 500],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.result(
@@ -327,10 +317,9 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     )
     @app_commands.choices(status=STATUS_CHOICES)
     @app_commands.autocomplete(machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def override_machine(
         self, interaction: discord.Interaction, machine: int, status: app_commands.Choice[str],
-        reason: app_commands.Range[str, 1, 500], league: str | None = None,
+        reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.machine(

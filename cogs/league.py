@@ -14,7 +14,7 @@ from bot.interactions import Reply, answer
 from bot.render import setup as render
 from bot.render.exchange import ROSTER_NEXT_STEP, import_report
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
 
 IMPORT_KINDS = [
     app_commands.Choice(
@@ -81,14 +81,13 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role="Stop treating this extra role as commissioners",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def config(
         self,
         interaction: discord.Interaction,
         commissioner_role: discord.Role | None = None,
         add_official_role: discord.Role | None = None,
         remove_official_role: discord.Role | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             if not (commissioner_role or add_official_role or remove_official_role):
@@ -113,8 +112,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
 
     @app_commands.command(name="show", description="Show a league's venues, machines, teams and players")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             setup = await bot_of(interaction).services.leagues.setup(actor_from(interaction), league)
             return Reply(embeds=[render.setup_embed(setup)])
@@ -131,14 +129,13 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(kind=IMPORT_KINDS)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def import_csv(
         self,
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
         file: discord.Attachment,
         dry_run: bool = False,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             if file.size > IMPORT_MAX_BYTES:

@@ -10,7 +10,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from
 
 
 @app_commands.guild_only()
@@ -25,14 +25,13 @@ class PlayerCommands(commands.GroupCog, group_name="player", group_description="
         ifpa_rank="Their current IFPA world rank (team leagues limit top-ranked players)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def register(
         self,
         interaction: discord.Interaction,
         member: discord.Member,
         ifpa_number: int | None = None,
         ifpa_rank: int | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             player, joined = await self.bot.services.players.register(

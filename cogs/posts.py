@@ -18,7 +18,7 @@ from bot.render.posting import settings_embed, timing_text, upcoming_embed
 from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
 from storage.posts import RollCallAnswer
 
 KIND_OPTION = "Which kind of post (type to search)"
@@ -78,7 +78,6 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         grace_minutes="How late a post may still go out after the bot was down (default 120)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def channels(
         self,
         interaction: discord.Interaction,
@@ -86,7 +85,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         scores: discord.TextChannel | None = None,
         commissioners: discord.TextChannel | None = None,
         grace_minutes: int | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         named = {
             rules.Channel.ANNOUNCEMENTS: announcements,
@@ -115,7 +114,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         hours="Hours after the event (dispute reminders)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(kind=kind_autocomplete)
     async def set_kind(
         self,
         interaction: discord.Interaction,
@@ -124,7 +123,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         at: str | None = None,
         days: int | None = None,
         hours: int | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             posting, chosen = await self.bot.services.posts.set_timing(
@@ -139,8 +138,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
 
     @app_commands.command(name="show", description="The league's posting settings (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             posting = await self.bot.services.posts.settings(actor_from(interaction), league)
             return Reply(embeds=[settings_embed(posting)])
@@ -149,8 +147,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
 
     @app_commands.command(name="upcoming", description="The posts due in the next eight days (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def upcoming(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def upcoming(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.posts.upcoming(actor_from(interaction), league)
             return Reply(embeds=[upcoming_embed(view)])
@@ -159,8 +156,8 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
 
     @app_commands.command(name="preview", description="Show a post as it would look now, only to you (commissioners)")
     @app_commands.describe(kind=KIND_OPTION, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
-    async def preview(self, interaction: discord.Interaction, kind: str, league: str | None = None) -> None:
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    async def preview(self, interaction: discord.Interaction, kind: str, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             content = await self.bot.services.posts.preview(actor_from(interaction), league, kind)
             outgoing = render_post(content)
@@ -173,8 +170,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
 
     @app_commands.command(name="pause", description="Stop the league's scheduled posts until resumed (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def pause(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def pause(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=True)
             await self.bot.posts.rebuild(posting.league.id)
@@ -184,8 +180,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
 
     @app_commands.command(name="resume", description="Restart the league's scheduled posts (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def resume(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def resume(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=False)
             await self.bot.posts.rebuild(posting.league.id)
@@ -200,8 +195,10 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
     @app_commands.describe(
         kind=KIND_OPTION, period="The post's period, as `/posts upcoming` shows it", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
-    async def resend(self, interaction: discord.Interaction, kind: str, period: str, league: str | None = None) -> None:
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    async def resend(
+        self, interaction: discord.Interaction, kind: str, period: str, league: LeagueOption = None
+    ) -> None:
         async def work() -> Reply:
             due = await self.bot.services.posts.resend(actor_from(interaction), league, kind, period)
             try:

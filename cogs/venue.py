@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render import setup as render
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, venue_autocomplete
 from storage.models import MachineStatus
 
 STATUS_CHOICES = [
@@ -35,13 +35,12 @@ class VenueCommands(commands.GroupCog, group_name="venue", group_description="Ve
 
     @app_commands.command(name="add", description="Add a venue (commissioners)")
     @app_commands.describe(name="The venue's name", address="Street address, shown to players", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
         address: app_commands.Range[str, 1, 200] | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             venue = await self.bot.services.venues.add_venue(
@@ -66,7 +65,7 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
         balls="Balls per game",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -75,7 +74,7 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
         variant: app_commands.Range[str, 1, 40] | None = None,
         players: int = 4,
         balls: int = 3,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             machine, where = await self.bot.services.venues.add_machine(
@@ -95,13 +94,12 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
     @app_commands.describe(machine="The machine (type to search)", status="Its new status", league=LEAGUE_OPTION)
     @app_commands.choices(status=STATUS_CHOICES)
     @app_commands.autocomplete(machine=machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def status(
         self,
         interaction: discord.Interaction,
         machine: int,
         status: app_commands.Choice[str],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             changed = await self.bot.services.venues.set_machine_status(

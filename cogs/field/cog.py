@@ -32,7 +32,7 @@ from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
 from bot.services.field.options import OPTION_NAMES
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, matching
 
 OFFENCES = [
     app_commands.Choice(name="played an opponent's ball (FIELD-PEN-2)", value=Offence.OPPONENT_BALL.value),
@@ -127,7 +127,6 @@ class FieldCommands(commands.Cog):
         m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
         m4=league_machine_autocomplete, m5=league_machine_autocomplete,
     )  # fmt: skip
-    @app_commands.autocomplete(league=league_autocomplete)
     async def night_open(
         self,
         interaction: discord.Interaction,
@@ -137,7 +136,7 @@ class FieldCommands(commands.Cog):
         m4: int,
         m5: int,
         date: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.open_night(
@@ -156,7 +155,6 @@ class FieldCommands(commands.Cog):
         m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
         m4=league_machine_autocomplete, m5=league_machine_autocomplete,
     )  # fmt: skip
-    @app_commands.autocomplete(league=league_autocomplete)
     async def night_machines(
         self,
         interaction: discord.Interaction,
@@ -165,7 +163,7 @@ class FieldCommands(commands.Cog):
         m3: int,
         m4: int,
         m5: int,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.set_machines(
@@ -177,8 +175,7 @@ class FieldCommands(commands.Cog):
 
     @night.command(name="close", description="Close tonight: its points become final (officials)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def night_close(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def night_close(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.close_night(actor_from(interaction), league)
             return Reply("🏁 Night closed; its points are final.", embeds=[night_embed(view)], ephemeral=False)
@@ -187,9 +184,8 @@ class FieldCommands(commands.Cog):
 
     @night.command(name="show", description="The night sheet: machines, groups, points")
     @app_commands.describe(week="Which week (default: tonight or the latest)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def night_show(
-        self, interaction: discord.Interaction, week: int | None = None, league: str | None = None
+        self, interaction: discord.Interaction, week: int | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.show(actor_from(interaction), league, week)
@@ -201,9 +197,8 @@ class FieldCommands(commands.Cog):
 
     @field.command(name="checkin", description="Check in for tonight (officials can check in others)")
     @app_commands.describe(member="Someone else to check in (officials)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def checkin(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, league: str | None = None
+        self, interaction: discord.Interaction, member: discord.Member | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.check_in(
@@ -216,8 +211,9 @@ class FieldCommands(commands.Cog):
 
     @field.command(name="guest", description="Let a non-member play tonight as a guest (officials)")
     @app_commands.describe(member="The guest", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def guest(self, interaction: discord.Interaction, member: discord.Member, league: str | None = None) -> None:
+    async def guest(
+        self, interaction: discord.Interaction, member: discord.Member, league: LeagueOption = None
+    ) -> None:
         async def work() -> Reply:
             await self.bot.services.field_nights.add_guest(
                 actor_from(interaction), league, Member(member.id, member.display_name, member.bot)
@@ -228,8 +224,7 @@ class FieldCommands(commands.Cog):
 
     @field.command(name="groups", description="Make tonight's groups of four and three (officials)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def groups(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def groups(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.make_groups(actor_from(interaction), league)
             return Reply("👥 Tonight's groups:", embeds=[night_embed(view)], ephemeral=False)
@@ -245,7 +240,6 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def score(
         self,
         interaction: discord.Interaction,
@@ -253,7 +247,7 @@ class FieldCommands(commands.Cog):
         score: str,
         member: discord.Member | None = None,
         replay: bool = False,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             entered = await self.bot.services.field_nights.enter_scores(
@@ -277,7 +271,6 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def game(
         self,
         interaction: discord.Interaction,
@@ -290,7 +283,7 @@ class FieldCommands(commands.Cog):
         s3: str | None = None,
         p4: discord.Member | None = None,
         s4: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             pairs = [(p1, s1), (p2, s2), (p3, s3), (p4, s4)]
@@ -315,7 +308,6 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak(
         self,
         interaction: discord.Interaction,
@@ -325,7 +317,7 @@ class FieldCommands(commands.Cog):
         third: discord.Member | None = None,
         fourth: discord.Member | None = None,
         unplayable: bool = False,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_nights.playoff_result(
@@ -349,7 +341,6 @@ class FieldCommands(commands.Cog):
     )
     @app_commands.choices(offence=OFFENCES)
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def penalty(
         self,
         interaction: discord.Interaction,
@@ -357,7 +348,7 @@ class FieldCommands(commands.Cog):
         offence: app_commands.Choice[str],
         machine: int | None = None,
         note: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             recorded = await self.bot.services.field_nights.record_penalty(
@@ -382,7 +373,6 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=league_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def correct(
         self,
         interaction: discord.Interaction,
@@ -391,7 +381,7 @@ class FieldCommands(commands.Cog):
         score: str,
         reason: str,
         week: int | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_corrections.request(
@@ -411,9 +401,8 @@ class FieldCommands(commands.Cog):
     @app_commands.describe(
         correction="The correction's number", agree="true: the correction is right", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def confirm(
-        self, interaction: discord.Interaction, correction: int, agree: bool, league: str | None = None
+        self, interaction: discord.Interaction, correction: int, agree: bool, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_corrections.vote(
@@ -433,7 +422,6 @@ class FieldCommands(commands.Cog):
     )
     @app_commands.choices(incident=INCIDENTS)
     @app_commands.autocomplete(machine=league_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def malfunction(
         self,
         interaction: discord.Interaction,
@@ -441,7 +429,7 @@ class FieldCommands(commands.Cog):
         incident: app_commands.Choice[str],
         announced: bool = False,
         note: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             reported = await self.bot.services.field_nights.report_malfunction(
@@ -458,8 +446,7 @@ class FieldCommands(commands.Cog):
 
     @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def maintenance(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def maintenance(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             log = await self.bot.services.field_nights.maintenance_log(actor_from(interaction), league)
             return Reply(maintenance_text(log))
@@ -468,8 +455,7 @@ class FieldCommands(commands.Cog):
 
     @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_standings.table(actor_from(interaction), league)
             return Reply(embeds=[standings_embed(view)], ephemeral=False)
@@ -482,13 +468,13 @@ class FieldCommands(commands.Cog):
         value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(option=option_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(option=option_autocomplete)
     async def config(
         self,
         interaction: discord.Interaction,
         option: str | None = None,
         value: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             service = self.bot.services.field_config
@@ -505,9 +491,8 @@ class FieldCommands(commands.Cog):
 
     @finals.command(name="entry", description="Check a player in at the finals, fee paid (officials)")
     @app_commands.describe(member="The player", paid="The $10 entry fee is paid", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def finals_entry(
-        self, interaction: discord.Interaction, member: discord.Member, paid: bool, league: str | None = None
+        self, interaction: discord.Interaction, member: discord.Member, paid: bool, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             await self.bot.services.field_finals.enter(actor_from(interaction), league, member_id=member.id, paid=paid)
@@ -517,14 +502,13 @@ class FieldCommands(commands.Cog):
 
     @finals.command(name="tiebreak", description="Result of a seeding tie-breaker game, winner first (officials)")
     @app_commands.describe(first="The winner", second="Second", third="Third, if three tied", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def finals_tiebreak(
         self,
         interaction: discord.Interaction,
         first: discord.Member,
         second: discord.Member,
         third: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             await self.bot.services.field_finals.record_tiebreak(
@@ -536,8 +520,7 @@ class FieldCommands(commands.Cog):
 
     @finals.command(name="seed", description="Fix the finals seeds and draw the bracket (officials)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def finals_seed(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def finals_seed(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_finals.seed(actor_from(interaction), league)
             return Reply(embeds=[finals_embed(view)], ephemeral=False)
@@ -552,7 +535,7 @@ class FieldCommands(commands.Cog):
         member="Pick for this player (officials)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=pairing_autocomplete)
     @app_commands.autocomplete(machine=league_machine_autocomplete)
     async def finals_pick(
         self,
@@ -561,7 +544,7 @@ class FieldCommands(commands.Cog):
         machine: int | None = None,
         first: bool | None = None,
         member: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             if (machine is None) == (first is None):
@@ -581,9 +564,9 @@ class FieldCommands(commands.Cog):
 
     @finals.command(name="result", description="The winner of the current game of a pairing")
     @app_commands.describe(pairing="The pairing, e.g. W1-2", winner="Who won the game", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=pairing_autocomplete)
     async def finals_result(
-        self, interaction: discord.Interaction, pairing: str, winner: discord.Member, league: str | None = None
+        self, interaction: discord.Interaction, pairing: str, winner: discord.Member, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_finals.result(
@@ -595,8 +578,7 @@ class FieldCommands(commands.Cog):
 
     @finals.command(name="show", description="Seeds, brackets, payouts and, at the end, the IFPA results")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def finals_show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def finals_show(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.field_finals.show(actor_from(interaction), league)
             return Reply(embeds=[finals_embed(view)], ephemeral=False)

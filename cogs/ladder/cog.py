@@ -14,7 +14,7 @@ from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
 
 OFFENCES = [
     app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
@@ -69,13 +69,12 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         member="Commissioners: add this member instead of yourself",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def join(
         self,
         interaction: discord.Interaction,
         skill: int,
         member: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             entrant = await self.bot.services.ladder_players.join(
@@ -87,9 +86,8 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="checkin", description="Check in for tonight's league night")
     @app_commands.describe(member="Commissioners: check in this member", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def checkin(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, league: str | None = None
+        self, interaction: discord.Interaction, member: discord.Member | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             notice = await self.bot.services.ladder_players.checkin(
@@ -105,13 +103,12 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         member="Commissioners: record the notice for this member",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def absent(
         self,
         interaction: discord.Interaction,
         late: bool = False,
         member: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             notice = await self.bot.services.ladder_players.notify(
@@ -123,8 +120,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="groups", description="Post this week's groups (or next week's)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def groups(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def groups(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
             return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
@@ -133,10 +129,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="swap", description="Swap two players between groups (commissioners)")
     @app_commands.describe(first="A player", second="The player they trade places with", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def swap(
         self, interaction: discord.Interaction, first: discord.Member, second: discord.Member,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             view = await self.bot.services.ladder_nights.swap(
@@ -155,14 +150,13 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         player="Whose score (default: yours); players enter for their own group",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def score(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, 10],
         score: str,
         player: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             entries = await self.bot.services.ladder_play.score(
@@ -174,13 +168,12 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="tiebreak", description="Enter the winner of a one-ball playoff for a tied game")
     @app_commands.describe(game="The tied game's number tonight", winner="Who won the playoff", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, 10],
         winner: discord.Member,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             name = await self.bot.services.ladder_play.tiebreak(
@@ -199,10 +192,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(offence=OFFENCES)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def penalty(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10],
-        offence: app_commands.Choice[str], player: discord.Member, buy_in: bool = False, league: str | None = None,
+        offence: app_commands.Choice[str], player: discord.Member, buy_in: bool = False, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             ruling = await self.bot.services.ladder_rulings.penalty(
@@ -217,9 +209,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @app_commands.describe(
         machine="The machine (type to search)", value="The normalizer, e.g. 50,000,000", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
     async def normalizer(
-        self, interaction: discord.Interaction, machine: str, value: str, league: str | None = None
+        self, interaction: discord.Interaction, machine: str, value: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             title, normalizer = await self.bot.services.ladder_nights.set_normalizer(
@@ -231,8 +223,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="standings", description="The ladder's season standings")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_standings.standings(actor_from(interaction), league)
             return Reply(embeds=[render.standings_embed(view)], ephemeral=False)
@@ -241,8 +232,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="playoffs", description="Playoff qualifiers per division, and the alternates")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def playoffs(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def playoffs(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_standings.playoffs(actor_from(interaction), league)
             return Reply(embeds=[render.playoffs_embed(view)], ephemeral=False)
@@ -251,8 +241,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="payouts", description="Weekly pots, winners and every player's money")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def payouts(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def payouts(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_standings.payouts(actor_from(interaction), league)
             return Reply(embeds=[render.payouts_embed(view)], ephemeral=False)
@@ -265,10 +254,10 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         value="Its new value, e.g. to_third, 12 or 65,25,10",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(name=option_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(name=option_autocomplete)
     async def option(
         self, interaction: discord.Interaction, name: str | None = None, value: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             actor = actor_from(interaction)
@@ -285,9 +274,8 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @night.command(name="open", description="Open this week's night: working machines and groups (commissioners)")
     @app_commands.describe(date="The night's date, YYYY-MM-DD (default today)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def night_open(
-        self, interaction: discord.Interaction, date: str | None = None, league: str | None = None
+        self, interaction: discord.Interaction, date: str | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_nights.open(actor_from(interaction), league, play_on=parse_day(date))
@@ -297,8 +285,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @night.command(name="close", description="Close tonight: points, bonus, TNS, payouts, next groups (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def night_close(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def night_close(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             summary = await self.bot.services.ladder_nights.close(actor_from(interaction), league)
             return Reply(embeds=[render.night_embed(summary)], ephemeral=False)
@@ -307,8 +294,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @night.command(name="show", description="Show tonight's groups, games and who checked in")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def night_show(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def night_show(self, interaction: discord.Interaction, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
             return Reply(embeds=[render.groups_embed(view)])
@@ -319,8 +305,8 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @games.command(name="pick", description="Your pick: a game to leave out (over 5 machines) or play twice (under 5)")
     @app_commands.describe(game="A machine in tonight's working set", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(game=tonight_autocomplete, league=league_autocomplete)
-    async def games_pick(self, interaction: discord.Interaction, game: str, league: str | None = None) -> None:
+    @app_commands.autocomplete(game=tonight_autocomplete)
+    async def games_pick(self, interaction: discord.Interaction, game: str, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             state = await self.bot.services.ladder_play.pick(actor_from(interaction), league, game=game)
             return Reply(render.pick_text(state), ephemeral=False)
@@ -331,9 +317,8 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @app_commands.describe(
         group="The group's number tonight", games="Five working machines, comma-separated", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def games_set(
-        self, interaction: discord.Interaction, group: int, games: str, league: str | None = None
+        self, interaction: discord.Interaction, group: int, games: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             state = await self.bot.services.ladder_play.set_games(
@@ -350,9 +335,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         machine="The machine (type to search)", with_players="Who else plays the game with you", league=LEAGUE_OPTION
     )
     @app_commands.rename(with_players="with")
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
     async def premakeup_declare(
-        self, interaction: discord.Interaction, machine: str, with_players: str, league: str | None = None
+        self, interaction: discord.Interaction, machine: str, with_players: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             title = await self.bot.services.ladder_premakeups.declare(
@@ -364,9 +349,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @premakeup.command(name="record", description="Record the score of your declared premakeup game")
     @app_commands.describe(machine="The machine", score="Your score, e.g. 12,345,670", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
     async def premakeup_record(
-        self, interaction: discord.Interaction, machine: str, score: str, league: str | None = None
+        self, interaction: discord.Interaction, machine: str, score: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             title, value, which = await self.bot.services.ladder_premakeups.record(
@@ -380,9 +365,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @app_commands.describe(
         machine="The machine", order="S1, S2 and AVG in use order, e.g. S2,AVG,S1", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
     async def premakeup_order(
-        self, interaction: discord.Interaction, machine: str, order: str, league: str | None = None
+        self, interaction: discord.Interaction, machine: str, order: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             chosen = await self.bot.services.ladder_premakeups.order(
@@ -398,13 +383,13 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         machine="Also list who still owes a premakeup on this machine",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
     async def premakeup_show(
         self,
         interaction: discord.Interaction,
         player: discord.Member | None = None,
         machine: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             registry = await self.bot.services.ladder_premakeups.show(

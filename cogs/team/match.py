@@ -24,7 +24,7 @@ from bot.rules.team.model import Side
 from bot.services.team.disputes import Opened
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
@@ -347,13 +347,12 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def checkin(
         self,
         interaction: discord.Interaction,
         match: int,
         member: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             context = await self.bot.services.match_night.check_in(
@@ -390,13 +389,12 @@ class MatchNightCommands(commands.Cog):
         p2=player_autocomplete,
         p3=player_autocomplete,
         p4=player_autocomplete,
-        league=league_autocomplete,
     )
     async def lineup(
         self, interaction: discord.Interaction, match: int,
         p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
         m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             context, round_index, side = await self.bot.services.match_night.declare(
@@ -419,12 +417,11 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def score(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             context, rows, names = await self.bot.services.match_night.enter_scores(
@@ -443,8 +440,7 @@ class MatchNightCommands(commands.Cog):
     @tiebreak_group.command(name="defer", description="HOME hands the first tie-breaker decision to AWAY (captains)")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
             await self._after(interaction, board)
@@ -459,10 +455,9 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(format=TIEBREAK_FORMATS)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak_choose(
         self, interaction: discord.Interaction, match: int, format: app_commands.Choice[str] | None = None,
-        machine: int | None = None, league: str | None = None,
+        machine: int | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.tiebreaks.choose(
@@ -482,10 +477,9 @@ class MatchNightCommands(commands.Cog):
     @app_commands.autocomplete(
         p1=present_player_autocomplete, p2=present_player_autocomplete, p3=present_player_autocomplete
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak_declare(
         self, interaction: discord.Interaction, match: int, p1: str, p2: str, p3: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.tiebreaks.declare(
@@ -499,9 +493,8 @@ class MatchNightCommands(commands.Cog):
     @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def tiebreak_score(
-        self, interaction: discord.Interaction, match: int, home: str, away: str, league: str | None = None
+        self, interaction: discord.Interaction, match: int, home: str, away: str, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
@@ -515,8 +508,7 @@ class MatchNightCommands(commands.Cog):
     @match_group.command(name="show", description="Show a match's scoreboard")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
             return Reply(embeds=[scoreboard_embed(board)])
@@ -533,12 +525,11 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=DISPUTE_KIND_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def dispute(
         self, interaction: discord.Interaction, match: int, reason: app_commands.Range[str, 1, 1000],
         round: app_commands.Range[int, 1, 4] | None = None, game: app_commands.Range[int, 1, 4] | None = None,
         kind: app_commands.Choice[str] | None = None, rule: str | None = None,
-        photo: discord.Attachment | None = None, league: str | None = None,
+        photo: discord.Attachment | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             opened = await self.bot.services.disputes.open(
@@ -560,12 +551,11 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def both_ways(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.disputes.play_both_ways(
@@ -588,10 +578,9 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def agreement(
         self, interaction: discord.Interaction, match: int, terms: app_commands.Range[str, 1, 1000],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
@@ -613,7 +602,6 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(pick=PICK_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def ruling(
         self,
         interaction: discord.Interaction,
@@ -621,7 +609,7 @@ class MatchNightCommands(commands.Cog):
         ruling: app_commands.Range[str, 1, 1000],
         rule: str | None = None,
         pick: app_commands.Choice[str] | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             board = await self.bot.services.disputes.rule(
@@ -639,11 +627,10 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(offence=OFFENCE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def penalty(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        offence: app_commands.Choice[str], member: discord.Member, league: str | None = None,
+        offence: app_commands.Choice[str], member: discord.Member, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.penalty(
@@ -665,11 +652,10 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete, machine=machine_autocomplete)
     @app_commands.autocomplete(p1=present_player_autocomplete, p2=present_player_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def replace(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        machine: int | None = None, p1: str | None = None, p2: str | None = None, league: str | None = None,
+        machine: int | None = None, p1: str | None = None, p2: str | None = None, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_night.replace_game(
@@ -689,11 +675,10 @@ class MatchNightCommands(commands.Cog):
         score="The replay score; it counts even if lower", league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def replay(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        member: discord.Member, score: str, league: str | None = None,
+        member: discord.Member, score: str, league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.replay(
@@ -717,10 +702,9 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES, kind=WALKOUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def walkout(
         self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str],
-        kind: app_commands.Choice[str], league: str | None = None,
+        kind: app_commands.Choice[str], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.walkout(
@@ -739,9 +723,8 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def forfeit(
-        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: str | None = None
+        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.venue_forfeit(
@@ -755,8 +738,7 @@ class MatchNightCommands(commands.Cog):
     @match_group.command(name="played-out", description="Your team played the evening out against a forfeiting team")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def played_out(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
+    async def played_out(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
             await self._after(interaction, board)
@@ -771,10 +753,9 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=MACHINE_OUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def machine(
         self, interaction: discord.Interaction, match: int, machine: int, kind: app_commands.Choice[str],
-        agreed: bool, reason: app_commands.Range[str, 1, 500], league: str | None = None,
+        agreed: bool, reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.take_out_machine(
@@ -800,10 +781,9 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, machine="The machine", what="What was adjusted, when and by whom", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def adjustment(
         self, interaction: discord.Interaction, match: int, machine: int, what: app_commands.Range[str, 1, 500],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             await self.bot.services.machine_log.adjustment(
@@ -820,9 +800,8 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, agreed="Both captains agreed to the extra 15 minutes", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def extension(
-        self, interaction: discord.Interaction, match: int, agreed: bool, league: str | None = None
+        self, interaction: discord.Interaction, match: int, agreed: bool, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.extension(

@@ -11,7 +11,7 @@ from bot.interactions import Reply, answer
 from bot.render.team.roster import roster_embed
 from bot.services.players import Member
 from bot.services.team.rosters import parse_day
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
 
 ROLE_CHOICES = [
     app_commands.Choice(name="starter", value="starter"),
@@ -46,7 +46,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(role=ROLE_CHOICES)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -56,7 +56,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         adult: bool = False,
         ifpa_rank: int | None = None,
         effective: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.rosters.add(
@@ -75,14 +75,14 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
 
     @app_commands.command(name="drop", description="Drop a player from a team's roster (captains)")
     @app_commands.describe(team="The team", member="The player leaving", effective=EFFECTIVE, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def drop(
         self,
         interaction: discord.Interaction,
         team: str,
         member: discord.Member,
         effective: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.rosters.drop(
@@ -97,7 +97,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         team="The team", member="The player", role="Their new role", effective=EFFECTIVE, league=LEAGUE_OPTION
     )
     @app_commands.choices(role=ROLE_CHOICES)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def role(
         self,
         interaction: discord.Interaction,
@@ -105,7 +105,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         member: discord.Member,
         role: app_commands.Choice[str],
         effective: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.rosters.set_role(
@@ -124,9 +124,9 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
     @app_commands.describe(
         team="The team", effective="The date it takes effect, YYYY-MM-DD (default today)", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def submit(
-        self, interaction: discord.Interaction, team: str, effective: str | None = None, league: str | None = None
+        self, interaction: discord.Interaction, team: str, effective: str | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.rosters.submit(
@@ -138,9 +138,9 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
 
     @app_commands.command(name="show", description="Show a team's roster")
     @app_commands.describe(team="The team", on="The date to show, YYYY-MM-DD (default today)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def show(
-        self, interaction: discord.Interaction, team: str, on: str | None = None, league: str | None = None
+        self, interaction: discord.Interaction, team: str, on: str | None = None, league: LeagueOption = None
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.rosters.show(

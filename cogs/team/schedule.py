@@ -12,7 +12,7 @@ from bot.interactions import Reply, answer
 from bot.render.exchange import calendar_ready, export_file
 from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, venue_autocomplete
 from cogs.team.match import MATCH_OPTION, match_autocomplete
 
 
@@ -32,13 +32,12 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         start="The first day of week 1, YYYY-MM-DD; each match falls on the HOME team's evening that week",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
     async def generate(
         self,
         interaction: discord.Interaction,
         weeks: app_commands.Range[int, 1, MAX_WEEKS],
         start: str,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             season = await self.bot.services.schedule.generate(
@@ -57,7 +56,6 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
     async def reschedule(
         self,
         interaction: discord.Interaction,
@@ -65,7 +63,7 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         date: str,
         agreed: bool,
         reason: app_commands.Range[str, 1, REASON_MAX],
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             change = await self.bot.services.schedule.reschedule(
@@ -84,7 +82,7 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -92,7 +90,7 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         venue: str,
         reason: app_commands.Range[str, 1, REASON_MAX],
         justification: app_commands.Range[str, 1, REASON_MAX] | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             change = await self.bot.services.schedule.move(
@@ -111,13 +109,13 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
     @app_commands.describe(
         team="Only this team's matches", week="Only this week (default: the current week)", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def show(
         self,
         interaction: discord.Interaction,
         team: str | None = None,
         week: app_commands.Range[int, 1, MAX_WEEKS] | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
@@ -131,13 +129,13 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         player="Only the matches of this player's teams",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
     async def ics(
         self,
         interaction: discord.Interaction,
         team: str | None = None,
         player: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             calendar = await self.bot.services.exports.calendar(
