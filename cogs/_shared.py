@@ -56,7 +56,7 @@ class LeagueName(app_commands.Transformer):
     """The `league:` option: suggests the server's leagues as members type and, since a member may send any
     text instead, accepts only one of them, passing on the name as stored."""
 
-    async def autocomplete(  # type: ignore[override]  # the option is a string
+    async def autocomplete(  # type: ignore[override]  # narrower than the base: this option is a string
         self, interaction: discord.Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
         return matching(await bot_of(interaction).services.leagues.names(interaction.guild_id or 0), value)

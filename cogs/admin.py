@@ -15,16 +15,12 @@ from bot.render import admin as render
 from bot.rules.discipline import INCIDENT_CATEGORIES
 from bot.rules.team.model import Side
 from bot.services.audit_log import AuditFilter
+from bot.services.team.match_access import GameRef
 from bot.services.team.overrides import Overridden
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, venue_autocomplete
-from cogs.team.match import (
-    MATCH_OPTION,
-    SIDE_CHOICES,
-    match_autocomplete,
-    publish_scoreboard,
-    venue_machine_autocomplete,
-)
+from cogs.team.match import MATCH_OPTION, SIDE_CHOICES, match_autocomplete, venue_machine_autocomplete
 from cogs.team.schedule import team_autocomplete
+from cogs.team.views import publish_scoreboard
 from cogs.venue import STATUS_CHOICES
 
 REASON = "Why (required; kept in the audit trail)"
@@ -224,7 +220,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.score(
-                actor_from(interaction), league, match, round_index=round, game_number=game, member_id=member.id,
+                actor_from(interaction), league, GameRef(match, round, game), member_id=member.id,
                 score=score, reason=reason, dispute_id=dispute,
             )  # fmt: skip
             return await self._overridden(interaction, done)
@@ -244,7 +240,7 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             done = await self.bot.services.overrides.lineup(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
+                actor_from(interaction), league, GameRef(match, round, game),
                 out_member_id=out.id, in_member_id=replacement.id, reason=reason,
             )  # fmt: skip
             return await self._overridden(interaction, done)

@@ -11,14 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
 from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, answer_component, bot_of, matching
 from storage.posts import RollCallAnswer
 
 KIND_OPTION = "Which kind of post (type to search)"
@@ -56,10 +55,7 @@ class RollCallButton(
                 f"Noted: you are {ANSWER_WORDS[self.choice]} for {roll_call.match.line.match.play_on:%a %-d %b}."
             )
 
-        try:
-            await answer(interaction, work(), ephemeral=True)
-        except Exception as error:  # a button's errors never reach the command tree's handler
-            await errors.report(interaction, error)
+        await answer_component(interaction, work(), ephemeral=True)
 
 
 @app_commands.guild_only()

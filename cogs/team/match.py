@@ -1,14 +1,10 @@
-"""Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match; Confirm, Dispute and Sign buttons.
+"""Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match. Their buttons are in views.py.
 
 Every change refreshes the match's one living scoreboard message in the channel where play began, after the
 command has replied (bot/scoreboard_publisher.py).
 """
 
 from __future__ import annotations
-
-import re
-from collections.abc import Coroutine
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -17,14 +13,14 @@ from discord.ext import commands
 from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply, answer
-from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
-from bot.services.team.disputes import Opened
+from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of
+from cogs.team.views import PERSISTENT_BUTTONS, ScoreView, agreement_view, disputed, publish_scoreboard
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
@@ -125,219 +121,13 @@ def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands
     return [app_commands.Choice(name=label[:100], value=value) for value, label in _filtered_pairs(choices, current)]
 
 
-async def publish_scoreboard(
-    bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard | MatchContext
-) -> None:
-    """Hand the match's board to the publisher, which edits the living scoreboard (or posts it where play
-    began: one message per match) once the command has replied; see bot/scoreboard_publisher.py. Given the
-    match rather than a board, the publisher builds the board when it sends it: one build for any number of
-    changes made meanwhile, none of it on the command's path."""
-    channel = interaction.channel
-    if isinstance(board, Scoreboard):
-        built = board
-        bot.scoreboards.submit(built.context.match.id or 0, lambda: _send_scoreboard(bot, channel, built))
-        return
-    context = board
-
-    async def build_and_send() -> None:
-        await _send_scoreboard(bot, channel, await bot.services.match_night.current_board(context))
-
-    bot.scoreboards.submit(context.match.id or 0, build_and_send)
-
-
-async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -> None:
-    match = board.context.match
-    match_id = match.id or 0
-    embed, view = scoreboard_embed(board), SignView(match_id, done=board.result.final)
-    # A board built before this process posted the match's first one does not know that message yet.
-    channel_id, message_id = bot.scoreboards.posted_at(match_id) or (
-        match.scoreboard_channel_id,
-        match.scoreboard_message_id,
-    )
-    if channel_id and message_id:
-        try:
-            await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed, view=view)
-            return
-        except discord.NotFound:
-            pass  # deleted by someone: post a fresh one
-    if not isinstance(channel, discord.abc.Messageable):
-        return
-    message = await channel.send(embed=embed, view=view)
-    bot.scoreboards.posted(match_id, message.channel.id, message.id)
-    await bot.services.match_night.scoreboard_posted(match_id, message.channel.id, message.id)
-
-
-async def answer_component(interaction: discord.Interaction, work: Coroutine[Any, Any, Reply]) -> None:
-    """`answer` for buttons and forms, whose errors never reach the command tree's handler."""
-    try:
-        await answer(interaction, work, ephemeral=False)
-    except Exception as error:
-        await errors.report(interaction, error)
-
-
-class ConfirmGame(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:confirm:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
-):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm",
-                style=discord.ButtonStyle.success,
-                custom_id=f"score:confirm:{match_id}:{round_index}:{game}",
-            )
-        )
-        self.match_id, self.round_index, self.game = match_id, round_index, game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmGame:
-        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            match = await bot.services.match_night.confirm_game(
-                actor_from(interaction), self.match_id, self.round_index, self.game
-            )
-            await publish_scoreboard(bot, interaction, match)
-            who = interaction.user.display_name
-            return Reply(f"✅ Round {self.round_index} game {self.game} confirmed by {who}.", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-def disputed(who: str, opened: Opened) -> str:
-    """TEAM-DISP-1's reply, with similar earlier rulings (COMMON-RULING-1) for the commissioner and captains."""
-    text = (
-        f"⚠️ {who} disputed this match (dispute #{opened.challenge.id}); a commissioner will rule. File the full "
-        "report, with a photo of the scoresheet if you can, within 24 hours (`/match dispute`)."
-    )
-    precedents = precedent_lines(opened.precedents)
-    return f"{text}\n{precedents}" if precedents else text
-
-
-class DisputeForm(discord.ui.Modal, title="Dispute this match"):
-    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="What is wrong?",
-        custom_id="reason",
-        style=discord.TextStyle.paragraph,
-        max_length=1000,
-        placeholder="e.g. Game 2: the away score was 1,230,000, not 12,300,000 (photo of the sheet to follow)",
-    )
-
-    def __init__(self, match_id: int, games: list[list[int]]) -> None:
-        super().__init__()
-        self.match_id, self.games = match_id, games
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            opened = await bot.services.disputes.open(
-                actor_from(interaction), None, self.match_id, self.games, self.reason.value
-            )
-            await publish_scoreboard(bot, interaction, opened.board)
-            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class DisputeGame(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:dispute:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
-):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Dispute",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"score:dispute:{match_id}:{round_index}:{game}",
-            )
-        )
-        self.match_id, self.round_index, self.game = match_id, round_index, game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DisputeGame:
-        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(DisputeForm(self.match_id, [[self.round_index, self.game]]))
-
-
-class AcceptAgreement(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:agree:(?P<a>\d+)"):
-    def __init__(self, agreement_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Accept", style=discord.ButtonStyle.success, custom_id=f"match:agree:{agreement_id}"
-            )
-        )
-        self.agreement_id = agreement_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AcceptAgreement:
-        return cls(int(match["a"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            accepted = await bot_of(interaction).services.disputes.accept_agreement(
-                actor_from(interaction), self.agreement_id
-            )
-            return Reply(f"🤝 Agreed by both captains, for this match: {accepted.terms}", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:sign:(?P<m>\d+)"):
-    def __init__(self, match_id: int, *, done: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Sign scoresheet",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"match:sign:{match_id}",
-                disabled=done,
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SignMatch:
-        return cls(int(match["m"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            board = await bot.services.match_night.sign(actor_from(interaction), self.match_id)
-            await publish_scoreboard(bot, interaction, board)
-            return Reply(f"🖊️ {interaction.user.display_name} signed the scoresheet.", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class SignView(discord.ui.View):
-    def __init__(self, match_id: int, *, done: bool) -> None:
-        super().__init__(timeout=None)
-        self.add_item(SignMatch(match_id, done=done))
-
-
-class ScoreView(discord.ui.View):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(timeout=None)
-        self.add_item(ConfirmGame(match_id, round_index, game))
-        self.add_item(DisputeGame(match_id, round_index, game))
-
-
 @app_commands.guild_only()
 class MatchNightCommands(commands.Cog):
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch, AcceptAgreement)
+        self.bot.add_dynamic_items(*PERSISTENT_BUTTONS)
 
     async def _after(self, interaction: discord.Interaction, board: Scoreboard | MatchContext) -> None:
         await publish_scoreboard(self.bot, interaction, board)
@@ -423,13 +213,15 @@ class MatchNightCommands(commands.Cog):
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
         league: LeagueOption = None,
     ) -> None:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+
         async def work() -> Reply:
             context, rows, names = await self.bot.services.match_night.enter_scores(
-                actor_from(interaction), league, match, round, game,
+                actor_from(interaction), league, game_ref,
                 {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
             )  # fmt: skip
             await self._after(interaction, context)
-            return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(match, round, game))
+            return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(game_ref))
 
         await answer(interaction, work(), ephemeral=False)
 
@@ -559,7 +351,7 @@ class MatchNightCommands(commands.Cog):
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.disputes.play_both_ways(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
+                actor_from(interaction), league, GameRef(match, round, game),
                 typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
             )  # fmt: skip
             await self._after(interaction, board)
@@ -584,13 +376,11 @@ class MatchNightCommands(commands.Cog):
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
-            view = discord.ui.View(timeout=None)
-            view.add_item(AcceptAgreement(proposed.id or 0))
             return Reply(
                 f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
                 "The other captain presses **Accept** (TEAM-DISP-2).",
                 ephemeral=False,
-                view=view,
+                view=agreement_view(proposed.id or 0),
             )
 
         await answer(interaction, work(), ephemeral=False)
@@ -634,7 +424,7 @@ class MatchNightCommands(commands.Cog):
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.penalty(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
+                actor_from(interaction), league, GameRef(match, round, game),
                 offence=offence.value, member_id=member.id,
             )  # fmt: skip
             await self._after(interaction, board)
@@ -659,7 +449,7 @@ class MatchNightCommands(commands.Cog):
     ) -> None:  # fmt: skip
         async def work() -> Reply:
             board = await self.bot.services.match_night.replace_game(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
+                actor_from(interaction), league, GameRef(match, round, game),
                 players=[p1, p2], machine=machine,
             )  # fmt: skip
             await self._after(interaction, board)
@@ -680,16 +470,18 @@ class MatchNightCommands(commands.Cog):
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         member: discord.Member, score: str, league: LeagueOption = None,
     ) -> None:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+
         async def work() -> Reply:
             board = await self.bot.services.match_rulings.replay(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
+                actor_from(interaction), league, game_ref,
                 member_id=member.id, score=score,
             )  # fmt: skip
             await self._after(interaction, board)
             return Reply(
                 f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
                 "The opposing captain confirms it below.",
-                ephemeral=False, view=ScoreView(match, round, game),
+                ephemeral=False, view=ScoreView(game_ref),
             )  # fmt: skip
 
         await answer(interaction, work(), ephemeral=False)
