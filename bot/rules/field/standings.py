@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bot.rules.common import competition_ranks
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.scoring import PlayerId
 
@@ -55,12 +55,11 @@ def season_standings(
         played = sum(1 for week in weeks_held if week in weeks)
         rows.append((player, total, sum(map(Fraction, values), Fraction(0)), played, tiebreak))
     rows.sort(key=lambda r: (-r[1], tuple(-t for t in r[4]), str(r[0])))
-    in_order = sorted((total, tiebreak) for _, total, _, _, tiebreak in rows)  # a rank is 1 + the rows ahead
-    result = []
-    for player, total, raw, played, tiebreak in rows:
-        rank = 1 + len(in_order) - bisect_right(in_order, (total, tiebreak))
-        result.append(SeasonRow(player, rank, total, raw, played, tiebreak))
-    return result
+    ranks = competition_ranks([(total, tiebreak) for _, total, _, _, tiebreak in rows])
+    return [
+        SeasonRow(player, rank, total, raw, played, tiebreak)
+        for (player, total, raw, played, tiebreak), rank in zip(rows, ranks, strict=True)
+    ]
 
 
 def regular_season_winner(table: Sequence[SeasonRow]) -> tuple[PlayerId, ...]:
