@@ -3,7 +3,9 @@ answer for buttons and forms."""
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+import functools
+import inspect
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 import discord
@@ -78,6 +80,27 @@ async def venue_autocomplete(interaction: discord.Interaction, current: str) -> 
     league = getattr(interaction.namespace, "league", None)
     names = await bot_of(interaction).services.venues.venue_names(interaction.guild_id or 0, league)
     return matching(names, current)
+
+
+CommandBody = Callable[..., Coroutine[Any, Any, Reply]]
+Command = Callable[..., Coroutine[Any, Any, Any]]  # what discord.py takes as a command callback
+
+
+def replies(*, ephemeral: bool) -> Callable[[CommandBody], Command]:
+    """For a cog's command whose body returns its Reply: `answer` runs the body inside Discord's deadline and
+    sends the reply. `ephemeral`: whether a deferral, if the body is slow, shows the "thinking…" only to the
+    member (after a deferral Discord keeps that visibility)."""
+
+    def decorate(body: CommandBody) -> Command:
+        @functools.wraps(body)
+        async def command(cog: Any, interaction: discord.Interaction, /, **options: Any) -> None:
+            await answer(interaction, body(cog, interaction, **options), ephemeral=ephemeral)
+
+        # discord.py reads the options from this signature; annotations are resolved where the body is written.
+        command.__signature__ = inspect.signature(body, eval_str=True)  # type: ignore[attr-defined]
+        return command
+
+    return decorate
 
 
 async def answer_component(

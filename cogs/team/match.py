@@ -12,14 +12,14 @@ from discord.ext import commands
 
 from bot import errors
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
 from cogs.team.views import PERSISTENT_BUTTONS, ScoreView, agreement_view, disputed, publish_scoreboard
 
 MATCH_OPTION = "The match (type to search)"
@@ -137,22 +137,20 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=True)
     async def checkin(
         self,
         interaction: discord.Interaction,
         match: int,
         member: discord.Member | None = None,
         league: LeagueOption = None,
-    ) -> None:
-        async def work() -> Reply:
-            context = await self.bot.services.match_night.check_in(
-                actor_from(interaction), league, match, member.id if member else None
-            )
-            await self._after(interaction, context)
-            who = member.display_name if member else interaction.user.display_name
-            return Reply(f"🟢 {who} is checked in.")
-
-        await answer(interaction, work(), ephemeral=True)
+    ) -> Reply:
+        context = await self.bot.services.match_night.check_in(
+            actor_from(interaction), league, match, member.id if member else None
+        )
+        await self._after(interaction, context)
+        who = member.display_name if member else interaction.user.display_name
+        return Reply(f"🟢 {who} is checked in.")
 
     @app_commands.command(name="lineup", description="Declare your team's lineup for its next round (captains)")
     @app_commands.describe(
@@ -180,20 +178,18 @@ class MatchNightCommands(commands.Cog):
         p3=player_autocomplete,
         p4=player_autocomplete,
     )
+    @replies(ephemeral=True)
     async def lineup(
         self, interaction: discord.Interaction, match: int,
         p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
         m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            context, round_index, side = await self.bot.services.match_night.declare(
-                actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
-            )
-            await self._after(interaction, context)
-            return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
-
-        await answer(interaction, work(), ephemeral=True)
+    ) -> Reply:  # fmt: skip
+        context, round_index, side = await self.bot.services.match_night.declare(
+            actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
+        )
+        await self._after(interaction, context)
+        return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
 
     @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
     @app_commands.describe(
@@ -207,23 +203,20 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def score(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
+    ) -> Reply:  # fmt: skip
         game_ref = GameRef(match, round, game)
-
-        async def work() -> Reply:
-            context, rows, names = await self.bot.services.match_night.enter_scores(
-                actor_from(interaction), league, game_ref,
-                {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
-            )  # fmt: skip
-            await self._after(interaction, context)
-            return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(game_ref))
-
-        await answer(interaction, work(), ephemeral=False)
+        context, rows, names = await self.bot.services.match_night.enter_scores(
+            actor_from(interaction), league, game_ref,
+            {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+        )  # fmt: skip
+        await self._after(interaction, context)
+        return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(game_ref))
 
     tiebreak_group = app_commands.Group(
         name="tiebreak", description="The tie-breaker game of a level match", guild_only=True
@@ -232,13 +225,11 @@ class MatchNightCommands(commands.Cog):
     @tiebreak_group.command(name="defer", description="HOME hands the first tie-breaker decision to AWAY (captains)")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
-            await self._after(interaction, board)
-            return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
+        await self._after(interaction, board)
+        return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
 
     @tiebreak_group.command(name="choose", description="Make one tie-breaker decision: the format or the machine")
     @app_commands.describe(
@@ -247,18 +238,16 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(format=TIEBREAK_FORMATS)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak_choose(
         self, interaction: discord.Interaction, match: int, format: app_commands.Choice[str] | None = None,
         machine: int | None = None, league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.choose(
-                actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
-            )
-            await self._after(interaction, board)
-            return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.tiebreaks.choose(
+            actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
+        )
+        await self._after(interaction, board)
+        return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
 
     @tiebreak_group.command(name="declare", description="Name your tie-breaker players, in ball order (captains)")
     @app_commands.describe(
@@ -269,43 +258,35 @@ class MatchNightCommands(commands.Cog):
     @app_commands.autocomplete(
         p1=present_player_autocomplete, p2=present_player_autocomplete, p3=present_player_autocomplete
     )
+    @replies(ephemeral=False)
     async def tiebreak_declare(
         self, interaction: discord.Interaction, match: int, p1: str, p2: str, p3: str | None = None,
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.declare(
-                actor_from(interaction), league, match, [p1, p2, p3 or ""]
-            )
-            await self._after(interaction, board)
-            return Reply("📋 Tie-breaker players declared.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.tiebreaks.declare(actor_from(interaction), league, match, [p1, p2, p3 or ""])
+        await self._after(interaction, board)
+        return Reply("📋 Tie-breaker players declared.", ephemeral=False)
 
     @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak_score(
         self, interaction: discord.Interaction, match: int, home: str, away: str, league: LeagueOption = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
-            await self._after(interaction, board)
-            return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:
+        board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
+        await self._after(interaction, board)
+        return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
 
     match_group = app_commands.Group(name="match", description="A team match", guild_only=True)
 
     @match_group.command(name="show", description="Show a match's scoreboard")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    async def show(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
-            return Reply(embeds=[scoreboard_embed(board)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
+        return Reply(embeds=[scoreboard_embed(board)])
 
     @match_group.command(
         name="dispute", description="Challenge games of a match, with a photo of the scoresheet (captains)"
@@ -317,21 +298,19 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=DISPUTE_KIND_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def dispute(
         self, interaction: discord.Interaction, match: int, reason: app_commands.Range[str, 1, 1000],
         round: app_commands.Range[int, 1, 4] | None = None, game: app_commands.Range[int, 1, 4] | None = None,
         kind: app_commands.Choice[str] | None = None, rule: str | None = None,
         photo: discord.Attachment | None = None, league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            opened = await self.bot.services.disputes.open(
-                actor_from(interaction), league, match, [[round, game]] if round and game else [], reason,
-                kind=kind.value if kind else "score", rule_id=rule, photo_url=photo.url if photo else None,
-            )  # fmt: skip
-            await self._after(interaction, opened.board)
-            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        opened = await self.bot.services.disputes.open(
+            actor_from(interaction), league, match, [[round, game]] if round and game else [], reason,
+            kind=kind.value if kind else "score", rule_id=rule, photo_url=photo.url if photo else None,
+        )  # fmt: skip
+        await self._after(interaction, opened.board)
+        return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
 
     @match_group.command(
         name="both-ways", description="Record a disputed game's other result, played both ways (captains)"
@@ -343,25 +322,23 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def both_ways(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.disputes.play_both_ways(
-                actor_from(interaction), league, GameRef(match, round, game),
-                typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
-                "The commissioner's ruling picks one (TEAM-DISP-3).",
-                ephemeral=False,
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.disputes.play_both_ways(
+            actor_from(interaction), league, GameRef(match, round, game),
+            typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
+            "The commissioner's ruling picks one (TEAM-DISP-3).",
+            ephemeral=False,
+        )
 
     @match_group.command(
         name="agreement", description="Write down how both captains agreed to handle a situation (captains)"
@@ -370,20 +347,18 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def agreement(
         self, interaction: discord.Interaction, match: int, terms: app_commands.Range[str, 1, 1000],
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
-            return Reply(
-                f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
-                "The other captain presses **Accept** (TEAM-DISP-2).",
-                ephemeral=False,
-                view=agreement_view(proposed.id or 0),
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
+        return Reply(
+            f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
+            "The other captain presses **Accept** (TEAM-DISP-2).",
+            ephemeral=False,
+            view=agreement_view(proposed.id or 0),
+        )
 
     @match_group.command(name="ruling", description="Rule on a disputed match (commissioners)")
     @app_commands.describe(
@@ -392,6 +367,7 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(pick=PICK_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def ruling(
         self,
         interaction: discord.Interaction,
@@ -400,15 +376,12 @@ class MatchNightCommands(commands.Cog):
         rule: str | None = None,
         pick: app_commands.Choice[str] | None = None,
         league: LeagueOption = None,
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.disputes.rule(
-                actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
-            )
-            await self._after(interaction, board)
-            return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:
+        board = await self.bot.services.disputes.rule(
+            actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
+        )
+        await self._after(interaction, board)
+        return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
 
     @match_group.command(name="penalty", description="Record an in-game penalty against a player (captains, officials)")
     @app_commands.describe(
@@ -417,22 +390,20 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(offence=OFFENCE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def penalty(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         offence: app_commands.Choice[str], member: discord.Member, league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.penalty(
-                actor_from(interaction), league, GameRef(match, round, game),
-                offence=offence.value, member_id=member.id,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.penalty(
+            actor_from(interaction), league, GameRef(match, round, game),
+            offence=offence.value, member_id=member.id,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
+        )
 
     @match_group.command(name="replace", description="Replay a game whose machine failed: new machine, new players")
     @app_commands.describe(
@@ -442,22 +413,20 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete, machine=machine_autocomplete)
     @app_commands.autocomplete(p1=present_player_autocomplete, p2=present_player_autocomplete)
+    @replies(ephemeral=False)
     async def replace(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         machine: int | None = None, p1: str | None = None, p2: str | None = None, league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_night.replace_game(
-                actor_from(interaction), league, GameRef(match, round, game),
-                players=[p1, p2], machine=machine,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_night.replace_game(
+            actor_from(interaction), league, GameRef(match, round, game),
+            players=[p1, p2], machine=machine,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
+        )
 
     @match_group.command(name="replay", description="A replay score that replaces a player's first (captains)")
     @app_commands.describe(
@@ -465,26 +434,23 @@ class MatchNightCommands(commands.Cog):
         score="The replay score; it counts even if lower", league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def replay(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         member: discord.Member, score: str, league: LeagueOption = None,
-    ) -> None:  # fmt: skip
+    ) -> Reply:  # fmt: skip
         game_ref = GameRef(match, round, game)
-
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.replay(
-                actor_from(interaction), league, game_ref,
-                member_id=member.id, score=score,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
-                "The opposing captain confirms it below.",
-                ephemeral=False, view=ScoreView(game_ref),
-            )  # fmt: skip
-
-        await answer(interaction, work(), ephemeral=False)
+        board = await self.bot.services.match_rulings.replay(
+            actor_from(interaction), league, game_ref,
+            member_id=member.id, score=score,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
+            "The opposing captain confirms it below.",
+            ephemeral=False, view=ScoreView(game_ref),
+        )  # fmt: skip
 
     @match_group.command(
         name="walkout", description="Record a team leaving or refusing to finish a disputed match (officials)"
@@ -494,18 +460,16 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES, kind=WALKOUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def walkout(
         self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str],
         kind: app_commands.Choice[str], league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.walkout(
-                actor_from(interaction), league, match, side=Side(side.value), kind=kind.value
-            )
-            await self._after(interaction, board)
-            return Reply(f"🚪 Recorded: the {side.name} team {kind.value} (TEAM-FORF-4).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.walkout(
+            actor_from(interaction), league, match, side=Side(side.value), kind=kind.value
+        )
+        await self._after(interaction, board)
+        return Reply(f"🚪 Recorded: the {side.name} team {kind.value} (TEAM-FORF-4).", ephemeral=False)
 
     @match_group.command(
         name="forfeit", description="Rule a team at fault for moving or refusing to move venue (officials)"
@@ -515,28 +479,24 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
     async def forfeit(
         self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: LeagueOption = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.venue_forfeit(
-                actor_from(interaction), league, match, side=Side(side.value)
-            )
-            await self._after(interaction, board)
-            return Reply(f"🏳️ The {side.name} team forfeits this match (TEAM-VENUE-1/4).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:
+        board = await self.bot.services.match_rulings.venue_forfeit(
+            actor_from(interaction), league, match, side=Side(side.value)
+        )
+        await self._after(interaction, board)
+        return Reply(f"🏳️ The {side.name} team forfeits this match (TEAM-VENUE-1/4).", ephemeral=False)
 
     @match_group.command(name="played-out", description="Your team played the evening out against a forfeiting team")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    async def played_out(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
-            await self._after(interaction, board)
-            return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def played_out(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
+        await self._after(interaction, board)
+        return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
 
     @match_group.command(name="machine", description="Take a failing machine out of this match (captains)")
     @app_commands.describe(
@@ -545,26 +505,24 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=MACHINE_OUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @replies(ephemeral=False)
     async def machine(
         self, interaction: discord.Interaction, match: int, machine: int, kind: app_commands.Choice[str],
         agreed: bool, reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.take_out_machine(
-                actor_from(interaction),
-                league,
-                match,
-                machine_id=machine,
-                kind=kind.value,
-                agreed=agreed,
-                reason=reason,
-            )
-            await self._after(interaction, board)
-            return Reply(
-                f"🔧 Machine #{machine} is out of this match ({kind.name}); it will not come back.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.take_out_machine(
+            actor_from(interaction),
+            league,
+            match,
+            machine_id=machine,
+            kind=kind.value,
+            agreed=agreed,
+            reason=reason,
+        )
+        await self._after(interaction, board)
+        return Reply(
+            f"🔧 Machine #{machine} is out of this match ({kind.name}); it will not come back.", ephemeral=False
+        )
 
     @match_group.command(
         name="adjustment", description="Report a machine adjusted on match night without consent (captains)"
@@ -573,17 +531,15 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, machine="The machine", what="What was adjusted, when and by whom", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @replies(ephemeral=True)
     async def adjustment(
         self, interaction: discord.Interaction, match: int, machine: int, what: app_commands.Range[str, 1, 500],
         league: LeagueOption = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            await self.bot.services.machine_log.adjustment(
-                actor_from(interaction), league, match, machine_id=machine, description=what
-            )
-            return Reply("📝 Recorded in the machine-issue log (TEAM-MACH-8); the match goes on unchanged.")
-
-        await answer(interaction, work(), ephemeral=True)
+    ) -> Reply:  # fmt: skip
+        await self.bot.services.machine_log.adjustment(
+            actor_from(interaction), league, match, machine_id=machine, description=what
+        )
+        return Reply("📝 Recorded in the machine-issue log (TEAM-MACH-8); the match goes on unchanged.")
 
     @match_group.command(
         name="extension", description="Record whether both captains agreed to wait until 20:30 (officials)"
@@ -592,17 +548,13 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, agreed="Both captains agreed to the extra 15 minutes", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=True)
     async def extension(
         self, interaction: discord.Interaction, match: int, agreed: bool, league: LeagueOption = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.extension(
-                actor_from(interaction), league, match, agreed=agreed
-            )
-            await self._after(interaction, board)
-            return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
-
-        await answer(interaction, work(), ephemeral=True)
+    ) -> Reply:
+        board = await self.bot.services.match_rulings.extension(actor_from(interaction), league, match, agreed=agreed)
+        await self._after(interaction, board)
+        return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
 
 
 async def setup(bot: LeagueBot) -> None:
