@@ -6,6 +6,8 @@ command has replied (bot/scoreboard_publisher.py).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -16,6 +18,7 @@ from bot.interactions import Reply
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
+from bot.services.actor import Actor
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
@@ -59,47 +62,35 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
 
 async def player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Present, eligible players of the captain's team, starters who still must play first (TEAM-LINEUP-9)."""
-    match_id = getattr(interaction.namespace, "match", None)
-    if not isinstance(match_id, int):
-        return []
-    service = bot_of(interaction).services.match_night
-    try:
-        choices = await service.player_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
-    except errors.Refusal:
-        return []  # autocomplete cannot explain; the submission will
-    return [
-        app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
-    ]
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.player_choices)
+    return _player_choices(choices, current)
 
 
 async def machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    match_id = getattr(interaction.namespace, "match", None)
-    if not isinstance(match_id, int):
-        return []
-    service = bot_of(interaction).services.match_night
-    try:
-        choices = await service.machine_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
-    except errors.Refusal:
-        return []
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.machine_choices)
     return _filtered(choices, current)
 
 
 async def present_player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The acting captain's players who are here: for replacement games and the tie-breaker."""
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.present_choices)
+    return _player_choices(choices, current)
+
+
+async def _in_the_match(
+    interaction: discord.Interaction, choices: Callable[[Actor, str | None, int], Awaitable[list[tuple[int, str]]]]
+) -> list[tuple[int, str]]:
+    """Choices for the member in the match already picked in the `match:` option; none before one is picked."""
     match_id = getattr(interaction.namespace, "match", None)
     if not isinstance(match_id, int):
         return []
-    service = bot_of(interaction).services.match_night
     try:
-        choices = await service.present_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
+        return await choices(actor_from(interaction), getattr(interaction.namespace, "league", None), match_id)
     except errors.Refusal:
-        return []
+        return []  # autocomplete cannot explain; the submission will
+
+
+def _player_choices(choices: list[tuple[int, str]], current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
     ]
