@@ -4,7 +4,7 @@ Discord (and discord.py) sends edits in one channel one at a time, and a league 
 channel: a command that edited its match's scoreboard before replying waited behind every other match's
 edit. Commands now reply first and hand the board here. Each match has at most one publish in flight; boards
 that arrive meanwhile replace each other, so only the newest is sent next (the ones it superseded would be
-overwritten at once anyway). A publish builds its board when it runs (see `cogs.team.match.publish_scoreboard`), so
+overwritten at once anyway). A publish builds its board when it runs (see `cogs.team.views.publish_scoreboard`), so
 the coalescing adapts to load: at a quiet moment every change is shown at once; when changes come faster
 than boards can be built and sent (or Discord's per-channel rate limit holds the edits back), one build and
 one edit cover all of them. The change a board shows is already saved: a failed publish is logged, never

@@ -11,11 +11,11 @@ from discord.ext import commands
 
 from bot import formats
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render import setup as render
 from bot.render.exchange import ROSTER_NEXT_STEP, import_report
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
 
 IMPORT_KINDS = [
     app_commands.Choice(
@@ -51,6 +51,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
     )
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.autocomplete(timezone=timezone_autocomplete)
+    @replies(ephemeral=False)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -58,18 +59,15 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         format: app_commands.Choice[str],
         timezone: str | None = None,
         commissioner_role: discord.Role | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            league = await self.bot.services.leagues.create(
-                actor_from(interaction),
-                name=name,
-                league_format=format.value,
-                timezone=timezone,
-                commissioner_role_id=commissioner_role.id if commissioner_role else None,
-            )
-            return Reply(render.league_created(league), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    ) -> Reply:
+        league = await self.bot.services.leagues.create(
+            actor_from(interaction),
+            name=name,
+            league_format=format.value,
+            timezone=timezone,
+            commissioner_role_id=commissioner_role.id if commissioner_role else None,
+        )
+        return Reply(render.league_created(league), ephemeral=False)
 
     @app_commands.command(name="config", description="Change who commissions the league (commissioners)")
     @app_commands.describe(
@@ -78,45 +76,39 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role="Stop treating this extra role as commissioners",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def config(
         self,
         interaction: discord.Interaction,
         commissioner_role: discord.Role | None = None,
         add_official_role: discord.Role | None = None,
         remove_official_role: discord.Role | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            if not (commissioner_role or add_official_role or remove_official_role):
-                raise InvalidInput("Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`.")
-            changed = await self.bot.services.leagues.set_official_roles(
-                actor_from(interaction),
-                league,
-                commissioner_role_id=commissioner_role.id if commissioner_role else None,
-                add_role_id=add_official_role.id if add_official_role else None,
-                remove_role_id=remove_official_role.id if remove_official_role else None,
-            )
-            lines = []
-            if commissioner_role:
-                lines.append(f"Commissioners of **{changed.name}** are now members with {commissioner_role.mention}.")
-            if add_official_role:
-                lines.append(f"Members with {add_official_role.mention} are commissioners too.")
-            if remove_official_role:
-                lines.append(f"Members with {remove_official_role.mention} are no longer extra commissioners.")
-            return Reply("⚙️ " + " ".join(lines) + " Server admins always are.")
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        if not (commissioner_role or add_official_role or remove_official_role):
+            raise InvalidInput("Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`.")
+        changed = await self.bot.services.leagues.set_official_roles(
+            actor_from(interaction),
+            league,
+            commissioner_role_id=commissioner_role.id if commissioner_role else None,
+            add_role_id=add_official_role.id if add_official_role else None,
+            remove_role_id=remove_official_role.id if remove_official_role else None,
+        )
+        lines = []
+        if commissioner_role:
+            lines.append(f"Commissioners of **{changed.name}** are now members with {commissioner_role.mention}.")
+        if add_official_role:
+            lines.append(f"Members with {add_official_role.mention} are commissioners too.")
+        if remove_official_role:
+            lines.append(f"Members with {remove_official_role.mention} are no longer extra commissioners.")
+        return Reply("⚙️ " + " ".join(lines) + " Server admins always are.")
 
     @app_commands.command(name="show", description="Show a league's venues, machines, teams and players")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            setup = await bot_of(interaction).services.leagues.setup(actor_from(interaction), league)
-            return Reply(embeds=[render.setup_embed(setup)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        setup = await bot_of(interaction).services.leagues.setup(actor_from(interaction), league)
+        return Reply(embeds=[render.setup_embed(setup)])
 
     @app_commands.command(
         name="import", description="Import rosters or machines from a spreadsheet CSV (commissioners)"
@@ -128,30 +120,27 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(kind=IMPORT_KINDS)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def import_csv(
         self,
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
         file: discord.Attachment,
         dry_run: bool = False,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            if file.size > IMPORT_MAX_BYTES:
-                raise InvalidInput(f"`file` is {file.size:,} bytes; the limit is {IMPORT_MAX_BYTES:,}. Split it.")
-            report = await self.bot.services.spreadsheets.import_csv(
-                actor_from(interaction),
-                league,
-                kind=kind.value,
-                content=await file.read(),
-                file=file.filename,
-                dry_run=dry_run,
-            )
-            next_step = ROSTER_NEXT_STEP if kind.value == "rosters" else None
-            return Reply(import_report(report, next_step=next_step))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        if file.size > IMPORT_MAX_BYTES:
+            raise InvalidInput(f"`file` is {file.size:,} bytes; the limit is {IMPORT_MAX_BYTES:,}. Split it.")
+        report = await self.bot.services.spreadsheets.import_csv(
+            actor_from(interaction),
+            league,
+            kind=kind.value,
+            content=await file.read(),
+            file=file.filename,
+            dry_run=dry_run,
+        )
+        next_step = ROSTER_NEXT_STEP if kind.value == "rosters" else None
+        return Reply(import_report(report, next_step=next_step))
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -7,10 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render import setup as render
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, replies
 
 
 @app_commands.guild_only()
@@ -25,26 +25,23 @@ class PlayerCommands(commands.GroupCog, group_name="player", group_description="
         ifpa_rank="Their current IFPA world rank (team leagues limit top-ranked players)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def register(
         self,
         interaction: discord.Interaction,
         member: discord.Member,
         ifpa_number: int | None = None,
         ifpa_rank: int | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            player, joined = await self.bot.services.players.register(
-                actor_from(interaction),
-                league,
-                member=Member(user_id=member.id, display_name=member.display_name, is_bot=member.bot),
-                ifpa_number=ifpa_number,
-                ifpa_rank=ifpa_rank,
-            )
-            return Reply(render.player_registered(player, joined.name))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        player, joined = await self.bot.services.players.register(
+            actor_from(interaction),
+            league,
+            member=Member(user_id=member.id, display_name=member.display_name, is_bot=member.bot),
+            ifpa_number=ifpa_number,
+            ifpa_rank=ifpa_rank,
+        )
+        return Reply(render.player_registered(player, joined.name))
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -11,15 +11,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
 from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
 from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, answer_component, bot_of, matching, replies
 
 KIND_OPTION = "Which kind of post (type to search)"
 ANSWER_WORDS = {RollCallAnswer.IN: "in", RollCallAnswer.MAYBE: "a maybe", RollCallAnswer.OUT: "out"}
@@ -56,10 +55,7 @@ class RollCallButton(
                 f"Noted: you are {ANSWER_WORDS[self.choice]} for {roll_call.match.line.match.play_on:%a %-d %b}."
             )
 
-        try:
-            await answer(interaction, work(), ephemeral=True)
-        except Exception as error:  # a button's errors never reach the command tree's handler
-            await errors.report(interaction, error)
+        await answer_component(interaction, work(), ephemeral=True)
 
 
 @app_commands.guild_only()
@@ -78,7 +74,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         grace_minutes="How late a post may still go out after the bot was down (default 120)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def channels(
         self,
         interaction: discord.Interaction,
@@ -86,25 +82,21 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         scores: discord.TextChannel | None = None,
         commissioners: discord.TextChannel | None = None,
         grace_minutes: int | None = None,
-        league: str | None = None,
-    ) -> None:
+        league: LeagueOption = None,
+    ) -> Reply:
         named = {
             rules.Channel.ANNOUNCEMENTS: announcements,
             rules.Channel.SCORES: scores,
             rules.Channel.COMMISSIONERS: commissioners,
         }
-
-        async def work() -> Reply:
-            posting = await self.bot.services.posts.set_channels(
-                actor_from(interaction),
-                league,
-                {purpose: channel.id for purpose, channel in named.items() if channel is not None},
-                grace_minutes=grace_minutes,
-            )
-            await self.bot.posts.rebuild(posting.league.id)
-            return Reply("📬 Posting settings saved.", embeds=[settings_embed(posting)])
-
-        await answer(interaction, work(), ephemeral=True)
+        posting = await self.bot.services.posts.set_channels(
+            actor_from(interaction),
+            league,
+            {purpose: channel.id for purpose, channel in named.items() if channel is not None},
+            grace_minutes=grace_minutes,
+        )
+        await self.bot.posts.rebuild(posting.league.id)
+        return Reply("📬 Posting settings saved.", embeds=[settings_embed(posting)])
 
     @app_commands.command(name="set", description="Turn a kind of post on or off, or change its time (commissioners)")
     @app_commands.describe(
@@ -115,7 +107,8 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         hours="Hours after the event (dispute reminders)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    @replies(ephemeral=True)
     async def set_kind(
         self,
         interaction: discord.Interaction,
@@ -124,96 +117,79 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         at: str | None = None,
         days: int | None = None,
         hours: int | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            posting, chosen = await self.bot.services.posts.set_timing(
-                actor_from(interaction), league, kind, enabled=enabled, at=at, days=days, hours=hours
-            )
-            await self.bot.posts.rebuild(posting.league.id)
-            timing = posting.settings().timing(chosen)
-            state = "on" if timing.enabled else "off"
-            return Reply(f"📬 {chosen.title.capitalize()}: {state}, {timing_text(timing)}.")
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        posting, chosen = await self.bot.services.posts.set_timing(
+            actor_from(interaction), league, kind, enabled=enabled, at=at, days=days, hours=hours
+        )
+        await self.bot.posts.rebuild(posting.league.id)
+        timing = posting.settings().timing(chosen)
+        state = "on" if timing.enabled else "off"
+        return Reply(f"📬 {chosen.title.capitalize()}: {state}, {timing_text(timing)}.")
 
     @app_commands.command(name="show", description="The league's posting settings (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            posting = await self.bot.services.posts.settings(actor_from(interaction), league)
-            return Reply(embeds=[settings_embed(posting)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        posting = await self.bot.services.posts.settings(actor_from(interaction), league)
+        return Reply(embeds=[settings_embed(posting)])
 
     @app_commands.command(name="upcoming", description="The posts due in the next eight days (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def upcoming(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.posts.upcoming(actor_from(interaction), league)
-            return Reply(embeds=[upcoming_embed(view)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def upcoming(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.posts.upcoming(actor_from(interaction), league)
+        return Reply(embeds=[upcoming_embed(view)])
 
     @app_commands.command(name="preview", description="Show a post as it would look now, only to you (commissioners)")
     @app_commands.describe(kind=KIND_OPTION, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
-    async def preview(self, interaction: discord.Interaction, kind: str, league: str | None = None) -> None:
-        async def work() -> Reply:
-            content = await self.bot.services.posts.preview(actor_from(interaction), league, kind)
-            outgoing = render_post(content)
-            post = content.post
-            note = f"👀 Preview of `{post.kind}` `{post.period}` (due {when(post.local)})"
-            text = f"{note}\n{outgoing.content}" if outgoing.content else note
-            return Reply(text[:2000], embeds=outgoing.embeds, files=outgoing.files())
-
-        await answer(interaction, work(), ephemeral=True)
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    @replies(ephemeral=True)
+    async def preview(self, interaction: discord.Interaction, kind: str, league: LeagueOption = None) -> Reply:
+        content = await self.bot.services.posts.preview(actor_from(interaction), league, kind)
+        outgoing = render_post(content)
+        post = content.post
+        note = f"👀 Preview of `{post.kind}` `{post.period}` (due {when(post.local)})"
+        text = f"{note}\n{outgoing.content}" if outgoing.content else note
+        return Reply(text[:2000], embeds=outgoing.embeds, files=outgoing.files())
 
     @app_commands.command(name="pause", description="Stop the league's scheduled posts until resumed (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def pause(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=True)
-            await self.bot.posts.rebuild(posting.league.id)
-            return Reply(f"⏸️ Scheduled posts of **{posting.league.name}** are paused. `/posts resume` restarts them.")
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def pause(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=True)
+        await self.bot.posts.rebuild(posting.league.id)
+        return Reply(f"⏸️ Scheduled posts of **{posting.league.name}** are paused. `/posts resume` restarts them.")
 
     @app_commands.command(name="resume", description="Restart the league's scheduled posts (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def resume(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=False)
-            await self.bot.posts.rebuild(posting.league.id)
-            return Reply(
-                f"▶️ Scheduled posts of **{posting.league.name}** are running again. Posts that fell due while "
-                "paused are not sent; `/posts resend` sends one."
-            )
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def resume(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        posting = await self.bot.services.posts.pause(actor_from(interaction), league, paused=False)
+        await self.bot.posts.rebuild(posting.league.id)
+        return Reply(
+            f"▶️ Scheduled posts of **{posting.league.name}** are running again. Posts that fell due while "
+            "paused are not sent; `/posts resend` sends one."
+        )
 
     @app_commands.command(name="resend", description="Send a post that fell due once more (commissioners)")
     @app_commands.describe(
         kind=KIND_OPTION, period="The post's period, as `/posts upcoming` shows it", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(kind=kind_autocomplete, league=league_autocomplete)
-    async def resend(self, interaction: discord.Interaction, kind: str, period: str, league: str | None = None) -> None:
-        async def work() -> Reply:
-            due = await self.bot.services.posts.resend(actor_from(interaction), league, kind, period)
-            try:
-                await self.bot.posts.resend(due)
-            except discord.HTTPException as exc:
-                raise InvalidInput(
-                    f"Discord refused the post in <#{due.channel_id}> ({exc.text or exc.status}). Check that the bot "
-                    "may send messages and attach files there."
-                ) from None
-            return Reply(f"📬 Sent `{due.post.kind}` `{due.post.period}` again in <#{due.channel_id}>.")
-
-        await answer(interaction, work(), ephemeral=True)
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    @replies(ephemeral=True)
+    async def resend(
+        self, interaction: discord.Interaction, kind: str, period: str, league: LeagueOption = None
+    ) -> Reply:
+        due = await self.bot.services.posts.resend(actor_from(interaction), league, kind, period)
+        try:
+            await self.bot.posts.resend(due)
+        except discord.HTTPException as exc:
+            raise InvalidInput(
+                f"Discord refused the post in <#{due.channel_id}> ({exc.text or exc.status}). Check that the bot "
+                "may send messages and attach files there."
+            ) from None
+        return Reply(f"📬 Sent `{due.post.kind}` `{due.post.period}` again in <#{due.channel_id}>.")
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -11,7 +11,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.exchange import export_file
 from bot.render.league_standings import league_standings_embed
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
 
 
 async def conference_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -30,14 +30,14 @@ class StandingsCommands(commands.Cog):
         export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(conference=conference_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(conference=conference_autocomplete)
     @app_commands.guild_only()
     async def standings(
         self,
         interaction: discord.Interaction,
         conference: str | None = None,
         export: bool = False,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             actor = actor_from(interaction)

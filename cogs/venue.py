@@ -7,10 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render import setup as render
 from bot.rules.setup import MachineStatus
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies, venue_autocomplete
 
 STATUS_CHOICES = [
     app_commands.Choice(name=status.value.replace("_", " "), value=status.value) for status in MachineStatus
@@ -35,21 +35,16 @@ class VenueCommands(commands.GroupCog, group_name="venue", group_description="Ve
 
     @app_commands.command(name="add", description="Add a venue (commissioners)")
     @app_commands.describe(name="The venue's name", address="Street address, shown to players", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def add(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
         address: app_commands.Range[str, 1, 200] | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            venue = await self.bot.services.venues.add_venue(
-                actor_from(interaction), league, name=name, address=address
-            )
-            return Reply(render.venue_added(venue))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        venue = await self.bot.services.venues.add_venue(actor_from(interaction), league, name=name, address=address)
+        return Reply(render.venue_added(venue))
 
 
 @app_commands.guild_only()
@@ -66,7 +61,8 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
         balls="Balls per game",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete)
+    @replies(ephemeral=True)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -75,41 +71,35 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
         variant: app_commands.Range[str, 1, 40] | None = None,
         players: int = 4,
         balls: int = 3,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            machine, where = await self.bot.services.venues.add_machine(
-                actor_from(interaction),
-                league,
-                venue_name=venue,
-                model=model,
-                variant=variant,
-                max_players=players,
-                balls=balls,
-            )
-            return Reply(render.machine_added(machine, where))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        machine, where = await self.bot.services.venues.add_machine(
+            actor_from(interaction),
+            league,
+            venue_name=venue,
+            model=model,
+            variant=variant,
+            max_players=players,
+            balls=balls,
+        )
+        return Reply(render.machine_added(machine, where))
 
     @app_commands.command(name="status", description="Take a machine out of service or put it back (commissioners)")
     @app_commands.describe(machine="The machine (type to search)", status="Its new status", league=LEAGUE_OPTION)
     @app_commands.choices(status=STATUS_CHOICES)
     @app_commands.autocomplete(machine=machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def status(
         self,
         interaction: discord.Interaction,
         machine: int,
         status: app_commands.Choice[str],
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            changed = await self.bot.services.venues.set_machine_status(
-                actor_from(interaction), league, machine_id=machine, status=status.value
-            )
-            return Reply(render.machine_status_changed(changed))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        changed = await self.bot.services.venues.set_machine_status(
+            actor_from(interaction), league, machine_id=machine, status=status.value
+        )
+        return Reply(render.machine_status_changed(changed))
 
 
 async def setup(bot: LeagueBot) -> None:

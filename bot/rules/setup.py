@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 
 LEAGUE_NAME_MAX = 60
 VENUE_NAME_MAX = 80
@@ -64,6 +64,17 @@ def optional_text(value: str | None, *, option: str, max_length: int) -> str | N
     if value is None or not value.strip():
         return None
     return clean_name(value, option=option, max_length=max_length).display
+
+
+def known_league(names: list[str], typed: str) -> str:
+    """The league `typed` names among the server's `names` (case and outer spaces aside), as it is stored."""
+    if not names:
+        raise NotFound("This server has no league yet. A server admin can start one with `/league create`.")
+    key = typed.strip().casefold()
+    for name in names:
+        if name.casefold() == key:
+            return name
+    raise NotFound(f"No league named {typed.strip()!r} here. Leagues in this server: {', '.join(names)}.")
 
 
 def league_format(value: str, known: Sequence[str]) -> str:

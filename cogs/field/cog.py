@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.field.replies import (
     correction_text,
     finals_embed,
@@ -32,7 +32,7 @@ from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
 from bot.services.field.options import OPTION_NAMES
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, matching, replies
 
 OFFENCES = [
     app_commands.Choice(name="played an opponent's ball (FIELD-PEN-2)", value=Offence.OPPONENT_BALL.value),
@@ -95,6 +95,11 @@ async def _machines(interaction: discord.Interaction, current: str, *, tonight: 
     ]
 
 
+NIGHT_MACHINE_SLOTS = ("m1", "m2", "m3", "m4", "m5")  # a night's five machines: options of open and machines
+NIGHT_MACHINES_DESCRIBED = dict.fromkeys(NIGHT_MACHINE_SLOTS, MACHINE_OPTION)
+NIGHT_MACHINES_SUGGESTED = dict.fromkeys(NIGHT_MACHINE_SLOTS, league_machine_autocomplete)
+
+
 def _day(text: str | None) -> date | None:
     if text is None:
         return None
@@ -120,14 +125,10 @@ class FieldCommands(commands.Cog):
 
     @night.command(name="open", description="Open the next league night with its five machines (officials)")
     @app_commands.describe(
-        m1=MACHINE_OPTION, m2=MACHINE_OPTION, m3=MACHINE_OPTION, m4=MACHINE_OPTION, m5=MACHINE_OPTION,
-        date="The night's date, e.g. 2026-06-02 (default: today)", league=LEAGUE_OPTION,
-    )  # fmt: skip
-    @app_commands.autocomplete(
-        m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
-        m4=league_machine_autocomplete, m5=league_machine_autocomplete,
-    )  # fmt: skip
-    @app_commands.autocomplete(league=league_autocomplete)
+        **NIGHT_MACHINES_DESCRIBED, date="The night's date, e.g. 2026-06-02 (default: today)", league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(**NIGHT_MACHINES_SUGGESTED)
+    @replies(ephemeral=False)
     async def night_open(
         self,
         interaction: discord.Interaction,
@@ -137,26 +138,17 @@ class FieldCommands(commands.Cog):
         m4: int,
         m5: int,
         date: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.open_night(
-                actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5], play_on=_day(date)
-            )
-            return Reply("📣 League night open: practise these machines!", embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.field_nights.open_night(
+            actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5], play_on=_day(date)
+        )
+        return Reply("📣 League night open: practise these machines!", embeds=[night_embed(view)], ephemeral=False)
 
     @night.command(name="machines", description="Change tonight's machines or name a replacement (officials)")
-    @app_commands.describe(
-        m1=MACHINE_OPTION, m2=MACHINE_OPTION, m3=MACHINE_OPTION, m4=MACHINE_OPTION, m5=MACHINE_OPTION,
-        league=LEAGUE_OPTION,
-    )  # fmt: skip
-    @app_commands.autocomplete(
-        m1=league_machine_autocomplete, m2=league_machine_autocomplete, m3=league_machine_autocomplete,
-        m4=league_machine_autocomplete, m5=league_machine_autocomplete,
-    )  # fmt: skip
-    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(**NIGHT_MACHINES_DESCRIBED, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(**NIGHT_MACHINES_SUGGESTED)
+    @replies(ephemeral=False)
     async def night_machines(
         self,
         interaction: discord.Interaction,
@@ -165,15 +157,12 @@ class FieldCommands(commands.Cog):
         m3: int,
         m4: int,
         m5: int,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.set_machines(
-                actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5]
-            )
-            return Reply("🔧 Tonight's machines changed.", embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.field_nights.set_machines(
+            actor_from(interaction), league, machine_ids=[m1, m2, m3, m4, m5]
+        )
+        return Reply("🔧 Tonight's machines changed.", embeds=[night_embed(view)], ephemeral=False)
 
     @night.command(name="close", description="Close tonight: its points become final (officials)")
     @app_commands.describe(
@@ -181,68 +170,55 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(missing_scores=[app_commands.Choice(name="accept: they count as no score", value="accept")])
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def night_close(
-        self, interaction: discord.Interaction, missing_scores: str | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.close_night(
-                actor_from(interaction), league, with_scores_missing=missing_scores == "accept"
-            )
-            return Reply("🏁 Night closed; its points are final.", embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, missing_scores: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.field_nights.close_night(
+            actor_from(interaction), league, with_scores_missing=missing_scores == "accept"
+        )
+        return Reply("🏁 Night closed; its points are final.", embeds=[night_embed(view)], ephemeral=False)
 
     @night.command(name="show", description="The night sheet: machines, groups, points")
     @app_commands.describe(week="Which week (default: tonight or the latest)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def night_show(
-        self, interaction: discord.Interaction, week: int | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.show(actor_from(interaction), league, week)
-            return Reply(embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, week: int | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.field_nights.show(actor_from(interaction), league, week)
+        return Reply(embeds=[night_embed(view)], ephemeral=False)
 
     # --- attendance, groups, scores -------------------------------------------------------------------
 
     @field.command(name="checkin", description="Check in for tonight (officials can check in others)")
     @app_commands.describe(member="Someone else to check in (officials)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def checkin(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.check_in(
-                actor_from(interaction), league, member.id if member else None
-            )
-            who = (member or interaction.user).display_name
-            return Reply(f"🟢 {who} is checked in for week {view.night.week}.", ephemeral=True)
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, member: discord.Member | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.field_nights.check_in(
+            actor_from(interaction), league, member.id if member else None
+        )
+        who = (member or interaction.user).display_name
+        return Reply(f"🟢 {who} is checked in for week {view.night.week}.", ephemeral=True)
 
     @field.command(name="guest", description="Let a non-member play tonight as a guest (officials)")
     @app_commands.describe(member="The guest", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def guest(self, interaction: discord.Interaction, member: discord.Member, league: str | None = None) -> None:
-        async def work() -> Reply:
-            await self.bot.services.field_nights.add_guest(
-                actor_from(interaction), league, Member(member.id, member.display_name, member.bot)
-            )
-            return Reply(f"🟢 {member.display_name} plays tonight as a guest (FIELD-ATT-3).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def guest(
+        self, interaction: discord.Interaction, member: discord.Member, league: LeagueOption = None
+    ) -> Reply:
+        await self.bot.services.field_nights.add_guest(
+            actor_from(interaction), league, Member(member.id, member.display_name, member.bot)
+        )
+        return Reply(f"🟢 {member.display_name} plays tonight as a guest (FIELD-ATT-3).", ephemeral=False)
 
     @field.command(name="groups", description="Make tonight's groups of four and three (officials)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def groups(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.make_groups(actor_from(interaction), league)
-            return Reply("👥 Tonight's groups:", embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def groups(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.field_nights.make_groups(actor_from(interaction), league)
+        return Reply("👥 Tonight's groups:", embeds=[night_embed(view)], ephemeral=False)
 
     @field.command(name="score", description="Enter a machine score for you or someone in your group")
     @app_commands.describe(
@@ -253,7 +229,7 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def score(
         self,
         interaction: discord.Interaction,
@@ -261,19 +237,16 @@ class FieldCommands(commands.Cog):
         score: str,
         member: discord.Member | None = None,
         replay: bool = False,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            entered = await self.bot.services.field_nights.enter_scores(
-                actor_from(interaction),
-                league,
-                machine_id=machine,
-                entries=[(member.id if member else None, score)],
-                replay=replay,
-            )
-            return Reply(score_echo(entered), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        entered = await self.bot.services.field_nights.enter_scores(
+            actor_from(interaction),
+            league,
+            machine_id=machine,
+            entries=[(member.id if member else None, score)],
+            replay=replay,
+        )
+        return Reply(score_echo(entered), ephemeral=False)
 
     @field.command(name="game", description="Enter one game's scores for your group on a machine, player by player")
     @app_commands.describe(
@@ -285,7 +258,7 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def game(
         self,
         interaction: discord.Interaction,
@@ -298,19 +271,16 @@ class FieldCommands(commands.Cog):
         s3: str | None = None,
         p4: discord.Member | None = None,
         s4: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            pairs = [(p1, s1), (p2, s2), (p3, s3), (p4, s4)]
-            if any((member is None) != (text is None) for member, text in pairs):
-                raise InvalidInput("Give each player with their score: p2 with s2, p3 with s3, p4 with s4.")
-            entries = [(member.id, text) for member, text in pairs if member is not None and text is not None]
-            entered = await self.bot.services.field_nights.enter_scores(
-                actor_from(interaction), league, machine_id=machine, entries=entries
-            )
-            return Reply(score_echo(entered), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        pairs = [(p1, s1), (p2, s2), (p3, s3), (p4, s4)]
+        if any((member is None) != (text is None) for member, text in pairs):
+            raise InvalidInput("Give each player with their score: p2 with s2, p3 with s3, p4 with s4.")
+        entries = [(member.id, text) for member, text in pairs if member is not None and text is not None]
+        entered = await self.bot.services.field_nights.enter_scores(
+            actor_from(interaction), league, machine_id=machine, entries=entries
+        )
+        return Reply(score_echo(entered), ephemeral=False)
 
     @field.command(name="tiebreak", description="The one-ball playoff of players tied on a machine, winner first")
     @app_commands.describe(
@@ -323,7 +293,7 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak(
         self,
         interaction: discord.Interaction,
@@ -333,19 +303,16 @@ class FieldCommands(commands.Cog):
         third: discord.Member | None = None,
         fourth: discord.Member | None = None,
         unplayable: bool = False,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_nights.playoff_result(
-                actor_from(interaction),
-                league,
-                machine_id=machine,
-                order=_ids(first, second, third, fourth),
-                unplayable=unplayable,
-            )
-            return Reply("⚖️ Playoff recorded.", embeds=[night_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.field_nights.playoff_result(
+            actor_from(interaction),
+            league,
+            machine_id=machine,
+            order=_ids(first, second, third, fourth),
+            unplayable=unplayable,
+        )
+        return Reply("⚖️ Playoff recorded.", embeds=[night_embed(view)], ephemeral=False)
 
     @field.command(name="penalty", description="Record an offence at tonight's meet (officials)")
     @app_commands.describe(
@@ -357,7 +324,7 @@ class FieldCommands(commands.Cog):
     )
     @app_commands.choices(offence=OFFENCES)
     @app_commands.autocomplete(machine=night_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def penalty(
         self,
         interaction: discord.Interaction,
@@ -365,20 +332,17 @@ class FieldCommands(commands.Cog):
         offence: app_commands.Choice[str],
         machine: int | None = None,
         note: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            recorded = await self.bot.services.field_nights.record_penalty(
-                actor_from(interaction),
-                league,
-                member_id=member.id,
-                offence=Offence(offence.value),
-                machine_id=machine,
-                note=note,
-            )
-            return Reply(penalty_text(recorded), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        recorded = await self.bot.services.field_nights.record_penalty(
+            actor_from(interaction),
+            league,
+            member_id=member.id,
+            offence=Offence(offence.value),
+            machine_id=machine,
+            note=note,
+        )
+        return Reply(penalty_text(recorded), ephemeral=False)
 
     @field.command(name="correct", description="Ask to correct a written score; the whole group must confirm")
     @app_commands.describe(
@@ -390,7 +354,7 @@ class FieldCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(machine=league_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def correct(
         self,
         interaction: discord.Interaction,
@@ -399,37 +363,31 @@ class FieldCommands(commands.Cog):
         score: str,
         reason: str,
         week: int | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_corrections.request(
-                actor_from(interaction),
-                league,
-                week=week,
-                machine_id=machine,
-                member_id=member.id,
-                score_text=score,
-                reason=reason,
-            )
-            return Reply(correction_text(view), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.field_corrections.request(
+            actor_from(interaction),
+            league,
+            week=week,
+            machine_id=machine,
+            member_id=member.id,
+            score_text=score,
+            reason=reason,
+        )
+        return Reply(correction_text(view), ephemeral=False)
 
     @field.command(name="confirm", description="Confirm or reject a score correction for your group")
     @app_commands.describe(
         correction="The correction's number", agree="true: the correction is right", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def confirm(
-        self, interaction: discord.Interaction, correction: int, agree: bool, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_corrections.vote(
-                actor_from(interaction), league, correction_id=correction, agree=agree
-            )
-            return Reply(correction_text(view), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, correction: int, agree: bool, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.field_corrections.vote(
+            actor_from(interaction), league, correction_id=correction, agree=agree
+        )
+        return Reply(correction_text(view), ephemeral=False)
 
     @field.command(name="malfunction", description="Log a machine problem at tonight's meet")
     @app_commands.describe(
@@ -441,7 +399,7 @@ class FieldCommands(commands.Cog):
     )
     @app_commands.choices(incident=INCIDENTS)
     @app_commands.autocomplete(machine=league_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def malfunction(
         self,
         interaction: discord.Interaction,
@@ -449,40 +407,31 @@ class FieldCommands(commands.Cog):
         incident: app_commands.Choice[str],
         announced: bool = False,
         note: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            reported = await self.bot.services.field_nights.report_malfunction(
-                actor_from(interaction),
-                league,
-                machine_id=machine,
-                incident=Incident(incident.value),
-                announced_before_play=announced,
-                note=note,
-            )
-            return Reply(malfunction_text(reported), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        reported = await self.bot.services.field_nights.report_malfunction(
+            actor_from(interaction),
+            league,
+            machine_id=machine,
+            incident=Incident(incident.value),
+            announced_before_play=announced,
+            note=note,
+        )
+        return Reply(malfunction_text(reported), ephemeral=False)
 
     @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def maintenance(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            log = await self.bot.services.field_nights.maintenance_log(actor_from(interaction), league)
-            return Reply(maintenance_text(log))
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def maintenance(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        log = await self.bot.services.field_nights.maintenance_log(actor_from(interaction), league)
+        return Reply(maintenance_text(log))
 
     @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_standings.table(actor_from(interaction), league)
-            return Reply(embeds=[standings_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.field_standings.table(actor_from(interaction), league)
+        return Reply(embeds=[standings_embed(view)], ephemeral=False)
 
     @field.command(name="config", description="Show the league's field options, or change one (commissioners)")
     @app_commands.describe(
@@ -490,67 +439,56 @@ class FieldCommands(commands.Cog):
         value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(option=option_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(option=option_autocomplete)
+    @replies(ephemeral=True)
     async def config(
         self,
         interaction: discord.Interaction,
         option: str | None = None,
         value: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            service = self.bot.services.field_config
-            if option is None:
-                return Reply(options_text(await service.options(actor_from(interaction), league)))
-            if value is None:
-                raise InvalidInput(f"Give `value:` for {option}.")
-            options = await service.set_option(actor_from(interaction), league, key=option, value=value)
-            return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        service = self.bot.services.field_config
+        if option is None:
+            return Reply(options_text(await service.options(actor_from(interaction), league)))
+        if value is None:
+            raise InvalidInput(f"Give `value:` for {option}.")
+        options = await service.set_option(actor_from(interaction), league, key=option, value=value)
+        return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
 
     # --- /field finals --------------------------------------------------------------------------------
 
     @finals.command(name="entry", description="Check a player in at the finals, fee paid (officials)")
     @app_commands.describe(member="The player", paid="The $10 entry fee is paid", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def finals_entry(
-        self, interaction: discord.Interaction, member: discord.Member, paid: bool, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            await self.bot.services.field_finals.enter(actor_from(interaction), league, member_id=member.id, paid=paid)
-            return Reply(f"🎟️ {member.display_name} is in the finals.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, member: discord.Member, paid: bool, league: LeagueOption = None
+    ) -> Reply:
+        await self.bot.services.field_finals.enter(actor_from(interaction), league, member_id=member.id, paid=paid)
+        return Reply(f"🎟️ {member.display_name} is in the finals.", ephemeral=False)
 
     @finals.command(name="tiebreak", description="Result of a seeding tie-breaker game, winner first (officials)")
     @app_commands.describe(first="The winner", second="Second", third="Third, if three tied", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def finals_tiebreak(
         self,
         interaction: discord.Interaction,
         first: discord.Member,
         second: discord.Member,
         third: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            await self.bot.services.field_finals.record_tiebreak(
-                actor_from(interaction), league, order=_ids(first, second, third)
-            )
-            return Reply("⚖️ Tie-breaker recorded; seed the finals again.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        await self.bot.services.field_finals.record_tiebreak(
+            actor_from(interaction), league, order=_ids(first, second, third)
+        )
+        return Reply("⚖️ Tie-breaker recorded; seed the finals again.", ephemeral=False)
 
     @finals.command(name="seed", description="Fix the finals seeds and draw the bracket (officials)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def finals_seed(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_finals.seed(actor_from(interaction), league)
-            return Reply(embeds=[finals_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def finals_seed(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.field_finals.seed(actor_from(interaction), league)
+        return Reply(embeds=[finals_embed(view)], ephemeral=False)
 
     @finals.command(name="pick", description="Pick the machine or the player order of your pairing's game")
     @app_commands.describe(
@@ -560,8 +498,9 @@ class FieldCommands(commands.Cog):
         member="Pick for this player (officials)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=pairing_autocomplete)
     @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @replies(ephemeral=False)
     async def finals_pick(
         self,
         interaction: discord.Interaction,
@@ -569,47 +508,39 @@ class FieldCommands(commands.Cog):
         machine: int | None = None,
         first: bool | None = None,
         member: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            if (machine is None) == (first is None):
-                raise InvalidInput("Pick either `machine:` or `first:` (the order), one per pick.")
-            view = await self.bot.services.field_finals.pick(
-                actor_from(interaction),
-                league,
-                match_code=pairing,
-                kind=PickKind.MACHINE if machine is not None else PickKind.ORDER,
-                machine_id=machine,
-                plays_first=first,
-                member_id=member.id if member else None,
-            )
-            return Reply("🎯 Pick recorded.", embeds=[finals_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        if (machine is None) == (first is None):
+            raise InvalidInput("Pick either `machine:` or `first:` (the order), one per pick.")
+        view = await self.bot.services.field_finals.pick(
+            actor_from(interaction),
+            league,
+            match_code=pairing,
+            kind=PickKind.MACHINE if machine is not None else PickKind.ORDER,
+            machine_id=machine,
+            plays_first=first,
+            member_id=member.id if member else None,
+        )
+        return Reply("🎯 Pick recorded.", embeds=[finals_embed(view)], ephemeral=False)
 
     @finals.command(name="result", description="The winner of the current game of a pairing")
     @app_commands.describe(pairing="The pairing, e.g. W1-2", winner="Who won the game", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=pairing_autocomplete)
+    @replies(ephemeral=False)
     async def finals_result(
-        self, interaction: discord.Interaction, pairing: str, winner: discord.Member, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_finals.result(
-                actor_from(interaction), league, match_code=pairing, winner_id=winner.id
-            )
-            return Reply(f"✅ {winner.display_name} wins the game.", embeds=[finals_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, pairing: str, winner: discord.Member, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.field_finals.result(
+            actor_from(interaction), league, match_code=pairing, winner_id=winner.id
+        )
+        return Reply(f"✅ {winner.display_name} wins the game.", embeds=[finals_embed(view)], ephemeral=False)
 
     @finals.command(name="show", description="Seeds, brackets, payouts and, at the end, the IFPA results")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def finals_show(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.field_finals.show(actor_from(interaction), league)
-            return Reply(embeds=[finals_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def finals_show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.field_finals.show(actor_from(interaction), league)
+        return Reply(embeds=[finals_embed(view)], ephemeral=False)
 
 
 async def setup(bot: LeagueBot) -> None:

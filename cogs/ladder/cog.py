@@ -9,12 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
 
 OFFENCES = [
     app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
@@ -69,35 +69,29 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         member="Commissioners: add this member instead of yourself",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def join(
         self,
         interaction: discord.Interaction,
         skill: int,
         member: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            entrant = await self.bot.services.ladder_players.join(
-                actor_from(interaction), league, skill=skill, member=member_of(member)
-            )
-            return Reply(f"🪜 {entrant.name} joined the ladder with skill {skill}.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        entrant = await self.bot.services.ladder_players.join(
+            actor_from(interaction), league, skill=skill, member=member_of(member)
+        )
+        return Reply(f"🪜 {entrant.name} joined the ladder with skill {skill}.", ephemeral=False)
 
     @app_commands.command(name="checkin", description="Check in for tonight's league night")
     @app_commands.describe(member="Commissioners: check in this member", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def checkin(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            notice = await self.bot.services.ladder_players.checkin(
-                actor_from(interaction), league, member=member_of(member)
-            )
-            return Reply(render.notice_text(notice), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, member: discord.Member | None = None, league: LeagueOption = None
+    ) -> Reply:
+        notice = await self.bot.services.ladder_players.checkin(
+            actor_from(interaction), league, member=member_of(member)
+        )
+        return Reply(render.notice_text(notice), ephemeral=False)
 
     @app_commands.command(name="absent", description="Tell the league you will miss or be late for this week")
     @app_commands.describe(
@@ -105,48 +99,39 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         member="Commissioners: record the notice for this member",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def absent(
         self,
         interaction: discord.Interaction,
         late: bool = False,
         member: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            notice = await self.bot.services.ladder_players.notify(
-                actor_from(interaction), league, member=member_of(member), late=late
-            )
-            return Reply(render.notice_text(notice))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        notice = await self.bot.services.ladder_players.notify(
+            actor_from(interaction), league, member=member_of(member), late=late
+        )
+        return Reply(render.notice_text(notice))
 
     @app_commands.command(name="groups", description="Post this week's groups (or next week's)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def groups(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
-            return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def groups(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
+        return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
 
     @app_commands.command(name="swap", description="Swap two players between groups (commissioners)")
     @app_commands.describe(first="A player", second="The player they trade places with", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def swap(
         self, interaction: discord.Interaction, first: discord.Member, second: discord.Member,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_nights.swap(
-                actor_from(interaction), league,
-                first=Member(first.id, first.display_name, first.bot),
-                second=Member(second.id, second.display_name, second.bot),
-            )  # fmt: skip
-            return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        view = await self.bot.services.ladder_nights.swap(
+            actor_from(interaction), league,
+            first=Member(first.id, first.display_name, first.bot),
+            second=Member(second.id, second.display_name, second.bot),
+        )  # fmt: skip
+        return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
 
     @app_commands.command(name="score", description="Enter a score for one of tonight's games")
     @app_commands.describe(
@@ -155,40 +140,34 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         player="Whose score (default: yours); players enter for their own group",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def score(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, 10],
         score: str,
         player: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            entries = await self.bot.services.ladder_play.score(
-                actor_from(interaction), league, game=game, score=score, member=member_of(player)
-            )
-            return Reply(render.score_text(entries), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        entries = await self.bot.services.ladder_play.score(
+            actor_from(interaction), league, game=game, score=score, member=member_of(player)
+        )
+        return Reply(render.score_text(entries), ephemeral=False)
 
     @app_commands.command(name="tiebreak", description="Enter the winner of a one-ball playoff for a tied game")
     @app_commands.describe(game="The tied game's number tonight", winner="Who won the playoff", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, 10],
         winner: discord.Member,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            name = await self.bot.services.ladder_play.tiebreak(
-                actor_from(interaction), league, game=game, winner=Member(winner.id, winner.display_name, winner.bot)
-            )
-            return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        name = await self.bot.services.ladder_play.tiebreak(
+            actor_from(interaction), league, game=game, winner=Member(winner.id, winner.display_name, winner.bot)
+        )
+        return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
 
     @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball or a slam tilt")
     @app_commands.describe(
@@ -199,65 +178,51 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(offence=OFFENCES)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def penalty(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10],
-        offence: app_commands.Choice[str], player: discord.Member, buy_in: bool = False, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            ruling = await self.bot.services.ladder_rulings.penalty(
-                actor_from(interaction), league, game=game, offence=offence.value,
-                member=Member(player.id, player.display_name, player.bot), buy_in_possible=buy_in,
-            )  # fmt: skip
-            return Reply(render.ruling_text(ruling), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        offence: app_commands.Choice[str], player: discord.Member, buy_in: bool = False, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        ruling = await self.bot.services.ladder_rulings.penalty(
+            actor_from(interaction), league, game=game, offence=offence.value,
+            member=Member(player.id, player.display_name, player.bot), buy_in_possible=buy_in,
+        )  # fmt: skip
+        return Reply(render.ruling_text(ruling), ephemeral=False)
 
     @app_commands.command(name="normalizer", description="Set a machine's normalizer score (commissioners)")
     @app_commands.describe(
         machine="The machine (type to search)", value="The normalizer, e.g. 50,000,000", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
     async def normalizer(
-        self, interaction: discord.Interaction, machine: str, value: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            title, normalizer = await self.bot.services.ladder_nights.set_normalizer(
-                actor_from(interaction), league, machine=machine, value=value
-            )
-            return Reply(f"📏 {title}: normalizer {normalizer:,} (a score of {normalizer:,} normalizes to 1.0).")
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, machine: str, value: str, league: LeagueOption = None
+    ) -> Reply:
+        title, normalizer = await self.bot.services.ladder_nights.set_normalizer(
+            actor_from(interaction), league, machine=machine, value=value
+        )
+        return Reply(f"📏 {title}: normalizer {normalizer:,} (a score of {normalizer:,} normalizes to 1.0).")
 
     @app_commands.command(name="standings", description="The ladder's season standings")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_standings.standings(actor_from(interaction), league)
-            return Reply(embeds=[render.standings_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.ladder_standings.standings(actor_from(interaction), league)
+        return Reply(embeds=[render.standings_embed(view)], ephemeral=False)
 
     @app_commands.command(name="playoffs", description="Playoff qualifiers per division, and the alternates")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def playoffs(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_standings.playoffs(actor_from(interaction), league)
-            return Reply(embeds=[render.playoffs_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def playoffs(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.ladder_standings.playoffs(actor_from(interaction), league)
+        return Reply(embeds=[render.playoffs_embed(view)], ephemeral=False)
 
     @app_commands.command(name="payouts", description="Weekly pots, winners and every player's money")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def payouts(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_standings.payouts(actor_from(interaction), league)
-            return Reply(embeds=[render.payouts_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def payouts(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.ladder_standings.payouts(actor_from(interaction), league)
+        return Reply(embeds=[render.payouts_embed(view)], ephemeral=False)
 
     @app_commands.command(name="option", description="Show the league's options, or change one (commissioners)")
     @app_commands.describe(
@@ -265,83 +230,67 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         value="Its new value, e.g. to_third, 12 or 65,25,10",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(name=option_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(name=option_autocomplete)
+    @replies(ephemeral=True)
     async def option(
         self, interaction: discord.Interaction, name: str | None = None, value: str | None = None,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            actor = actor_from(interaction)
-            if name and value is not None:
-                key, shown = await self.bot.services.ladder_options.set(actor, league, name=name, value=value)
-                return Reply(f"⚙️ {key} = {shown}. It applies from the next night on.")
-            title, values = await self.bot.services.ladder_options.show(actor, league)
-            listed = {k: v for k, v in values.items() if not name or k == name}
-            return Reply(f"⚙️ {title} options:\n" + "\n".join(f"`{k}` = {v}" for k, v in listed.items()))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        actor = actor_from(interaction)
+        if name and value is not None:
+            key, shown = await self.bot.services.ladder_options.set(actor, league, name=name, value=value)
+            return Reply(f"⚙️ {key} = {shown}. It applies from the next night on.")
+        title, values = await self.bot.services.ladder_options.show(actor, league)
+        listed = {k: v for k, v in values.items() if not name or k == name}
+        return Reply(f"⚙️ {title} options:\n" + "\n".join(f"`{k}` = {v}" for k, v in listed.items()))
 
     night = app_commands.Group(name="night", description="League nights (commissioners open and close them)")
 
     @night.command(name="open", description="Open this week's night: working machines and groups (commissioners)")
     @app_commands.describe(date="The night's date, YYYY-MM-DD (default today)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def night_open(
-        self, interaction: discord.Interaction, date: str | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_nights.open(actor_from(interaction), league, play_on=parse_day(date))
-            return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, date: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.ladder_nights.open(actor_from(interaction), league, play_on=parse_day(date))
+        return Reply(embeds=[render.groups_embed(view)], ephemeral=False)
 
     @night.command(name="close", description="Close tonight: points, bonus, TNS, payouts, next groups (commissioners)")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def night_close(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            summary = await self.bot.services.ladder_nights.close(actor_from(interaction), league)
-            return Reply(embeds=[render.night_embed(summary)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def night_close(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        summary = await self.bot.services.ladder_nights.close(actor_from(interaction), league)
+        return Reply(embeds=[render.night_embed(summary)], ephemeral=False)
 
     @night.command(name="show", description="Show tonight's groups, games and who checked in")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def night_show(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
-            return Reply(embeds=[render.groups_embed(view)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def night_show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
+        return Reply(embeds=[render.groups_embed(view)])
 
     games = app_commands.Group(name="games", description="Choose a group's five games for the night")
 
     @games.command(name="pick", description="Your pick: a game to leave out (over 5 machines) or play twice (under 5)")
     @app_commands.describe(game="A machine in tonight's working set", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(game=tonight_autocomplete, league=league_autocomplete)
-    async def games_pick(self, interaction: discord.Interaction, game: str, league: str | None = None) -> None:
-        async def work() -> Reply:
-            state = await self.bot.services.ladder_play.pick(actor_from(interaction), league, game=game)
-            return Reply(render.pick_text(state), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @app_commands.autocomplete(game=tonight_autocomplete)
+    @replies(ephemeral=False)
+    async def games_pick(self, interaction: discord.Interaction, game: str, league: LeagueOption = None) -> Reply:
+        state = await self.bot.services.ladder_play.pick(actor_from(interaction), league, game=game)
+        return Reply(render.pick_text(state), ephemeral=False)
 
     @games.command(name="set", description="Set a group's five games yourself (commissioners)")
     @app_commands.describe(
         group="The group's number tonight", games="Five working machines, comma-separated", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def games_set(
-        self, interaction: discord.Interaction, group: int, games: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            state = await self.bot.services.ladder_play.set_games(
-                actor_from(interaction), league, group_number=group, games=games
-            )
-            return Reply(render.pick_text(state), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, group: int, games: str, league: LeagueOption = None
+    ) -> Reply:
+        state = await self.bot.services.ladder_play.set_games(
+            actor_from(interaction), league, group_number=group, games=games
+        )
+        return Reply(render.pick_text(state), ephemeral=False)
 
     premakeup = app_commands.Group(name="premakeup", description="Premakeup games for nights you will miss")
 
@@ -350,47 +299,41 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         machine="The machine (type to search)", with_players="Who else plays the game with you", league=LEAGUE_OPTION
     )
     @app_commands.rename(with_players="with")
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
     async def premakeup_declare(
-        self, interaction: discord.Interaction, machine: str, with_players: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            title = await self.bot.services.ladder_premakeups.declare(
-                actor_from(interaction), league, machine=machine, with_players=with_players
-            )
-            return Reply(f"📣 Premakeup game on {title} declared, with {with_players}. Record it when done.")
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, machine: str, with_players: str, league: LeagueOption = None
+    ) -> Reply:
+        title = await self.bot.services.ladder_premakeups.declare(
+            actor_from(interaction), league, machine=machine, with_players=with_players
+        )
+        return Reply(f"📣 Premakeup game on {title} declared, with {with_players}. Record it when done.")
 
     @premakeup.command(name="record", description="Record the score of your declared premakeup game")
     @app_commands.describe(machine="The machine", score="Your score, e.g. 12,345,670", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
     async def premakeup_record(
-        self, interaction: discord.Interaction, machine: str, score: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            title, value, which = await self.bot.services.ladder_premakeups.record(
-                actor_from(interaction), league, machine=machine, score=score
-            )
-            return Reply(f"🗂️ Premakeup {which} on {title}: **{value:,}**.")
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, machine: str, score: str, league: LeagueOption = None
+    ) -> Reply:
+        title, value, which = await self.bot.services.ladder_premakeups.record(
+            actor_from(interaction), league, machine=machine, score=score
+        )
+        return Reply(f"🗂️ Premakeup {which} on {title}: **{value:,}**.")
 
     @premakeup.command(name="order", description="Choose the order your premakeup values are used on a machine")
     @app_commands.describe(
         machine="The machine", order="S1, S2 and AVG in use order, e.g. S2,AVG,S1", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
     async def premakeup_order(
-        self, interaction: discord.Interaction, machine: str, order: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            chosen = await self.bot.services.ladder_premakeups.order(
-                actor_from(interaction), league, machine=machine, order=order
-            )
-            return Reply(f"🔢 Premakeups on {machine} will be used {' → '.join(chosen)}.")
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, machine: str, order: str, league: LeagueOption = None
+    ) -> Reply:
+        chosen = await self.bot.services.ladder_premakeups.order(
+            actor_from(interaction), league, machine=machine, order=order
+        )
+        return Reply(f"🔢 Premakeups on {machine} will be used {' → '.join(chosen)}.")
 
     @premakeup.command(name="show", description="A player's premakeups and season totals")
     @app_commands.describe(
@@ -398,21 +341,19 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         machine="Also list who still owes a premakeup on this machine",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(machine=machine_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
     async def premakeup_show(
         self,
         interaction: discord.Interaction,
         player: discord.Member | None = None,
         machine: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            registry = await self.bot.services.ladder_premakeups.show(
-                actor_from(interaction), league, member=member_of(player), machine=machine
-            )
-            return Reply(embeds=[render.registry_embed(registry)])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        registry = await self.bot.services.ladder_premakeups.show(
+            actor_from(interaction), league, member=member_of(player), machine=machine
+        )
+        return Reply(embeds=[render.registry_embed(registry)])
 
 
 async def setup(bot: LeagueBot) -> None:

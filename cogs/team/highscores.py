@@ -7,9 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.team.highscores import highscores_embed
-from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, replies
 
 
 @app_commands.guild_only()
@@ -19,13 +19,10 @@ class HighScoreCommands(commands.Cog):
 
     @app_commands.command(name="highscores", description="High scores per conference and machine model, all seasons")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def highscores(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            found, lines = await self.bot.services.highscores.table(actor_from(interaction), league)
-            return Reply(embeds=[highscores_embed(found.name, lines)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def highscores(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        found, lines = await self.bot.services.highscores.table(actor_from(interaction), league)
+        return Reply(embeds=[highscores_embed(found.name, lines)])
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -1,4 +1,4 @@
-"""Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match; Confirm, Dispute and Sign buttons.
+"""Match night for team leagues: /checkin, /lineup, /score, /tiebreak, /match. Their buttons are in views.py.
 
 Every change refreshes the match's one living scoreboard message in the channel where play began, after the
 command has replied (bot/scoreboard_publisher.py).
@@ -6,9 +6,7 @@ command has replied (bot/scoreboard_publisher.py).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -16,15 +14,16 @@ from discord.ext import commands
 
 from bot import errors
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
-from bot.render.admin import precedent_lines
+from bot.interactions import Reply
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
-from bot.services.team.disputes import Opened
+from bot.services.actor import Actor
+from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
+from cogs.team.views import PERSISTENT_BUTTONS, ScoreView, agreement_view, disputed, publish_scoreboard
 
 MATCH_OPTION = "The match (type to search)"
 OFFENCE_CHOICES = [
@@ -63,47 +62,35 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
 
 async def player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Present, eligible players of the captain's team, starters who still must play first (TEAM-LINEUP-9)."""
-    match_id = getattr(interaction.namespace, "match", None)
-    if not isinstance(match_id, int):
-        return []
-    service = bot_of(interaction).services.match_night
-    try:
-        choices = await service.player_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
-    except errors.Refusal:
-        return []  # autocomplete cannot explain; the submission will
-    return [
-        app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
-    ]
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.player_choices)
+    return _player_choices(choices, current)
 
 
 async def machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    match_id = getattr(interaction.namespace, "match", None)
-    if not isinstance(match_id, int):
-        return []
-    service = bot_of(interaction).services.match_night
-    try:
-        choices = await service.machine_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
-    except errors.Refusal:
-        return []
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.machine_choices)
     return _filtered(choices, current)
 
 
 async def present_player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The acting captain's players who are here: for replacement games and the tie-breaker."""
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.present_choices)
+    return _player_choices(choices, current)
+
+
+async def _in_the_match(
+    interaction: discord.Interaction, choices: Callable[[Actor, str | None, int], Awaitable[list[tuple[int, str]]]]
+) -> list[tuple[int, str]]:
+    """Choices for the member in the match already picked in the `match:` option; none before one is picked."""
     match_id = getattr(interaction.namespace, "match", None)
     if not isinstance(match_id, int):
         return []
-    service = bot_of(interaction).services.match_night
     try:
-        choices = await service.present_choices(
-            actor_from(interaction), getattr(interaction.namespace, "league", None), match_id
-        )
+        return await choices(actor_from(interaction), getattr(interaction.namespace, "league", None), match_id)
     except errors.Refusal:
-        return []
+        return []  # autocomplete cannot explain; the submission will
+
+
+def _player_choices(choices: list[tuple[int, str]], current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=name, value=str(player_id)) for player_id, name in _filtered_pairs(choices, current)
     ]
@@ -125,219 +112,13 @@ def _filtered(choices: list[tuple[int, str]], current: str) -> list[app_commands
     return [app_commands.Choice(name=label[:100], value=value) for value, label in _filtered_pairs(choices, current)]
 
 
-async def publish_scoreboard(
-    bot: LeagueBot, interaction: discord.Interaction, board: Scoreboard | MatchContext
-) -> None:
-    """Hand the match's board to the publisher, which edits the living scoreboard (or posts it where play
-    began: one message per match) once the command has replied; see bot/scoreboard_publisher.py. Given the
-    match rather than a board, the publisher builds the board when it sends it: one build for any number of
-    changes made meanwhile, none of it on the command's path."""
-    channel = interaction.channel
-    if isinstance(board, Scoreboard):
-        built = board
-        bot.scoreboards.submit(built.context.match.id or 0, lambda: _send_scoreboard(bot, channel, built))
-        return
-    context = board
-
-    async def build_and_send() -> None:
-        await _send_scoreboard(bot, channel, await bot.services.match_night.current_board(context))
-
-    bot.scoreboards.submit(context.match.id or 0, build_and_send)
-
-
-async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -> None:
-    match = board.context.match
-    match_id = match.id or 0
-    embed, view = scoreboard_embed(board), SignView(match_id, done=board.result.final)
-    # A board built before this process posted the match's first one does not know that message yet.
-    channel_id, message_id = bot.scoreboards.posted_at(match_id) or (
-        match.scoreboard_channel_id,
-        match.scoreboard_message_id,
-    )
-    if channel_id and message_id:
-        try:
-            await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed, view=view)
-            return
-        except discord.NotFound:
-            pass  # deleted by someone: post a fresh one
-    if not isinstance(channel, discord.abc.Messageable):
-        return
-    message = await channel.send(embed=embed, view=view)
-    bot.scoreboards.posted(match_id, message.channel.id, message.id)
-    await bot.services.match_night.scoreboard_posted(match_id, message.channel.id, message.id)
-
-
-async def answer_component(interaction: discord.Interaction, work: Coroutine[Any, Any, Reply]) -> None:
-    """`answer` for buttons and forms, whose errors never reach the command tree's handler."""
-    try:
-        await answer(interaction, work, ephemeral=False)
-    except Exception as error:
-        await errors.report(interaction, error)
-
-
-class ConfirmGame(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:confirm:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
-):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm",
-                style=discord.ButtonStyle.success,
-                custom_id=f"score:confirm:{match_id}:{round_index}:{game}",
-            )
-        )
-        self.match_id, self.round_index, self.game = match_id, round_index, game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmGame:
-        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            match = await bot.services.match_night.confirm_game(
-                actor_from(interaction), self.match_id, self.round_index, self.game
-            )
-            await publish_scoreboard(bot, interaction, match)
-            who = interaction.user.display_name
-            return Reply(f"✅ Round {self.round_index} game {self.game} confirmed by {who}.", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-def disputed(who: str, opened: Opened) -> str:
-    """TEAM-DISP-1's reply, with similar earlier rulings (COMMON-RULING-1) for the commissioner and captains."""
-    text = (
-        f"⚠️ {who} disputed this match (dispute #{opened.challenge.id}); a commissioner will rule. File the full "
-        "report, with a photo of the scoresheet if you can, within 24 hours (`/match dispute`)."
-    )
-    precedents = precedent_lines(opened.precedents)
-    return f"{text}\n{precedents}" if precedents else text
-
-
-class DisputeForm(discord.ui.Modal, title="Dispute this match"):
-    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="What is wrong?",
-        custom_id="reason",
-        style=discord.TextStyle.paragraph,
-        max_length=1000,
-        placeholder="e.g. Game 2: the away score was 1,230,000, not 12,300,000 (photo of the sheet to follow)",
-    )
-
-    def __init__(self, match_id: int, games: list[list[int]]) -> None:
-        super().__init__()
-        self.match_id, self.games = match_id, games
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            opened = await bot.services.disputes.open(
-                actor_from(interaction), None, self.match_id, self.games, self.reason.value
-            )
-            await publish_scoreboard(bot, interaction, opened.board)
-            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class DisputeGame(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"score:dispute:(?P<m>\d+):(?P<r>\d+):(?P<g>\d+)"
-):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Dispute",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"score:dispute:{match_id}:{round_index}:{game}",
-            )
-        )
-        self.match_id, self.round_index, self.game = match_id, round_index, game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DisputeGame:
-        return cls(int(match["m"]), int(match["r"]), int(match["g"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(DisputeForm(self.match_id, [[self.round_index, self.game]]))
-
-
-class AcceptAgreement(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:agree:(?P<a>\d+)"):
-    def __init__(self, agreement_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Accept", style=discord.ButtonStyle.success, custom_id=f"match:agree:{agreement_id}"
-            )
-        )
-        self.agreement_id = agreement_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AcceptAgreement:
-        return cls(int(match["a"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            accepted = await bot_of(interaction).services.disputes.accept_agreement(
-                actor_from(interaction), self.agreement_id
-            )
-            return Reply(f"🤝 Agreed by both captains, for this match: {accepted.terms}", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class SignMatch(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"match:sign:(?P<m>\d+)"):
-    def __init__(self, match_id: int, *, done: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Sign scoresheet",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"match:sign:{match_id}",
-                disabled=done,
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SignMatch:
-        return cls(int(match["m"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            bot = bot_of(interaction)
-            board = await bot.services.match_night.sign(actor_from(interaction), self.match_id)
-            await publish_scoreboard(bot, interaction, board)
-            return Reply(f"🖊️ {interaction.user.display_name} signed the scoresheet.", ephemeral=False)
-
-        await answer_component(interaction, work())
-
-
-class SignView(discord.ui.View):
-    def __init__(self, match_id: int, *, done: bool) -> None:
-        super().__init__(timeout=None)
-        self.add_item(SignMatch(match_id, done=done))
-
-
-class ScoreView(discord.ui.View):
-    def __init__(self, match_id: int, round_index: int, game: int) -> None:
-        super().__init__(timeout=None)
-        self.add_item(ConfirmGame(match_id, round_index, game))
-        self.add_item(DisputeGame(match_id, round_index, game))
-
-
 @app_commands.guild_only()
 class MatchNightCommands(commands.Cog):
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ConfirmGame, DisputeGame, SignMatch, AcceptAgreement)
+        self.bot.add_dynamic_items(*PERSISTENT_BUTTONS)
 
     async def _after(self, interaction: discord.Interaction, board: Scoreboard | MatchContext) -> None:
         await publish_scoreboard(self.bot, interaction, board)
@@ -347,23 +128,20 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def checkin(
         self,
         interaction: discord.Interaction,
         match: int,
         member: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            context = await self.bot.services.match_night.check_in(
-                actor_from(interaction), league, match, member.id if member else None
-            )
-            await self._after(interaction, context)
-            who = member.display_name if member else interaction.user.display_name
-            return Reply(f"🟢 {who} is checked in.")
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        context = await self.bot.services.match_night.check_in(
+            actor_from(interaction), league, match, member.id if member else None
+        )
+        await self._after(interaction, context)
+        who = member.display_name if member else interaction.user.display_name
+        return Reply(f"🟢 {who} is checked in.")
 
     @app_commands.command(name="lineup", description="Declare your team's lineup for its next round (captains)")
     @app_commands.describe(
@@ -390,22 +168,19 @@ class MatchNightCommands(commands.Cog):
         p2=player_autocomplete,
         p3=player_autocomplete,
         p4=player_autocomplete,
-        league=league_autocomplete,
     )
+    @replies(ephemeral=True)
     async def lineup(
         self, interaction: discord.Interaction, match: int,
         p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
         m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            context, round_index, side = await self.bot.services.match_night.declare(
-                actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
-            )
-            await self._after(interaction, context)
-            return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        context, round_index, side = await self.bot.services.match_night.declare(
+            actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
+        )
+        await self._after(interaction, context)
+        return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
 
     @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
     @app_commands.describe(
@@ -419,22 +194,20 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def score(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            context, rows, names = await self.bot.services.match_night.enter_scores(
-                actor_from(interaction), league, match, round, game,
-                {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
-            )  # fmt: skip
-            await self._after(interaction, context)
-            return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(match, round, game))
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+        context, rows, names = await self.bot.services.match_night.enter_scores(
+            actor_from(interaction), league, game_ref,
+            {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+        )  # fmt: skip
+        await self._after(interaction, context)
+        return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(game_ref))
 
     tiebreak_group = app_commands.Group(
         name="tiebreak", description="The tie-breaker game of a level match", guild_only=True
@@ -443,14 +216,11 @@ class MatchNightCommands(commands.Cog):
     @tiebreak_group.command(name="defer", description="HOME hands the first tie-breaker decision to AWAY (captains)")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
-            await self._after(interaction, board)
-            return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
+        await self._after(interaction, board)
+        return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
 
     @tiebreak_group.command(name="choose", description="Make one tie-breaker decision: the format or the machine")
     @app_commands.describe(
@@ -459,19 +229,16 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(format=TIEBREAK_FORMATS)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak_choose(
         self, interaction: discord.Interaction, match: int, format: app_commands.Choice[str] | None = None,
-        machine: int | None = None, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.choose(
-                actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
-            )
-            await self._after(interaction, board)
-            return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        machine: int | None = None, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.tiebreaks.choose(
+            actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
+        )
+        await self._after(interaction, board)
+        return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
 
     @tiebreak_group.command(name="declare", description="Name your tie-breaker players, in ball order (captains)")
     @app_commands.describe(
@@ -482,46 +249,35 @@ class MatchNightCommands(commands.Cog):
     @app_commands.autocomplete(
         p1=present_player_autocomplete, p2=present_player_autocomplete, p3=present_player_autocomplete
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak_declare(
         self, interaction: discord.Interaction, match: int, p1: str, p2: str, p3: str | None = None,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.declare(
-                actor_from(interaction), league, match, [p1, p2, p3 or ""]
-            )
-            await self._after(interaction, board)
-            return Reply("📋 Tie-breaker players declared.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.tiebreaks.declare(actor_from(interaction), league, match, [p1, p2, p3 or ""])
+        await self._after(interaction, board)
+        return Reply("📋 Tie-breaker players declared.", ephemeral=False)
 
     @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def tiebreak_score(
-        self, interaction: discord.Interaction, match: int, home: str, away: str, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
-            await self._after(interaction, board)
-            return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, match: int, home: str, away: str, league: LeagueOption = None
+    ) -> Reply:
+        board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
+        await self._after(interaction, board)
+        return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
 
     match_group = app_commands.Group(name="match", description="A team match", guild_only=True)
 
     @match_group.command(name="show", description="Show a match's scoreboard")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
-            return Reply(embeds=[scoreboard_embed(board)])
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
+        return Reply(embeds=[scoreboard_embed(board)])
 
     @match_group.command(
         name="dispute", description="Challenge games of a match, with a photo of the scoresheet (captains)"
@@ -533,22 +289,19 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=DISPUTE_KIND_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def dispute(
         self, interaction: discord.Interaction, match: int, reason: app_commands.Range[str, 1, 1000],
         round: app_commands.Range[int, 1, 4] | None = None, game: app_commands.Range[int, 1, 4] | None = None,
         kind: app_commands.Choice[str] | None = None, rule: str | None = None,
-        photo: discord.Attachment | None = None, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            opened = await self.bot.services.disputes.open(
-                actor_from(interaction), league, match, [[round, game]] if round and game else [], reason,
-                kind=kind.value if kind else "score", rule_id=rule, photo_url=photo.url if photo else None,
-            )  # fmt: skip
-            await self._after(interaction, opened.board)
-            return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        photo: discord.Attachment | None = None, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        opened = await self.bot.services.disputes.open(
+            actor_from(interaction), league, match, [[round, game]] if round and game else [], reason,
+            kind=kind.value if kind else "score", rule_id=rule, photo_url=photo.url if photo else None,
+        )  # fmt: skip
+        await self._after(interaction, opened.board)
+        return Reply(disputed(interaction.user.display_name, opened), ephemeral=False)
 
     @match_group.command(
         name="both-ways", description="Record a disputed game's other result, played both ways (captains)"
@@ -560,26 +313,23 @@ class MatchNightCommands(commands.Cog):
         league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def both_ways(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
         home1: str | None = None, away1: str | None = None, home2: str | None = None, away2: str | None = None,
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.disputes.play_both_ways(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
-                typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
-                "The commissioner's ruling picks one (TEAM-DISP-3).",
-                ephemeral=False,
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.disputes.play_both_ways(
+            actor_from(interaction), league, GameRef(match, round, game),
+            typed={Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"⚖️ Round {round} game {game} played both ways: A is the scores as entered, B these. "
+            "The commissioner's ruling picks one (TEAM-DISP-3).",
+            ephemeral=False,
+        )
 
     @match_group.command(
         name="agreement", description="Write down how both captains agreed to handle a situation (captains)"
@@ -588,23 +338,18 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, terms="What you agreed; the other captain accepts it", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def agreement(
         self, interaction: discord.Interaction, match: int, terms: app_commands.Range[str, 1, 1000],
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
-            view = discord.ui.View(timeout=None)
-            view.add_item(AcceptAgreement(proposed.id or 0))
-            return Reply(
-                f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
-                "The other captain presses **Accept** (TEAM-DISP-2).",
-                ephemeral=False,
-                view=view,
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        proposed = await self.bot.services.disputes.propose_agreement(actor_from(interaction), league, match, terms)
+        return Reply(
+            f"🤝 {interaction.user.display_name} proposes, for this match only: {proposed.terms}\n"
+            "The other captain presses **Accept** (TEAM-DISP-2).",
+            ephemeral=False,
+            view=agreement_view(proposed.id or 0),
+        )
 
     @match_group.command(name="ruling", description="Rule on a disputed match (commissioners)")
     @app_commands.describe(
@@ -613,7 +358,7 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(pick=PICK_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def ruling(
         self,
         interaction: discord.Interaction,
@@ -621,16 +366,13 @@ class MatchNightCommands(commands.Cog):
         ruling: app_commands.Range[str, 1, 1000],
         rule: str | None = None,
         pick: app_commands.Choice[str] | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.disputes.rule(
-                actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
-            )
-            await self._after(interaction, board)
-            return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        board = await self.bot.services.disputes.rule(
+            actor_from(interaction), league, match, ruling, rule_id=rule, pick=pick.value if pick else None
+        )
+        await self._after(interaction, board)
+        return Reply(f"⚖️ Ruling recorded: {ruling}", ephemeral=False)
 
     @match_group.command(name="penalty", description="Record an in-game penalty against a player (captains, officials)")
     @app_commands.describe(
@@ -639,23 +381,20 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(offence=OFFENCE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def penalty(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        offence: app_commands.Choice[str], member: discord.Member, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.penalty(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
-                offence=offence.value, member_id=member.id,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+        offence: app_commands.Choice[str], member: discord.Member, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.penalty(
+            actor_from(interaction), league, GameRef(match, round, game),
+            offence=offence.value, member_id=member.id,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🚩 {offence.name} recorded for {member.display_name} in round {round} game {game}.", ephemeral=False
+        )
 
     @match_group.command(name="replace", description="Replay a game whose machine failed: new machine, new players")
     @app_commands.describe(
@@ -665,23 +404,20 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete, machine=machine_autocomplete)
     @app_commands.autocomplete(p1=present_player_autocomplete, p2=present_player_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def replace(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        machine: int | None = None, p1: str | None = None, p2: str | None = None, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_night.replace_game(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
-                players=[p1, p2], machine=machine,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+        machine: int | None = None, p1: str | None = None, p2: str | None = None, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_night.replace_game(
+            actor_from(interaction), league, GameRef(match, round, game),
+            players=[p1, p2], machine=machine,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
+        )
 
     @match_group.command(name="replay", description="A replay score that replaces a player's first (captains)")
     @app_commands.describe(
@@ -689,25 +425,23 @@ class MatchNightCommands(commands.Cog):
         score="The replay score; it counts even if lower", league=LEAGUE_OPTION,
     )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def replay(
         self, interaction: discord.Interaction, match: int,
         round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4],
-        member: discord.Member, score: str, league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.replay(
-                actor_from(interaction), league, match, round_index=round, game_number=game,
-                member_id=member.id, score=score,
-            )  # fmt: skip
-            await self._after(interaction, board)
-            return Reply(
-                f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
-                "The opposing captain confirms it below.",
-                ephemeral=False, view=ScoreView(match, round, game),
-            )  # fmt: skip
-
-        await answer(interaction, work(), ephemeral=False)
+        member: discord.Member, score: str, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+        board = await self.bot.services.match_rulings.replay(
+            actor_from(interaction), league, game_ref,
+            member_id=member.id, score=score,
+        )  # fmt: skip
+        await self._after(interaction, board)
+        return Reply(
+            f"🔁 {member.display_name}'s replay in round {round} game {game} replaces the first score. "
+            "The opposing captain confirms it below.",
+            ephemeral=False, view=ScoreView(game_ref),
+        )  # fmt: skip
 
     @match_group.command(
         name="walkout", description="Record a team leaving or refusing to finish a disputed match (officials)"
@@ -717,19 +451,16 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES, kind=WALKOUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def walkout(
         self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str],
-        kind: app_commands.Choice[str], league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.walkout(
-                actor_from(interaction), league, match, side=Side(side.value), kind=kind.value
-            )
-            await self._after(interaction, board)
-            return Reply(f"🚪 Recorded: the {side.name} team {kind.value} (TEAM-FORF-4).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        kind: app_commands.Choice[str], league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.walkout(
+            actor_from(interaction), league, match, side=Side(side.value), kind=kind.value
+        )
+        await self._after(interaction, board)
+        return Reply(f"🚪 Recorded: the {side.name} team {kind.value} (TEAM-FORF-4).", ephemeral=False)
 
     @match_group.command(
         name="forfeit", description="Rule a team at fault for moving or refusing to move venue (officials)"
@@ -739,30 +470,24 @@ class MatchNightCommands(commands.Cog):
     )
     @app_commands.choices(side=SIDE_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def forfeit(
-        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.venue_forfeit(
-                actor_from(interaction), league, match, side=Side(side.value)
-            )
-            await self._after(interaction, board)
-            return Reply(f"🏳️ The {side.name} team forfeits this match (TEAM-VENUE-1/4).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, match: int, side: app_commands.Choice[str], league: LeagueOption = None
+    ) -> Reply:
+        board = await self.bot.services.match_rulings.venue_forfeit(
+            actor_from(interaction), league, match, side=Side(side.value)
+        )
+        await self._after(interaction, board)
+        return Reply(f"🏳️ The {side.name} team forfeits this match (TEAM-VENUE-1/4).", ephemeral=False)
 
     @match_group.command(name="played-out", description="Your team played the evening out against a forfeiting team")
     @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def played_out(self, interaction: discord.Interaction, match: int, league: str | None = None) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
-            await self._after(interaction, board)
-            return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def played_out(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
+        await self._after(interaction, board)
+        return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
 
     @match_group.command(name="machine", description="Take a failing machine out of this match (captains)")
     @app_commands.describe(
@@ -771,27 +496,24 @@ class MatchNightCommands(commands.Cog):
     )  # fmt: skip
     @app_commands.choices(kind=MACHINE_OUT_CHOICES)
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def machine(
         self, interaction: discord.Interaction, match: int, machine: int, kind: app_commands.Choice[str],
-        agreed: bool, reason: app_commands.Range[str, 1, 500], league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.take_out_machine(
-                actor_from(interaction),
-                league,
-                match,
-                machine_id=machine,
-                kind=kind.value,
-                agreed=agreed,
-                reason=reason,
-            )
-            await self._after(interaction, board)
-            return Reply(
-                f"🔧 Machine #{machine} is out of this match ({kind.name}); it will not come back.", ephemeral=False
-            )
-
-        await answer(interaction, work(), ephemeral=False)
+        agreed: bool, reason: app_commands.Range[str, 1, 500], league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        board = await self.bot.services.match_rulings.take_out_machine(
+            actor_from(interaction),
+            league,
+            match,
+            machine_id=machine,
+            kind=kind.value,
+            agreed=agreed,
+            reason=reason,
+        )
+        await self._after(interaction, board)
+        return Reply(
+            f"🔧 Machine #{machine} is out of this match ({kind.name}); it will not come back.", ephemeral=False
+        )
 
     @match_group.command(
         name="adjustment", description="Report a machine adjusted on match night without consent (captains)"
@@ -800,18 +522,15 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, machine="The machine", what="What was adjusted, when and by whom", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def adjustment(
         self, interaction: discord.Interaction, match: int, machine: int, what: app_commands.Range[str, 1, 500],
-        league: str | None = None,
-    ) -> None:  # fmt: skip
-        async def work() -> Reply:
-            await self.bot.services.machine_log.adjustment(
-                actor_from(interaction), league, match, machine_id=machine, description=what
-            )
-            return Reply("📝 Recorded in the machine-issue log (TEAM-MACH-8); the match goes on unchanged.")
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        await self.bot.services.machine_log.adjustment(
+            actor_from(interaction), league, match, machine_id=machine, description=what
+        )
+        return Reply("📝 Recorded in the machine-issue log (TEAM-MACH-8); the match goes on unchanged.")
 
     @match_group.command(
         name="extension", description="Record whether both captains agreed to wait until 20:30 (officials)"
@@ -820,18 +539,13 @@ class MatchNightCommands(commands.Cog):
         match=MATCH_OPTION, agreed="Both captains agreed to the extra 15 minutes", league=LEAGUE_OPTION
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=True)
     async def extension(
-        self, interaction: discord.Interaction, match: int, agreed: bool, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            board = await self.bot.services.match_rulings.extension(
-                actor_from(interaction), league, match, agreed=agreed
-            )
-            await self._after(interaction, board)
-            return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, match: int, agreed: bool, league: LeagueOption = None
+    ) -> Reply:
+        board = await self.bot.services.match_rulings.extension(actor_from(interaction), league, match, agreed=agreed)
+        await self._after(interaction, board)
+        return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -11,7 +11,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.team.playoffs import next_round_embed, playoffs_embed, venue_choice
 from bot.rules.refusals import Refusal
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, actor_from, bot_of, league_autocomplete
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
 
 
 async def fixture_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -56,14 +56,13 @@ class PlayoffCommands(commands.GroupCog, group_name="playoffs", group_descriptio
         start="First day of the first playoff week, YYYY-MM-DD (default: the day after the last regular match)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def seed(self, interaction: discord.Interaction, start: str | None = None, league: str | None = None) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.playoffs.seed(actor_from(interaction), league, start=start)
-            headline = f"Seeded. {len(view.created)} first-round matches scheduled; the higher seed is HOME."
-            return Reply(embeds=[playoffs_embed(view, headline=headline)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+    @replies(ephemeral=False)
+    async def seed(
+        self, interaction: discord.Interaction, start: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.playoffs.seed(actor_from(interaction), league, start=start)
+        headline = f"Seeded. {len(view.created)} first-round matches scheduled; the higher seed is HOME."
+        return Reply(embeds=[playoffs_embed(view, headline=headline)], ephemeral=False)
 
     @app_commands.command(
         name="next", description="Rank neutral venues for the next round's matches and schedule one (commissioners)"
@@ -74,16 +73,14 @@ class PlayoffCommands(commands.GroupCog, group_name="playoffs", group_descriptio
         start="First day of the week it is played in, YYYY-MM-DD (default: the day after the round before ended)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(
-        venue=neutral_venue_autocomplete, fixture=fixture_autocomplete, league=league_autocomplete
-    )
+    @app_commands.autocomplete(venue=neutral_venue_autocomplete, fixture=fixture_autocomplete)
     async def next_round(
         self,
         interaction: discord.Interaction,
         venue: str | None = None,
         fixture: str | None = None,
         start: str | None = None,
-        league: str | None = None,
+        league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             view = await self.bot.services.playoffs.next_round(
@@ -95,14 +92,9 @@ class PlayoffCommands(commands.GroupCog, group_name="playoffs", group_descriptio
 
     @app_commands.command(name="show", description="Show the playoff brackets")
     @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def show(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def work() -> Reply:
-            return Reply(
-                embeds=[playoffs_embed(await self.bot.services.playoffs.show(actor_from(interaction), league))]
-            )
-
-        await answer(interaction, work(), ephemeral=True)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
+        return Reply(embeds=[playoffs_embed(await self.bot.services.playoffs.show(actor_from(interaction), league))])
 
 
 async def setup(bot: LeagueBot) -> None:

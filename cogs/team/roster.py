@@ -7,11 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.team.roster import roster_embed
 from bot.services.players import Member
 from bot.services.team.rosters import parse_day
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
 
 ROLE_CHOICES = [
     app_commands.Choice(name="starter", value="starter"),
@@ -46,7 +46,8 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(role=ROLE_CHOICES)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -56,48 +57,44 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         adult: bool = False,
         ifpa_rank: int | None = None,
         effective: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.rosters.add(
-                actor_from(interaction),
-                league,
-                team_name=team,
-                member=_member(member),
-                role=role.value,
-                effective=parse_day(effective),
-                ifpa_rank=ifpa_rank,
-                adult=adult,
-            )
-            return Reply(embeds=[roster_embed(view, headline=f"➕ {member.display_name} added as {role.value}.")])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.rosters.add(
+            actor_from(interaction),
+            league,
+            team_name=team,
+            member=_member(member),
+            role=role.value,
+            effective=parse_day(effective),
+            ifpa_rank=ifpa_rank,
+            adult=adult,
+        )
+        return Reply(embeds=[roster_embed(view, headline=f"➕ {member.display_name} added as {role.value}.")])
 
     @app_commands.command(name="drop", description="Drop a player from a team's roster (captains)")
     @app_commands.describe(team="The team", member="The player leaving", effective=EFFECTIVE, league=LEAGUE_OPTION)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def drop(
         self,
         interaction: discord.Interaction,
         team: str,
         member: discord.Member,
         effective: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.rosters.drop(
-                actor_from(interaction), league, team_name=team, member_id=member.id, effective=parse_day(effective)
-            )
-            return Reply(embeds=[roster_embed(view, headline=f"➖ {member.display_name} dropped.")])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.rosters.drop(
+            actor_from(interaction), league, team_name=team, member_id=member.id, effective=parse_day(effective)
+        )
+        return Reply(embeds=[roster_embed(view, headline=f"➖ {member.display_name} dropped.")])
 
     @app_commands.command(name="role", description="Make a player a starter, reserve or captain (captains)")
     @app_commands.describe(
         team="The team", member="The player", role="Their new role", effective=EFFECTIVE, league=LEAGUE_OPTION
     )
     @app_commands.choices(role=ROLE_CHOICES)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def role(
         self,
         interaction: discord.Interaction,
@@ -105,50 +102,41 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         member: discord.Member,
         role: app_commands.Choice[str],
         effective: str | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.rosters.set_role(
-                actor_from(interaction),
-                league,
-                team_name=team,
-                member_id=member.id,
-                role=role.value,
-                effective=parse_day(effective),
-            )
-            return Reply(embeds=[roster_embed(view, headline=f"🔁 {member.display_name} is now {role.value}.")])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.rosters.set_role(
+            actor_from(interaction),
+            league,
+            team_name=team,
+            member_id=member.id,
+            role=role.value,
+            effective=parse_day(effective),
+        )
+        return Reply(embeds=[roster_embed(view, headline=f"🔁 {member.display_name} is now {role.value}.")])
 
     @app_commands.command(name="submit", description="Submit a team's first roster: 6–12 players, checked as a whole")
     @app_commands.describe(
         team="The team", effective="The date it takes effect, YYYY-MM-DD (default today)", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=False)
     async def submit(
-        self, interaction: discord.Interaction, team: str, effective: str | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.rosters.submit(
-                actor_from(interaction), league, team_name=team, effective=parse_day(effective)
-            )
-            return Reply(embeds=[roster_embed(view, headline="✅ Roster submitted.")], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        self, interaction: discord.Interaction, team: str, effective: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.rosters.submit(
+            actor_from(interaction), league, team_name=team, effective=parse_day(effective)
+        )
+        return Reply(embeds=[roster_embed(view, headline="✅ Roster submitted.")], ephemeral=False)
 
     @app_commands.command(name="show", description="Show a team's roster")
     @app_commands.describe(team="The team", on="The date to show, YYYY-MM-DD (default today)", league=LEAGUE_OPTION)
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def show(
-        self, interaction: discord.Interaction, team: str, on: str | None = None, league: str | None = None
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.rosters.show(
-                actor_from(interaction), league, team_name=team, on=parse_day(on)
-            )
-            return Reply(embeds=[roster_embed(view)])
-
-        await answer(interaction, work(), ephemeral=True)
+        self, interaction: discord.Interaction, team: str, on: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        view = await self.bot.services.rosters.show(actor_from(interaction), league, team_name=team, on=parse_day(on))
+        return Reply(embeds=[roster_embed(view)])
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -8,11 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render.exchange import calendar_ready, export_file
 from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
-from cogs._shared import LEAGUE_OPTION, actor_from, bot_of, league_autocomplete, matching, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies, venue_autocomplete
 from cogs.team.match import MATCH_OPTION, match_autocomplete
 
 
@@ -32,21 +32,16 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         start="The first day of week 1, YYYY-MM-DD; each match falls on the HOME team's evening that week",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def generate(
         self,
         interaction: discord.Interaction,
         weeks: app_commands.Range[int, 1, MAX_WEEKS],
         start: str,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            season = await self.bot.services.schedule.generate(
-                actor_from(interaction), league, weeks=weeks, start=start
-            )
-            return Reply(embeds=[generated_embed(season)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        season = await self.bot.services.schedule.generate(actor_from(interaction), league, weeks=weeks, start=start)
+        return Reply(embeds=[generated_embed(season)], ephemeral=False)
 
     @app_commands.command(name="reschedule", description="Record a new date both captains agreed to (commissioners)")
     @app_commands.describe(
@@ -57,7 +52,7 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @replies(ephemeral=False)
     async def reschedule(
         self,
         interaction: discord.Interaction,
@@ -65,15 +60,12 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         date: str,
         agreed: bool,
         reason: app_commands.Range[str, 1, REASON_MAX],
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            change = await self.bot.services.schedule.reschedule(
-                actor_from(interaction), league, match_id=match, day=date, agreed=agreed, reason=reason
-            )
-            return Reply(embeds=[rescheduled_embed(change)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        change = await self.bot.services.schedule.reschedule(
+            actor_from(interaction), league, match_id=match, day=date, agreed=agreed, reason=reason
+        )
+        return Reply(embeds=[rescheduled_embed(change)], ephemeral=False)
 
     @app_commands.command(name="move", description="Record the venue HOME moved a match to (commissioners)")
     @app_commands.describe(
@@ -84,7 +76,8 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    @app_commands.autocomplete(venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(venue=venue_autocomplete)
+    @replies(ephemeral=False)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -92,38 +85,33 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         venue: str,
         reason: app_commands.Range[str, 1, REASON_MAX],
         justification: app_commands.Range[str, 1, REASON_MAX] | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            change = await self.bot.services.schedule.move(
-                actor_from(interaction),
-                league,
-                match_id=match,
-                venue_name=venue,
-                reason=reason,
-                justification=justification,
-            )
-            return Reply(embeds=[moved_embed(change)], ephemeral=False)
-
-        await answer(interaction, work(), ephemeral=False)
+        league: LeagueOption = None,
+    ) -> Reply:
+        change = await self.bot.services.schedule.move(
+            actor_from(interaction),
+            league,
+            match_id=match,
+            venue_name=venue,
+            reason=reason,
+            justification=justification,
+        )
+        return Reply(embeds=[moved_embed(change)], ephemeral=False)
 
     @app_commands.command(name="show", description="Show the season's matches and results")
     @app_commands.describe(
         team="Only this team's matches", week="Only this week (default: the current week)", league=LEAGUE_OPTION
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def show(
         self,
         interaction: discord.Interaction,
         team: str | None = None,
         week: app_commands.Range[int, 1, MAX_WEEKS] | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
-            return Reply(embeds=[schedule_embed(view)])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
+        return Reply(embeds=[schedule_embed(view)])
 
     @app_commands.command(name="ics", description="Download matches as a calendar file (iCalendar, .ics)")
     @app_commands.describe(
@@ -131,21 +119,19 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         player="Only the matches of this player's teams",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(team=team_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
     async def ics(
         self,
         interaction: discord.Interaction,
         team: str | None = None,
         player: discord.Member | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            calendar = await self.bot.services.exports.calendar(
-                actor_from(interaction), league, team_name=team, member_id=player.id if player else None
-            )
-            return Reply(calendar_ready(calendar), files=[export_file(calendar)])
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        calendar = await self.bot.services.exports.calendar(
+            actor_from(interaction), league, team_name=team, member_id=player.id if player else None
+        )
+        return Reply(calendar_ready(calendar), files=[export_file(calendar)])
 
 
 async def setup(bot: LeagueBot) -> None:

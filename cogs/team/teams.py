@@ -7,10 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply, answer
+from bot.interactions import Reply
 from bot.render import setup as render
 from bot.services.team.teams import WEEKDAYS
-from cogs._shared import LEAGUE_OPTION, actor_from, league_autocomplete, venue_autocomplete
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, replies, venue_autocomplete
 
 EVENING_CHOICES = [app_commands.Choice(name=day, value=number) for number, day in enumerate(WEEKDAYS)]
 
@@ -29,7 +29,8 @@ class TeamCommands(commands.GroupCog, group_name="team", group_description="Team
         league=LEAGUE_OPTION,
     )
     @app_commands.choices(evening=EVENING_CHOICES)
-    @app_commands.autocomplete(home_venue=venue_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(home_venue=venue_autocomplete)
+    @replies(ephemeral=True)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -37,20 +38,17 @@ class TeamCommands(commands.GroupCog, group_name="team", group_description="Team
         home_venue: str | None = None,
         evening: app_commands.Choice[int] | None = None,
         conference: app_commands.Range[str, 1, 40] | None = None,
-        league: str | None = None,
-    ) -> None:
-        async def work() -> Reply:
-            team = await self.bot.services.teams.create(
-                actor_from(interaction),
-                league,
-                name=name,
-                home_venue=home_venue,
-                evening=evening.value if evening else None,
-                conference=conference,
-            )
-            return Reply(render.team_created(team, home_venue))
-
-        await answer(interaction, work(), ephemeral=True)
+        league: LeagueOption = None,
+    ) -> Reply:
+        team = await self.bot.services.teams.create(
+            actor_from(interaction),
+            league,
+            name=name,
+            home_venue=home_venue,
+            evening=evening.value if evening else None,
+            conference=conference,
+        )
+        return Reply(render.team_created(team, home_venue))
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -8,13 +8,13 @@ share the higher points, +1 to a sole first place at least double the second, po
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from bot.rules.common import competition_ranks
 from bot.rules.field.options import FieldOptions
 
 PlayerId = int | str
@@ -82,9 +82,8 @@ def rank_machine(
     ranked = [s for s in counted if s.status not in no_rank]
     result = {s.player: MachinePoints(s.player, None, 0, 0) for s in counted if s.status in no_rank}
 
-    keys = {s.player: _rank_key(s) for s in ranked}
-    in_order = sorted(keys[s.player] for s in ranked)  # a rank is 1 + the scores strictly better
-    ranks = {s.player: 1 + bisect_left(in_order, keys[s.player]) for s in ranked}
+    in_order = sorted(ranked, key=_rank_key)
+    ranks = dict(zip((s.player for s in in_order), competition_ranks([_rank_key(s) for s in in_order]), strict=True))
     provisional: set[PlayerId] = set()
     open_ties, unplayed = [], []
     for tie in _ties(ranked, options):
@@ -162,10 +161,7 @@ def meet_results(
     ordered = sorted(totals, key=lambda p: (-totals[p], str(p)))
     sharing = Counter(totals.values())
     rows = []
-    position = 0
-    for index, player in enumerate(ordered):
-        if index == 0 or totals[ordered[index - 1]] != totals[player]:  # equal totals share the first's place
-            position = index + 1
+    for player, position in zip(ordered, competition_ranks([totals[p] for p in ordered]), strict=True):
         shared = sharing[totals[player]]
         rows.append(
             MeetRow(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bot.rules.common import competition_ranks
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.scoring import PlayerId
 
@@ -66,13 +66,11 @@ def season_standings(
         return row[2] if early else row[1]
 
     rows.sort(key=lambda r: (-ordered_by(r), tuple(-t for t in r[4]), str(r[0])))
-    in_order = sorted((ordered_by(row), row[4]) for row in rows)  # a rank is 1 + the rows ahead
-    result = []
-    for row in rows:
-        player, total, raw, played, tiebreak = row
-        rank = 1 + len(in_order) - bisect_right(in_order, (ordered_by(row), tiebreak))
-        result.append(SeasonRow(player, rank, total, raw, played, tiebreak))
-    return result
+    ranks = competition_ranks([(ordered_by(row), row[4]) for row in rows])
+    return [
+        SeasonRow(player, rank, total, raw, played, tiebreak)
+        for (player, total, raw, played, tiebreak), rank in zip(rows, ranks, strict=True)
+    ]
 
 
 def regular_season_winner(table: Sequence[SeasonRow]) -> tuple[PlayerId, ...]:

@@ -8,6 +8,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bot.rules.common import competition_ranks
 from bot.rules.ladder.attendance import splits_into_divisions
 from bot.rules.ladder.groups import deal
 from bot.rules.ladder.options import LadderOptions
@@ -51,10 +52,8 @@ def standings(
         by_division[divisions.get(player) if divisions else None].append((player, tlp, average))
     for division in sorted(by_division, key=lambda d: d or ""):
         ordered = sorted(by_division[division], key=lambda row: (-row[1], -row[2], row[0]))
-        for index, (player, tlp, average) in enumerate(ordered):
-            previous = rows[-1] if index else None
-            level = previous is not None and (previous.tlp, previous.ans) == (tlp, average)
-            position = previous.position if level and previous else index + 1
+        positions = competition_ranks([(tlp, average) for _, tlp, average in ordered])
+        for (player, tlp, average), position in zip(ordered, positions, strict=True):
             rows.append(StandingRow(player, tlp, average, position, division))
     return rows
 

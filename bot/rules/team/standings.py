@@ -19,6 +19,7 @@ from enum import StrEnum
 from fractions import Fraction
 from itertools import groupby
 
+from bot.rules.common import competition_ranks
 from bot.rules.team.model import MatchId, Side, TeamId
 
 
@@ -294,8 +295,6 @@ def _row(team: TeamId, totals: _Totals, block: list[TeamId], step: TieStep | Non
 
 
 def _with_ranks(rows: list[StandingRow]) -> list[StandingRow]:
-    ranked: list[StandingRow] = []
-    for position, row in enumerate(rows, start=1):
-        shares_rank = ranked and row.team in ranked[-1].tied_with
-        ranked.append(replace(row, rank=ranked[-1].rank if shares_rank else position))
-    return ranked
+    """Teams still level after the tie-breaking steps share a rank."""
+    ranks = competition_ranks(rows, level=lambda ahead, row: row.team in ahead.tied_with)
+    return [replace(row, rank=rank) for row, rank in zip(rows, ranks, strict=True)]

@@ -21,7 +21,7 @@ from bot.services.actor import Actor
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.team import match_facts, scoreboard
-from bot.services.team.match_access import acting_in, load_context, player_id_of, require_unsigned
+from bot.services.team.match_access import GameRef, acting_in, load_context, player_id_of, require_unsigned
 from bot.services.team.match_facts import MatchContext
 from storage.db import Database
 from storage.discipline import AlternativeResult, MatchAgreement, Precedent
@@ -101,14 +101,13 @@ class DisputeService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         typed: dict[Side, list[str]],
     ) -> scoreboard.Scoreboard:
         """TEAM-DISP-3: when the captains cannot agree, a disputed game's other result (interpretation B, in lineup
         order) is stored beside the scores as entered (interpretation A); the commissioner's ruling picks one."""
+        match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)

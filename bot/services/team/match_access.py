@@ -7,6 +7,7 @@ for either side (COMMON-ROLE-1). Every lookup is confined to the actor's guild.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -22,6 +23,14 @@ from bot.services.team import match_facts
 from bot.services.team.match_facts import MatchContext
 from storage.matches import Match, MatchConfirmation
 from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole, Team
+
+
+class GameRef(NamedTuple):
+    """One game of a match: what a score, a confirmation, a dispute or a ruling is about."""
+
+    match_id: int
+    round_index: int
+    game_number: int
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from bot.services.lookup import find_league
 from bot.services.team import match_facts, playoff_lineups, scoreboard
 from bot.services.team.match_access import (
     Acting,
+    GameRef,
     acting_in,
     load_context,
     lock_match,
@@ -143,16 +144,15 @@ class MatchNightService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         players: list[str | None],
         machine: int | None,
     ) -> scoreboard.Scoreboard:
         """TEAM-MACH-5: after its machine failed mid-game, the team that picked it names the new machine (and may
         change that game's players); then the other team may change its players once. The game is replayed, so
         the scores already entered for it become VOID."""
+        match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
@@ -163,7 +163,7 @@ class MatchNightService:
             night = await playoff_lineups.night(session, context, today)
             plan = lineup.round_plan(context.options)[round_index - 1]
             side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
-            current = _game_entries(night, context, round_index, game_number)[side]
+            current = _game_entries(night, context, game)[side]
             chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
             await require_in_good_standing(session, context.league, chosen, on=today, doing="play in a lineup")
             accepted = lineup.validate_replacement(
@@ -171,8 +171,8 @@ class MatchNightService:
                 by=lineup.Declarant(acting.player_id, official=acting.official), now=now, options=context.options,
             )  # fmt: skip
             if side is plan.first_declarer:
-                await self._refuse_finished(session, match_id, round_index, game_number)
-                await self._void_game(session, actor, match_id, round_index, game_number)
+                await self._refuse_finished(session, game)
+                await self._void_game(session, actor, game)
             row = LineupReplacement(
                 match_id=match_id, round_index=round_index, game_number=game_number, side=side,
                 players=list(accepted.entry.players), machine_id=accepted.entry.machine, declared_at=now,
@@ -183,19 +183,18 @@ class MatchNightService:
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
 
-    async def _refuse_finished(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> None:
+    async def _refuse_finished(self, session: AsyncSession, game: GameRef) -> None:
         """TEAM-MACH-5 replays a game its machine broke; a game whose scores are confirmed was finished."""
-        rows = [
-            r for r in await self._game_scores(session, match_id, round_index, game) if r.status is not ScoreStatus.VOID
-        ]
+        rows = [r for r in await self._game_scores(session, game) if r.status is not ScoreStatus.VOID]
         if rows and all(row.confirmed_at is not None for row in rows):
             raise RuleViolation(
                 "TEAM-MACH-5",
-                f"Round {round_index} game {game} is finished and confirmed; a later failure does not replay it.",
+                f"Round {game.round_index} game {game.game_number} is finished and confirmed; "
+                "a later failure does not replay it.",
             )
 
-    async def _void_game(self, session: AsyncSession, actor: Actor, match_id: int, round_index: int, game: int) -> None:
-        for row in await self._game_scores(session, match_id, round_index, game):
+    async def _void_game(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
+        for row in await self._game_scores(session, game):
             if row.status is not ScoreStatus.VOID:
                 before = audit.snapshot(row)
                 row.status = ScoreStatus.VOID
@@ -243,19 +242,18 @@ class MatchNightService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
-        round_index: int,
-        game_number: int,
+        game: GameRef,
         typed: dict[Side, list[str]],
     ) -> tuple[MatchContext, list[GameScore], dict[int, str]]:
         """A captain enters one game's scores, in each side's lineup order; the opponent then confirms.
         Returns the match, the stored scores and the names of the match's players (for the echo)."""
+        match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            entries = _game_entries(night, context, round_index, game_number)
+            entries = _game_entries(night, context, game)
             in_game = [p for side in Side for p in entries[side].players]
             today = now.astimezone(context.zone).date()
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
@@ -296,19 +294,16 @@ class MatchNightService:
         names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
         return context, rows, names
 
-    async def confirm_game(self, actor: Actor, match_id: int, round_index: int, game_number: int) -> MatchContext:
+    async def confirm_game(self, actor: Actor, game: GameRef) -> MatchContext:
         """The opposing captain confirms a game's entered scores."""
+        match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
             await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
-            live = [
-                r
-                for r in await self._game_scores(session, match_id, round_index, game_number)
-                if r.status is not ScoreStatus.VOID
-            ]
+            live = [r for r in await self._game_scores(session, game) if r.status is not ScoreStatus.VOID]
             if not live:
                 raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
             pending = [row for row in live if row.confirmed_at is None]
@@ -401,9 +396,11 @@ class MatchNightService:
                 choices.append((match.id or 0, f"{_day(match.play_on)} · week {match.week} · {context.label}"))
             return choices
 
-    async def _game_scores(self, session: AsyncSession, match_id: int, round_index: int, game: int) -> list[GameScore]:
+    async def _game_scores(self, session: AsyncSession, game: GameRef) -> list[GameScore]:
         query = select(GameScore).where(
-            GameScore.match_id == match_id, GameScore.round_index == round_index, GameScore.game_number == game
+            GameScore.match_id == game.match_id,
+            GameScore.round_index == game.round_index,
+            GameScore.game_number == game.game_number,
         )
         return list((await session.exec(query)).all())
 
@@ -457,9 +454,8 @@ def _games(kind: RoundKind, players: list[int | None], machines: list[int | None
     return tuple(games)
 
 
-def _game_entries(
-    night: lineup.MatchNight, context: MatchContext, round_index: int, game_number: int
-) -> dict[Side, lineup.GameEntry]:
+def _game_entries(night: lineup.MatchNight, context: MatchContext, game: GameRef) -> dict[Side, lineup.GameEntry]:
+    _, round_index, game_number = game
     lineups = match_facts.effective_lineups(night, round_index)
     if len(lineups) < 2:
         raise RuleViolation("TEAM-LINEUP-2", f"Round {round_index} is not declared by both teams yet.")

@@ -25,7 +25,7 @@ from bot.services.discipline import slam_tilts
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.team import match_facts, scoreboard
-from bot.services.team.match_access import acting_in, load_context, player_id_of, require_unsigned
+from bot.services.team.match_access import GameRef, acting_in, load_context, player_id_of, require_unsigned
 from storage.db import Database
 from storage.discipline import IssueKind, IssueSeverity
 from storage.matches import GamePenalty, GameScore, MachineOut, MatchMachineOut, MatchWalkout
@@ -50,14 +50,13 @@ class MatchRulingService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         offence: str,
         member_id: int,
     ) -> scoreboard.Scoreboard:
         """Record an in-game penalty against a player of that game (captains of either side, or officials)."""
+        match_id, round_index, game_number = game
         kind = scoring.Offence(offence)
         now = self.clock.now()
         async with self.db.writing() as session:
@@ -92,15 +91,14 @@ class MatchRulingService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         member_id: int,
         score: str,
     ) -> scoreboard.Scoreboard:
         """A player's replay score, which replaces their first even when lower: after a failure that hit only
         them (TEAM-MACH-6) or an opponent playing out of turn (TEAM-PEN-1). The opposing captain confirms it."""
+        match_id, round_index, game_number = game
         value = score_rules.parse_score(score)
         now = self.clock.now()
         async with self.db.writing() as session:

@@ -22,7 +22,7 @@ from bot.services.lookup import find_league
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.team import match_facts, scoreboard
 from bot.services.team.disputes import close_challenges
-from bot.services.team.match_access import load_context, player_id_of, side_of_player
+from bot.services.team.match_access import GameRef, load_context, player_id_of, side_of_player
 from storage.db import Database
 from storage.discipline import IssueKind
 from storage.matches import GameScore, MatchConfirmation, MatchLineup, MatchVisit
@@ -44,10 +44,8 @@ class OverrideService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         member_id: int,
         score: str,
         reason: str,
@@ -55,6 +53,7 @@ class OverrideService:
     ) -> Overridden:
         """Correct a player's score in a game, even on a signed match. With `dispute_id` the correction is the
         ruling on that dispute, kept as a precedent (COMMON-RULING-1)."""
+        match_id, round_index, game_number = game
         text, value, now = _reason(reason), score_rules.parse_score(score), self.clock.now()
         async with self.db.writing() as session:
             context = await self._match(session, actor, league_name, match_id)
@@ -88,15 +87,14 @@ class OverrideService:
         self,
         actor: Actor,
         league_name: str | None,
-        match_id: int,
+        game: GameRef,
         *,
-        round_index: int,
-        game_number: int,
         out_member_id: int,
         in_member_id: int,
         reason: str,
     ) -> Overridden:
         """Put one player in another's seat in a declared game; that seat's scores move with it."""
+        match_id, round_index, game_number = game
         text, now = _reason(reason), self.clock.now()
         async with self.db.writing() as session:
             context = await self._match(session, actor, league_name, match_id)
