@@ -10,6 +10,7 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.refusals import Conflict, InvalidInput, NotFound
+from bot.rules.setup import known_league
 from storage.models import League, Season, Team, Venue
 
 Row = TypeVar("Row", bound=SQLModel)
@@ -18,14 +19,9 @@ Row = TypeVar("Row", bound=SQLModel)
 async def find_league(session: AsyncSession, guild_id: int, name: str | None) -> League:
     """The named league, or the guild's only league when no name is given."""
     leagues = (await session.exec(select(League).where(League.guild_id == guild_id).order_by(League.name))).all()
-    if not leagues:
-        raise NotFound("This server has no league yet. A server admin can start one with `/league create`.")
-    if name and name.strip():
-        key = name.strip().casefold()
-        for league in leagues:
-            if league.name_key == key:
-                return league
-        raise NotFound(f"No league named {name.strip()!r} here. Leagues in this server: {_names(leagues)}.")
+    if not leagues or (name and name.strip()):  # the same refusals as the league: option's own check
+        stored = known_league([league.name for league in leagues], name or "")
+        return next(league for league in leagues if league.name == stored)
     if len(leagues) > 1:
         raise InvalidInput(f"This server runs several leagues ({_names(leagues)}); pick one with `league:`.")
     return leagues[0]
