@@ -3,6 +3,7 @@
 
     python3 manage.py run    [pinleague arguments…]   install what the bot needs, then start it
     python3 manage.py test   [pytest arguments…]      install the bot and its test tools, then run every test
+                                                      (on every core; `-n 1` or `-p no:xdist` for one process)
 
 Both create `.venv` on first use and install the pinned versions from `constraints.txt`; later runs
 reinstall only when pyproject.toml or constraints.txt changed. Standard library only.
@@ -33,8 +34,14 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     extras = "[dev]" if command == "test" else ""
     ensure_installed(extras)
-    runner = [str(BIN / "pinleague"), *(rest or ["run"])] if command == "run" else [str(PYTHON), "-m", "pytest", *rest]
+    runner = [str(BIN / "pinleague"), *(rest or ["run"])] if command == "run" else pytest_command(rest)
     return subprocess.call(runner, cwd=ROOT)
+
+
+def pytest_command(args: list[str]) -> list[str]:
+    """pytest in parallel (pytest-xdist, a process per core) unless the arguments choose otherwise."""
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) or a.endswith("no:xdist") for a in args)
+    return [str(PYTHON), "-m", "pytest", *([] if chosen else ["-n", "auto"]), *args]
 
 
 def ensure_installed(extras: str) -> None:

@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import pkgutil
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -17,6 +18,7 @@ import cogs
 from bot import errors
 from bot.clock import Clock
 from bot.interaction_claims import InteractionClaims
+from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
 from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
@@ -105,9 +107,20 @@ class LeagueBot(commands.Bot):
         self, interaction: discord.Interaction, command: discord.app_commands.Command | discord.app_commands.ContextMenu
     ) -> None:
         """The commissioner notices a command caused go out at once, not at the next minute's tick (COMMON-NOTIFY-1)."""
+        # discord.py dispatches this event from the command's task just before it ends; this runs first, so the
+        # hold is taken while the interaction is still unfinished.
+        release = hold_interaction()
         task = asyncio.create_task(self.posts.send_notices())
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
+        task.add_done_callback(lambda _: release())
+
+    def report_interactions_done(self, on_done: Callable[[int], None]) -> None:
+        """Call `on_done(interaction id)` once the bot has finished with each interaction it receives from now
+        on: its reply, followups, scoreboards and notices sent (see `bot.interactions.report_done`). For a local
+        emulator in the same process; call before `start`."""
+        parsers = self._connection.parsers  # the dict discord.py's gateway looks event parsers up in
+        parsers["INTERACTION_CREATE"] = report_done(parsers["INTERACTION_CREATE"], on_done)
 
     async def close(self) -> None:
         self.posts.shutdown()

@@ -3,14 +3,20 @@
 `answer` runs the work and replies directly when it finishes quickly; if it is still running DEFER_AFTER
 seconds after Discord created the interaction, or at once while the bot is busy with many others, it defers
 (the token then lives 15 minutes) and sends the reply as a followup.
+
+`report_done` tells someone in the same process when the bot has finished with an interaction, the work it
+handed to background tasks included (`hold_interaction`). Discord has no such message; the local emulator
+uses it to know that a command's reply, followups and scoreboard are all in without waiting for a quiet moment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -74,3 +80,70 @@ def _time_before_deferring(interaction: discord.Interaction) -> float:
     queued behind other work while busy comes out of the wait rather than out of the 3 s."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return min(max(DEFER_AFTER - age, 0.0), DEFER_AFTER)
+
+
+Parser = Callable[[Any], None]
+DoneHook = Callable[[int], None]
+
+
+class _Work:
+    """What the bot still has to do for one interaction: a count of holds, the hook told when it reaches zero."""
+
+    def __init__(self, interaction_id: int, on_done: DoneHook) -> None:
+        self.interaction_id = interaction_id
+        self._on_done = on_done
+        self._holds = 0
+
+    def hold(self) -> Callable[[], None]:
+        self._holds += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self._holds -= 1
+                if self._holds == 0:
+                    self._on_done(self.interaction_id)
+
+        return release
+
+
+_handling: ContextVar[_Work | None] = ContextVar("pinleague_handling", default=None)
+
+
+def _no_hold() -> None:
+    pass
+
+
+def hold_interaction() -> Callable[[], None]:
+    """Count the interaction being handled as unfinished until the returned function is called: for work it
+    hands to a background task, e.g. its match's scoreboard. Does nothing unless someone asked (`report_done`)."""
+    work = _handling.get()
+    return work.hold() if work is not None else _no_hold
+
+
+def report_done(parse_interaction_create: Parser, on_done: DoneHook) -> Parser:
+    """discord.py's INTERACTION_CREATE parser, wrapped to call `on_done(interaction id)` once every task it
+    started (the command, component or modal handler, listeners) has ended and every `hold_interaction` taken
+    inside them has been released. The parser starts those tasks without awaiting them, so they are the tasks
+    that exist once it returns and did not before; they and the tasks they start see `_handling`."""
+
+    def parse(data: Any) -> None:
+        work = _Work(int(data["id"]), on_done)
+        release_parse = work.hold()
+        before = asyncio.all_tasks()
+        token = _handling.set(work)
+        try:
+            parse_interaction_create(data)
+        finally:
+            _handling.reset(token)
+            for task in asyncio.all_tasks() - before:
+                task.add_done_callback(_on_end(work.hold()))
+            release_parse()
+
+    return parse
+
+
+def _on_end(release: Callable[[], None]) -> Callable[[asyncio.Task[Any]], None]:
+    return lambda _: release()

@@ -17,6 +17,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.interactions import hold_interaction
+
 log = logging.getLogger(__name__)
 
 Publish = Callable[[], Awaitable[None]]
@@ -24,23 +26,29 @@ Publish = Callable[[], Awaitable[None]]
 
 class ScoreboardPublisher:
     def __init__(self) -> None:
-        self._newest: dict[int, Publish] = {}  # match id → the board still to send
+        # match id → the board still to send, and the holds on the interactions whose changes it shows
+        self._newest: dict[int, tuple[Publish, list[Callable[[], None]]]] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._posted_at: dict[int, tuple[int, int]] = {}  # match id → (channel id, message id) posted here
 
     def submit(self, match_id: int, publish: Publish) -> None:
-        """Send this match's board soon, replacing any of its boards not yet sent."""
-        self._newest[match_id] = publish
+        """Send this match's board soon, replacing any of its boards not yet sent. The interaction being handled
+        stays unfinished until a board at least this new has been sent (or has failed)."""
+        _, covered = self._newest.get(match_id, (None, []))
+        self._newest[match_id] = (publish, [*covered, hold_interaction()])
         if match_id not in self._running:
             self._running[match_id] = asyncio.create_task(self._drain(match_id), name=f"scoreboard {match_id}")
 
     async def _drain(self, match_id: int) -> None:
         try:
-            while (publish := self._newest.pop(match_id, None)) is not None:
+            while (newest := self._newest.pop(match_id, None)) is not None:
+                publish, covered = newest
                 try:
                     await publish()
                 except Exception:
                     log.warning("could not publish the scoreboard of match %s", match_id, exc_info=True)
+                finally:
+                    _release(covered)
         finally:
             del self._running[match_id]
 
@@ -65,4 +73,11 @@ class ScoreboardPublisher:
         for task in list(self._running.values()):
             task.cancel()
         await asyncio.gather(*self._running.values(), return_exceptions=True)
+        for _, covered in self._newest.values():
+            _release(covered)
         self._newest.clear()
+
+
+def _release(holds: list[Callable[[], None]]) -> None:
+    for release in holds:
+        release()

@@ -7,6 +7,7 @@ PostgreSQL fails the run.
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -73,14 +74,31 @@ async def _truncate_all(db: Database) -> None:
         await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
 
 
+@pytest.fixture(scope="session")
+async def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once per session: tests get a copy, as migrating takes half a second and
+    copying a millisecond (the migrations themselves are tested from empty databases in test_migrations)."""
+    path = tmp_path_factory.mktemp("migrated") / "league.db"
+    database = Database(f"sqlite+aiosqlite:///{path}")
+    await upgrade(database)
+    await database.dispose()
+    assert not path.with_name(f"{path.name}-wal").exists(), "closing the last connection checkpoints the WAL"
+    return path
+
+
+def fresh_sqlite(migrated: Path, path: Path) -> Database:
+    """A migrated, empty SQLite database at `path`, copied from the session's migrated file."""
+    shutil.copyfile(migrated, path)
+    return Database(f"sqlite+aiosqlite:///{path}")
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(
-    request: pytest.FixtureRequest, tmp_path: Path, throwaway_postgres: ThrowawayPostgres
+    request: pytest.FixtureRequest, tmp_path: Path, throwaway_postgres: ThrowawayPostgres, migrated_sqlite: Path
 ) -> AsyncIterator[Database]:
     """A migrated, empty database: a fresh SQLite file, or the session's PostgreSQL database emptied."""
     if request.param == "sqlite":
-        database = Database(f"sqlite+aiosqlite:///{tmp_path / 'league.db'}")
-        await upgrade(database)
+        database = fresh_sqlite(migrated_sqlite, tmp_path / "league.db")
     else:
         database = Database(await throwaway_postgres.url())
         await _truncate_all(database)
@@ -91,9 +109,8 @@ async def db(
 
 
 @pytest.fixture
-async def sqlite_db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'league.db'}")
-    await upgrade(database)
+async def sqlite_db(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Database]:
+    database = fresh_sqlite(migrated_sqlite, tmp_path / "league.db")
     try:
         yield database
     finally:

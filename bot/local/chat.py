@@ -68,6 +68,7 @@ class LocalChat:
         settings = self.settings.model_copy(update={"dev_guild_id": self.emulator.guild.id})
         # The emulator starts with no commands, so this bot always syncs.
         self._bot = LeagueBot(settings, db, self.clock, force_sync=True, guild_ready_timeout=0.05)
+        self._bot.report_interactions_done(self.emulator.interaction_done)
         self._bot_task = asyncio.create_task(self._bot.start(self.emulator.token))
         ready = asyncio.create_task(self.emulator.wait_until_ready(timeout=30))
         done, _ = await asyncio.wait({ready, self._bot_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -76,6 +77,9 @@ class LocalChat:
             self._bot_task.result()  # raises why the bot stopped
             raise ChatError("the bot stopped before it was ready")
         ready.result()
+        await self._bot.wait_until_ready()  # its gateway session is known once it has read READY
+        assert self._bot.ws is not None and self._bot.ws.session_id is not None
+        self.emulator.reports_done_from(self._bot.ws.session_id)
 
     async def close(self) -> None:
         if self._bot is not None:

@@ -61,10 +61,13 @@ async def running_bot(
     point_discord_at(emulator.api_url, emulator.gateway_url)
     settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused")
     bot = LeagueBot(settings, db, clock or ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
+    bot.report_interactions_done(emulator.interaction_done)
     task = asyncio.create_task(bot.start(emulator.token))
     try:
         await emulator.wait_until_ready(timeout=15)
         await asyncio.wait_for(bot.wait_until_ready(), timeout=15)
+        assert bot.ws is not None and bot.ws.session_id is not None
+        emulator.reports_done_from(bot.ws.session_id)
         yield RunningBot(emulator, bot, db)
     finally:
         await bot.close()

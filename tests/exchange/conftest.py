@@ -11,16 +11,15 @@ from sqlalchemy.engine import make_url
 
 from storage.db import Database
 from storage.migrate import upgrade
-from tests.conftest import PG_ADMIN_URL
+from tests.conftest import PG_ADMIN_URL, fresh_sqlite
 from tests.storage.conftest import _admin_connection
 
 
 @pytest.fixture
-async def empty_target(db: Database, tmp_path: Path) -> AsyncIterator[Database]:
+async def empty_target(db: Database, tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Database]:
     """A second migrated database with nothing in it, on the same kind of server as `db`."""
     if db.is_sqlite:
-        target = Database(f"sqlite+aiosqlite:///{tmp_path / 'target.db'}")
-        await upgrade(target)
+        target = fresh_sqlite(migrated_sqlite, tmp_path / "target.db")
         yield target
         await target.dispose()
         return

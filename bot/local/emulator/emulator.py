@@ -39,7 +39,10 @@ class Emulator:
         self.outputs: list[Output] = []
         self.ack_deadline = ACK_DEADLINE
         self.token_lifetime = TOKEN_LIFETIME
-        self.quiet_window = 0.03  # seconds without output after the answer before a result is complete
+        # Seconds without output after the answer before a result is complete, unless every bot that got the
+        # interaction reports when it is done with it (`reports_done_from`): a bot in another process.
+        self.quiet_window = 0.03
+        self._reporting_sessions: set[str] = set()
         self.respect_default_permissions = True
         self.command_syncs = 0  # PUTs of commands: a bot that hashes its schema skips unchanged ones
         self._new_id = SnowflakeFactory(worker=1)
@@ -125,6 +128,17 @@ class Emulator:
 
     def notify_change(self) -> None:
         self._changed.set()
+
+    def reports_done_from(self, session_id: str) -> None:
+        """The bot of gateway session `session_id` runs in this process and calls `interaction_done` once it has
+        finished with an interaction (reply, followups and the messages it caused sent). Discord has no such
+        signal: it is how a test knows that a result is complete without waiting for a quiet moment. Interactions
+        that reach a session not reporting fall back to `quiet_window`."""
+        self._reporting_sessions.add(session_id)
+
+    def interaction_done(self, interaction_id: int) -> None:
+        if (record := self.interactions.get(interaction_id)) is not None:
+            record.report_done()
 
     def request_reconnect(self) -> None:
         """Ask connected bots to reconnect and RESUME, as Discord does before a gateway restart."""
@@ -330,8 +344,11 @@ class Emulator:
         payload = record.payload = interaction_payload(record, self.guild, data, message_json)
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
-        if not self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=self.guild.id):
+        delivered = self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=self.guild.id)
+        if not delivered:
             raise EmulatorError("no bot is connected to the emulator's gateway")
+        if all(session.id in self._reporting_sessions for session in delivered):
+            record.reports_due = len(delivered)
         return record
 
     async def _settle(self, record: InteractionRecord, answer_within: float) -> InteractionResult:

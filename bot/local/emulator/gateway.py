@@ -131,13 +131,16 @@ class Gateway:
     def live_sessions(self) -> list[Session]:
         return [s for s in self.sessions.values() if s.connection is not None]
 
-    def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None, intent: int | None = None) -> int:
-        """Send an event to every session that would get it; returns how many connected ones did."""
-        delivered = 0
+    def dispatch(
+        self, event: str, data: JSON, *, guild_id: int | None = None, intent: int | None = None
+    ) -> list[Session]:
+        """Send an event to every session that would get it; returns the connected ones that did."""
+        delivered = []
         for session in self.sessions.values():
             if session.covers(guild_id, intent):
                 session.dispatch(event, data)
-                delivered += session.connection is not None
+                if session.connection is not None:
+                    delivered.append(session)
         return delivered
 
     def request_reconnect(self) -> None:

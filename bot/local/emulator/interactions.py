@@ -60,9 +60,12 @@ class InteractionRecord:
     outputs: list[Output] = field(default_factory=list)
     payload: JSON = field(default_factory=dict)  # INTERACTION_CREATE as dispatched, for redelivery
     rejections: list[str] = field(default_factory=list)  # refused requests, reported if nothing answers
+    reports_due: int | None = None  # "done" reports that complete the result (None: wait for a quiet moment)
+    reports: int = 0
     _acked: asyncio.Event = field(default_factory=asyncio.Event)
     _answered: asyncio.Event = field(default_factory=asyncio.Event)
     _activity: asyncio.Event = field(default_factory=asyncio.Event)
+    _done: asyncio.Event = field(default_factory=asyncio.Event)
 
     def check_callback(self, callback_type: Any, now: float, ack_deadline: float) -> CallbackType:
         """Discord's rules for a callback: within 3 s, only once, with a type valid for the interaction."""
@@ -99,16 +102,26 @@ class InteractionRecord:
         ):
             self._answered.set()
 
+    def report_done(self) -> None:
+        """A bot that got this interaction has finished with it."""
+        self.reports += 1
+        if self.reports_due is not None and self.reports >= self.reports_due:
+            self._done.set()
+
     async def settle(self, *, answer_within: float, ack_deadline: float, quiet_window: float) -> InteractionResult:
-        """Wait for the answer, then for `quiet_window` seconds without output to collect followups."""
+        """Wait for the answer, then for the bots' "done" reports, or without them for `quiet_window` seconds
+        without output, to collect followups and the messages the interaction caused."""
         loop = asyncio.get_running_loop()
         deadline = self.dispatched_at + answer_within
         acked_in_time = await _wait(self._acked, min(self.dispatched_at + ack_deadline, deadline) - loop.time())
         if not acked_in_time or not await _wait(self._answered, deadline - loop.time()):
             self._raise_no_response(loop.time() - self.dispatched_at)
-        self._activity.clear()
-        while loop.time() < deadline and await _wait(self._activity, quiet_window):
+        if self.reports_due is not None:
+            await _wait(self._done, deadline - loop.time())
+        else:
             self._activity.clear()
+            while loop.time() < deadline and await _wait(self._activity, quiet_window):
+                self._activity.clear()
         return InteractionResult(
             interaction_id=self.id,
             outputs=list(self.outputs),
