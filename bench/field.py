@@ -88,16 +88,19 @@ async def seed_field_league(db: Database, emulator: Emulator, size: FieldLeagueS
         await services.field_nights.open_night(owner, LEAGUE, machine_ids=tonight, play_on=night)
         for name in players:
             await services.field_nights.check_in(actor(emulator, name), LEAGUE, None)
-        await services.field_nights.make_groups(owner, LEAGUE)
+        grouped = await services.field_nights.make_groups(owner, LEAGUE)
         clock.set(datetime.combine(night, time(20, 0), tzinfo=NEW_YORK))
         if week > size.weeks_played:
             break  # tonight: open, everyone in a group, no scores yet
-        for machine_index, machine in enumerate(tonight):  # an official enters each machine's sheet at once
-            entries = [
-                (emulator.member(name).id, f"{_score(number, machine_index, week):,}")
-                for number, name in enumerate(players)
-            ]
-            await services.field_nights.enter_scores(owner, LEAGUE, machine_id=machine, entries=entries)
+        names = grouped.season.names
+        number_of = {name: number for number, name in enumerate(players)}
+        for machine_index, machine in enumerate(tonight):  # an official enters each group's game (FIELD-SCORE-1)
+            for group in grouped.result.facts.groups():
+                entries = [
+                    (emulator.member(name).id, f"{_score(number_of[name], machine_index, week):,}")
+                    for name in (names[player] for player in group)
+                ]
+                await services.field_nights.enter_scores(owner, LEAGUE, machine_id=machine, entries=entries)
         clock.set(datetime.combine(night, time(22, 30), tzinfo=NEW_YORK))
         await services.field_nights.close_night(owner, LEAGUE)
     async with db.reading() as session:

@@ -170,7 +170,9 @@ class FieldNightService:
                     f"{_names(season, tie.players)} are tied on {season.machine_names[int(machine)]}: enter their "
                     "one-ball playoff with `/field tiebreak` (or mark it unplayable) before closing the night.",
                 )
-            if not with_scores_missing and (gaps := _missing_scores(season, facts)):
+            day = now.astimezone(context.zone).date()
+            barred = await players_barred(session, context.league, [c.player_id for c in facts.checkins], on=day)
+            if not with_scores_missing and (gaps := _missing_scores(season, facts, barred)):
                 raise RuleViolation(
                     "FIELD-SCORE-5",
                     f"{len(gaps)} checked-in player(s) have scores missing: {'; '.join(gaps)}. Enter them with "
@@ -605,11 +607,11 @@ async def registered_player(session: AsyncSession, context: FieldContext, user_i
     return player
 
 
-def _missing_scores(season: SeasonFacts, facts: NightFacts) -> list[str]:
-    """One line per checked-in player short of scores, e.g. 'P03: Godzilla, Jaws'; a player who forfeited the
-    season plays no more (FIELD-PEN-3)."""
-    forfeited = penalty_rules.season_forfeits(season.sanctions)
-    players = [c.player_id for c in facts.checkins if c.player_id not in forfeited]
+def _missing_scores(season: SeasonFacts, facts: NightFacts, barred: set[int]) -> list[str]:
+    """One line per checked-in player short of scores, e.g. 'P03: Godzilla, Jaws'; a player suspended since
+    checking in (COMMON-PLAYER-2) or who forfeited the season (FIELD-PEN-3) plays no more."""
+    out = barred | set(penalty_rules.season_forfeits(season.sanctions))
+    players = [c.player_id for c in facts.checkins if c.player_id not in out]
     gaps = meet_rules.missing_scores(players, facts.night.machine_ids, facts.counted_scores())
     every = len(facts.night.machine_ids)
     return [
