@@ -12,6 +12,7 @@ import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+import pytest
 from sqlmodel import col, select
 
 from bench.team import ROUND_GAMES, TeamLeagueSize, TonightMatch
@@ -21,6 +22,8 @@ from storage.db import Database
 from storage.matches import GameScore, MatchVisit
 from storage.models import AuditEntry
 from tests.robustness.conftest import match_night_of
+
+pytestmark = pytest.mark.alone  # 50 members at once against the 3 s deadline: no other worker beside it
 
 SIZE = TeamLeagueSize(teams=12, players=6, weeks_played=1, past_seasons=0, venues=2)
 SUBMISSIONS = 500
