@@ -18,11 +18,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.interaction_claims import InteractionClaims
+
+if TYPE_CHECKING:
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +65,12 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
     task.add_done_callback(_in_flight.discard)
     busy = len(_in_flight) > BUSY
     done, _ = await asyncio.wait({task}, timeout=0 if busy else _time_before_deferring(interaction))
+    metrics: Metrics | None = getattr(interaction.client, "metrics", None)
     if not done:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
+        if metrics is not None:
+            metrics.deferred(interaction)
     reply = await task  # a Refusal raised here reaches the tree's error handler
     if reply is None:
         return
@@ -74,6 +80,8 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
         await interaction.response.send_message(
             reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=_view(reply), files=reply.files
         )
+    if metrics is not None:
+        metrics.answered(interaction, deferred=not done)
 
 
 async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, deferred_ephemeral: bool) -> None:
