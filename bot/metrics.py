@@ -19,6 +19,7 @@ from apscheduler.events import EVENT_JOB_SUBMITTED, JobSubmissionEvent
 from apscheduler.schedulers.base import BaseScheduler
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from bot.startup import StartupError
 from storage.db import Database, DatabaseUnavailable
 
 if TYPE_CHECKING:
@@ -127,9 +128,17 @@ class MetricsServer:
         self.port: int | None = None
 
     async def start(self, host: str, port: int) -> None:
+        """Raises StartupError when the address cannot be listened on (taken, or not this machine's)."""
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self._runner.cleanup()
+            raise StartupError(
+                f"cannot serve metrics on {host}:{port} ({exc.strerror or exc}): choose a free PINLEAGUE_METRICS_PORT "
+                "(or stop what uses it), and a PINLEAGUE_METRICS_HOST of this machine"
+            ) from exc
         self.port = self._runner.addresses[0][1]  # the port bound, when asked for 0
         log.info("metrics on http://%s:%d/metrics, readiness on /healthz", host, self.port)
 

@@ -61,7 +61,7 @@ def discord_failure(exc: BaseException, api_url: str) -> str | None:
             f"cannot look up {host} (DNS): check this machine's network and DNS, or PINLEAGUE_DISCORD_API_URL "
             "if you route through a proxy"
         )
-    if isinstance(exc, aiohttp.ClientError | OSError | TimeoutError):
+    if isinstance(exc, aiohttp.ClientError):
         reason = getattr(exc, "os_error", None) or exc
         return (
             f"cannot reach Discord at {host} ({type(reason).__name__}: {reason}): check this machine's network "

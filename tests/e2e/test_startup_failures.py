@@ -3,6 +3,7 @@ non-zero exit and no traceback, in real subprocesses with nothing reaching the n
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import socketserver
@@ -12,11 +13,13 @@ import subprocess
 import sys
 import threading
 import time
+from asyncio.subprocess import PIPE, STDOUT
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
 
+from bot.local.emulator import Emulator
 from tests.conftest import PG_ADMIN_URL
 
 START_WITHIN = 20.0  # seconds
@@ -25,8 +28,8 @@ NOWHERE_GATEWAY = "ws://127.0.0.1:1/"
 PINLEAGUE_SCRIPT = Path(sys.executable).parent / "pinleague"
 
 
-def start(tmp_path: Path, *, command: list[str] | None = None, stdin: str = "", **settings: str) -> tuple[int, str]:
-    """Run the command with these PINLEAGUE_ settings and a token; the exit code and everything it printed."""
+def environment(tmp_path: Path, **settings: str) -> dict[str, str]:
+    """This process's environment with a token and these PINLEAGUE_ settings instead of any of its own."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("PINLEAGUE_")}
     env |= {
         "PINLEAGUE_DISCORD_TOKEN": "not-a-real-token",
@@ -36,6 +39,11 @@ def start(tmp_path: Path, *, command: list[str] | None = None, stdin: str = "", 
         "PINLEAGUE_LOG_LEVEL": "WARNING",
     }
     env |= {f"PINLEAGUE_{key.upper()}": value for key, value in settings.items()}
+    return {key: value for key, value in env.items() if value}
+
+
+def start(tmp_path: Path, *, command: list[str] | None = None, stdin: str = "", **settings: str) -> tuple[int, str]:
+    """Run the command (default `python -m bot run`) in `tmp_path`; the exit code and everything it printed."""
     began = time.monotonic()
     done = subprocess.run(
         command or [sys.executable, "-m", "bot", "run"],
@@ -43,7 +51,7 @@ def start(tmp_path: Path, *, command: list[str] | None = None, stdin: str = "", 
         capture_output=True,
         text=True,
         timeout=START_WITHIN + 10,
-        env={key: value for key, value in env.items() if value},
+        env=environment(tmp_path, **settings),
         cwd=tmp_path,  # no .env here
     )
     assert time.monotonic() - began < START_WITHIN
@@ -162,3 +170,25 @@ def test_postgresql_refusing_the_password(tmp_path: Path) -> None:
             server.shutdown()
     assert "refused the password of user 'league'" in line and "PINLEAGUE_DATABASE_URL" in line
     assert "wrong" not in line
+
+
+async def test_a_metrics_port_already_taken(tmp_path: Path) -> None:
+    """Discord (the emulator) is reached, then the metrics port is found taken."""
+    async with Emulator() as emulator:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            env = environment(
+                tmp_path,
+                discord_token=emulator.token,
+                discord_api_url=emulator.api_url,
+                discord_gateway_url=str(emulator.gateway_url),
+                metrics_port=str(port),
+            )
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", env=env, cwd=tmp_path, stdout=PIPE, stderr=STDOUT
+            )
+            output, _ = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    line = one_line_failure(process.returncode or 0, output.decode())
+    assert f"cannot serve metrics on 127.0.0.1:{port}" in line and "PINLEAGUE_METRICS_PORT" in line
