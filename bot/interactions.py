@@ -18,14 +18,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.interaction_claims import InteractionClaims
-
-if TYPE_CHECKING:
-    from bot.metrics import Metrics
+from bot.metrics import Metrics, command_name
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +92,8 @@ async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, d
         )
         return
     log.warning(
-        "/%s deferred %s but replied %s: declare the reply's visibility when it can defer",
-        interaction.command.qualified_name if interaction.command else "?",
+        "%s deferred %s but replied %s: declare the reply's visibility when it can defer",
+        command_name(interaction),
         _visibility(deferred_ephemeral),
         _visibility(reply.ephemeral),
     )

@@ -103,6 +103,19 @@ def test_a_database_migrated_by_a_newer_version(tmp_path: Path) -> None:
     assert "migration 9999_from_the_future" in line and "newer version" in line
 
 
+def test_a_failed_migration_leaves_the_database_as_it_was(tmp_path: Path) -> None:
+    """A database that already holds a table of the same name (another program's): the first migration fails."""
+    (tmp_path / "data").mkdir()
+    database = tmp_path / "data" / "pinleague.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE league (id INTEGER PRIMARY KEY, title TEXT)")
+    line = one_line_failure(*start(tmp_path))
+    assert "migrating the database failed" in line and "table league already exists" in line, line
+    with sqlite3.connect(database) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"league"}
+
+
 def test_a_missing_postgresql_database(tmp_path: Path) -> None:
     server = make_url(PG_ADMIN_URL)
     try:
