@@ -1,11 +1,12 @@
 """Score entry shared by every format: what a typed score may look like, and how it is echoed back.
 
-COMMON-SCORE-1: a score is a whole number from 0 up to the league's ceiling, typed the way people write numbers:
-plain ASCII digits ("45210330") or thousands grouped by one separator used throughout: commas ("45,210,330"),
-periods ("45.210.330") or spaces ("45 210 330", also no-break and narrow no-break spaces). Exact groups of three
-digits are unambiguous because a score has no fraction: "1.234" can only mean 1,234. Anything else is refused,
-naming the field and what was typed: mixed or badly grouped separators ("45,210.330", "1,23,4560"), signs,
-decimals, and digits outside ASCII (Arabic-Indic, fullwidth…), which Python's int() would accept silently.
+COMMON-SCORE-1: a score is a whole number from 0 up to the league's `config:score_ceiling` (99,999,999,999 unless
+raised), typed the way people write numbers: plain ASCII digits ("45210330") or thousands grouped by one separator
+used throughout: commas ("45,210,330"), periods ("45.210.330") or spaces ("45 210 330", also no-break, thin and
+narrow no-break spaces). Exact groups of three digits are unambiguous because a score has no fraction: "1.234" can
+only mean 1,234. Anything else is refused: mixed or badly grouped separators ("45,210.330", "1,23,4560"), signs,
+decimals, and digits outside ASCII (Arabic-Indic, fullwidth…), which Python's int() would accept silently. Every
+refusal names the field the member saw and what they typed: "Away 2 (Carol): '45.2.1' is not a score. …".
 
 Shorthand ("45.2M", "1.2B", "450k", "45.2 m") is inexact by nature, so it is refused unless the league turns on
 `config:allow_shorthand` (COMMON-AMB-3, default off). When on, it means exactly what it says: "45.2M" is

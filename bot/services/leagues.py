@@ -141,15 +141,15 @@ class LeagueService:
     ) -> tuple[League, ScoreInput]:
         """COMMON-AMB-3, COMMON-SCORE-1: whether members may type shorthand like 45.2M, and the highest score the
         league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options."""
-        changes: dict[str, Any] = {}
-        if allow_shorthand is not None:
-            changes["allow_shorthand"] = allow_shorthand
-        if score_ceiling is not None:
-            changes["score_ceiling"] = parse_score(score_ceiling, field="score_ceiling", rules=_ANY_CEILING)
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "change how scores are written")
+            changes: dict[str, Any] = {}
+            if allow_shorthand is not None:
+                changes["allow_shorthand"] = allow_shorthand
+            if score_ceiling is not None:
+                changes["score_ceiling"] = parse_score(score_ceiling, field="score_ceiling", rules=_ANY_CEILING)
             merged = {**league.options, **changes}
             try:
                 options = formats.of(league).options.model_validate(merged)

@@ -53,6 +53,10 @@ async def test_ladder_scores_as_people_write_them(running: RunningBot) -> None:
         running, f"/league config score_ceiling:50,000,000 {league}", as_member=player,
         rule="COMMON-ROLE-1", message="",
     )  # fmt: skip
+    await refused(
+        running, f"/league config score_ceiling:0 {league}", as_member="alice", rule=None,
+        message="score_ceiling cannot be '0': Input should be greater than or equal to 1",
+    )  # fmt: skip
     ceiling = await ok(running, f"/league config score_ceiling:50M {league}")
     assert "the highest score accepted is 50,000,000" in ceiling, ceiling
     await refused(
