@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     import discord
-    from pydantic import BaseModel
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from bot.clock import Clock
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from bot.rules.discipline import LedgerRules
     from bot.rules.notices import NoticeKind
     from bot.rules.posts import Calendar, PlannedPost
+    from bot.rules.scores import ScoreInputOptions
     from bot.services.actor import Actor
     from storage.db import Database
     from storage.models import League
@@ -80,7 +80,7 @@ class Format:
 
     name: str  # the league's `format` value
     choice: str  # how `/league create` offers it
-    options: type[BaseModel]  # the schema of `league.options`, checked when a league file is imported
+    options: type[ScoreInputOptions]  # the schema of `league.options`, checked when a league file is imported
     zone_required: bool  # COMMON-AMB-1: the rule sheet names no place, so the league must give its time zone
     teams: bool  # teams play: rosters, conferences, a team as the subject of a warning (COMMON-DISC-1)
     ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)

@@ -34,6 +34,7 @@ from bot.services.team.match_access import (
     player_id_of,
     require_side,
     require_unsigned,
+    score_field,
     side_of_player,
 )
 from bot.services.team.match_facts import MatchContext
@@ -275,7 +276,11 @@ class MatchNightService:
                             game_number=game_number,
                             side=side,
                             player_id=player_id,
-                            score=score_rules.parse_score(text),
+                            score=score_rules.parse_score(
+                                text,
+                                field=score_field(night, side, players, player_id),
+                                rules=context.options.score_input,
+                            ),
                             entered_by=actor.user_id,
                             entered_for=acting.side,
                             entered_at=now,
