@@ -7,16 +7,17 @@ One guild holds a team league with tonight's match, a ladder and a field league 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult
 from storage.db import Database
 from storage.matches import Match, MatchChallenge
-from tests.e2e.command_table import MATCH_DAY, Seeded, seed
+from tests.e2e.command_table import MATCH_DAY, NEW_YORK, Seeded, seed
 from tests.e2e.harness import RunningBot, running_bot
 
 LABEL = "Tilt Warriors at Flipper Kings"
@@ -47,6 +48,10 @@ def due_lines(embed: dict[str, Any]) -> list[str]:
 
 def field_names(embed: dict[str, Any]) -> list[str]:
     return [field["name"] for field in embed.get("fields", [])]
+
+
+def field_value(embed: dict[str, Any], name: str) -> str:
+    return next(field["value"] for field in embed["fields"] if field["name"] == name)
 
 
 async def ok(running: RunningBot, line: str, member: str) -> None:
@@ -121,6 +126,27 @@ async def test_a_game_awaiting_confirmation(seeded: tuple[RunningBot, Seeded]) -
     assert not_in_it["description"].endswith("Nothing is due for you right now. `/standings` shows the league table.")
 
 
+async def test_captains_are_reminded_of_the_roster_cutoff_on_match_day(seeded: tuple[RunningBot, Seeded]) -> None:
+    """TEAM-ROSTER-7: changes for tonight must be in by 16:00 league time; only the captains of tonight's teams are
+    told, and only before the cutoff."""
+    running, league = seeded
+    next_week = MATCH_DAY + timedelta(days=7)
+    await _more_matches(running, league, 1, next_week)
+    clock = running.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime.combine(next_week, time(14, 0), tzinfo=NEW_YORK))
+    cutoff = "• Roster changes for tonight close at 16:00 — `/roster add` · `/roster drop`"
+    _, captain = await ask(running, "hc", "NYC")
+    assert due_lines(captain)[0] == cutoff
+    assert f"• Check in for tonight's match, {LABEL} — `/checkin`" in due_lines(captain)
+    _, player = await ask(running, "hp2", "NYC")
+    _, other_team = await ask(running, "oc", "NYC")
+    assert cutoff not in due_lines(player) and cutoff not in due_lines(other_team)
+    clock.set(datetime.combine(next_week, time(16, 1), tzinfo=NEW_YORK))
+    _, late = await ask(running, "hc", "NYC")
+    assert cutoff not in due_lines(late)
+
+
 async def test_a_member_not_in_the_league(seeded: tuple[RunningBot, Seeded]) -> None:
     running, _ = seeded
     _, embed = await ask(running, "carol", "NYC")
@@ -139,7 +165,7 @@ async def test_a_ladder_player_mid_night(seeded: tuple[RunningBot, Seeded]) -> N
     tie = "• Ld1 and Ld2 are level in game 2 (Black Knight): enter the one-ball playoff's winner — `/ladder tiebreak`"
     assert tie in lines
     assert not any("game 2 (Black Knight) —" in line for line in lines)  # scored already
-    assert "How a night goes" in field_names(embed) and "`/ladder score`" in _field(embed, "As a player")
+    assert "How a night goes" in field_names(embed) and "`/ladder score`" in field_value(embed, "As a player")
     _, official = await ask(running, "alice", night.league)
     assert "• Close week 1's night once every group has played — `/ladder night close`" in due_lines(official)
 
@@ -179,35 +205,35 @@ async def _away_declares_round_one(running: RunningBot, league: Seeded) -> None:
     await ok(running, f"/lineup match:{league.match} p1:AC p2:AP2 p3:AP3 p4:AP4 {machines}", "ac")
 
 
-async def _raise_disputes(running: RunningBot, league: Seeded, *, matches: int, per_match: int) -> None:
-    """`matches` more matches tonight between the seeded teams (the seeded one first), each with `per_match` open
-    disputes (TEAM-DISP-1), written to the database as a season's worth of them would be."""
+async def _more_matches(running: RunningBot, league: Seeded, count: int, on: date) -> list[int]:
+    """`count` more matches between the seeded match's teams on `on`, written as the schedule writes them."""
     async with running.db.writing() as session:
         seeded = await session.get(Match, league.match)
         assert seeded is not None
-        extra = [
+        rows = [
             Match(
                 league_id=seeded.league_id,
                 season_id=seeded.season_id,
-                week=1,
-                play_on=MATCH_DAY,
+                week=1 + (on - MATCH_DAY).days // 7,
+                play_on=on,
                 home_team_id=seeded.home_team_id,
                 away_team_id=seeded.away_team_id,
                 venue_id=seeded.venue_id,
             )
-            for _ in range(matches - 1)
+            for _ in range(count)
         ]
-        session.add_all(extra)
+        session.add_all(rows)
         await session.flush()
-        raised = datetime(2027, 3, 3, 23, 0, tzinfo=UTC)
-        for match in [seeded, *extra]:
-            session.add_all(
-                MatchChallenge(
-                    match_id=match.id or 0, side="home", reason=f"Misread ({n})", raised_by=1, raised_at=raised
-                )
-                for n in range(per_match)
-            )
+        return [row.id or 0 for row in rows]
 
 
-def _field(embed: dict[str, Any], name: str) -> str:
-    return next(field["value"] for field in embed["fields"] if field["name"] == name)
+async def _raise_disputes(running: RunningBot, league: Seeded, *, matches: int, per_match: int) -> None:
+    """`matches` matches tonight (the seeded one and more), each with `per_match` open disputes (TEAM-DISP-1)."""
+    ids = [league.match, *await _more_matches(running, league, matches - 1, MATCH_DAY)]
+    raised = datetime(2027, 3, 3, 23, 0, tzinfo=UTC)
+    async with running.db.writing() as session:
+        session.add_all(
+            MatchChallenge(match_id=match, side="home", reason=f"Misread ({n})", raised_by=1, raised_at=raised)
+            for match in ids
+            for n in range(per_match)
+        )

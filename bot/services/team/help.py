@@ -31,7 +31,8 @@ SIGN = "**Sign scoresheet** on the scoreboard"
 
 
 async def situation(session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation:
-    today = now.astimezone(ZoneInfo(league.timezone)).date()
+    zone = ZoneInfo(league.timezone)
+    today = now.astimezone(zone).date()
     season = await current_season(session, league)
     player_id = await player_id_of(session, league, asker.user_id)
     entries = [] if player_id is None else await _roster_entries(session, season.id or 0, player_id)
@@ -43,24 +44,30 @@ async def situation(session: AsyncSession, league: League, asker: Asker, now: da
             .order_by(col(Match.play_on), col(Match.id))
         )
     ).all()
-    team_ids = {entry.team_id for entry in entries}
     due: list[Due] = []
+    captained = {entry.team_id for entry in in_force if entry.role is StoredRole.CAPTAIN}
+    cutoff = TeamOptions.model_validate(league.options).roster_cutoff
+    if any(m.play_on == today and _teams(m) & captained for m in matches) and now.astimezone(zone).time() < cutoff:
+        due.append(Due(f"Roster changes for tonight close at {cutoff:%H:%M}", "`/roster add` · `/roster drop`"))
     for match in matches:
+        mine = bool(_teams(match) & {entry.team_id for entry in entries})
+        if not (mine or asker.official):
+            continue
         context = await match_facts.context_for(session, league, match)
-        if {match.home_team_id, match.away_team_id} & team_ids:
+        if mine:
             board = await scoreboard.build(session, context, now)
             facts = await match_facts.facts(session, context, now, known=board.night, scores=board.scores)
             due += _match_due(board, facts, player_id or 0, now)
-        if asker.official:
+        if asker.official:  # TEAM-DISP-1: the commissioner rules
             due += [
                 Due(f"Dispute #{challenge.id} on {context.label} awaits your ruling", "`/match ruling`")
                 for challenge in await scoreboard.open_challenges(session, match.id or 0)
             ]
-    if _captains(in_force) and any(m.play_on == today for m in matches):
-        cutoff = TeamOptions.model_validate(league.options).roster_cutoff
-        if now.astimezone(ZoneInfo(league.timezone)).time() < cutoff:
-            due.insert(0, Due(f"Roster changes for tonight close at {cutoff:%H:%M}", "`/roster add` · `/roster drop`"))
     return Situation(*await _part(session, in_force, player_id), tuple(due))
+
+
+def _teams(match: Match) -> set[int]:
+    return {match.home_team_id, match.away_team_id}
 
 
 async def _roster_entries(session: AsyncSession, season_id: int, player_id: int) -> list[RosterEntry]:
@@ -80,11 +87,8 @@ async def _part(session: AsyncSession, in_force: list[RosterEntry], player_id: i
         ).all()
     }
     parts = [f"{entry.role.value} of {teams[entry.team_id]}" for entry in in_force]
-    return (Role.CAPTAIN if _captains(in_force) else Role.PLAYER), " and ".join(parts)
-
-
-def _captains(entries: list[RosterEntry]) -> bool:
-    return any(entry.role is StoredRole.CAPTAIN for entry in entries)
+    captain = any(entry.role is StoredRole.CAPTAIN for entry in in_force)
+    return (Role.CAPTAIN if captain else Role.PLAYER), " and ".join(parts)
 
 
 def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now: datetime) -> list[Due]:
@@ -96,12 +100,11 @@ def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now
     label, other = context.label, context.teams[side.other].name
     captain = any(e.player_id == player_id and e.role is RosterRole.CAPTAIN for e in night.rosters[side])
     due = []
-    if context.match.play_on == now.astimezone(context.zone).date() and player_id not in attendance.present_players(
-        night.visits, side, now
-    ):
-        due.append(Due(f"Check in for tonight's match, {label}", "`/checkin`"))
-    if captain:
-        due += _lineup_due(board, side)
+    if context.match.play_on == now.astimezone(context.zone).date():  # tonight's match: check-in and lineups
+        if player_id not in attendance.present_players(night.visits, side, now):
+            due.append(Due(f"Check in for tonight's match, {label}", "`/checkin`"))
+        if captain:
+            due += _lineup_due(board, side)
     unconfirmed = sorted({(s.round_index, s.game_number, s.entered_for) for s in board.scores if not s.confirmed_at})
     mine = {(s.round_index, s.game_number) for s in board.scores if s.player_id == player_id}
     for round_index, game, entered_for in unconfirmed:
