@@ -71,6 +71,26 @@ async def test_a_member_of_a_server_without_a_league_is_told_how_to_start_one(sq
         assert await running.row_counts() == dict.fromkeys(await running.row_counts(), 0)  # asking changes nothing
 
 
+async def test_before_the_first_night(sqlite_db: Database) -> None:
+    """LADDER-REG-1: members join the ladder until week 3; the officials open each night (LADDER-GSEL-1,
+    FIELD-MSEL-1); a field league's newcomer is registered or plays as a guest (FIELD-ATT-3)."""
+    async with running_bot(sqlite_db) as running:
+        for name, league_format in (("Ladder", "ladder"), ("Field", "field")):
+            created = f"/league create name:{name} format:{league_format} timezone:America/New_York"
+            await ok(running, f"{created} commissioner_role:@Commissioner", "owner")
+        _, official = await ask(running, "alice", "Ladder")
+        assert due_lines(official) == ["• Open week 1's night when players arrive — `/ladder night open`"]
+        _, newcomer = await ask(running, "carol", "Ladder")
+        assert due_lines(newcomer) == ["• Join Season 1's ladder with your skill from 1 to 10 — `/ladder join`"]
+        await ok(running, "/ladder join skill:5 league:Ladder", "carol")
+        _, joined = await ask(running, "carol", "Ladder")
+        assert "• No night is open; week 1's groups — `/ladder groups`" in due_lines(joined)
+        _, field_official = await ask(running, "alice", "Field")
+        assert due_lines(field_official) == ["• Open week 1's night with its five machines — `/field night open`"]
+        _, field_newcomer = await ask(running, "carol", "Field")
+        assert "`/field guest`" in due_lines(field_newcomer)[0] and "To get started" in field_names(field_newcomer)
+
+
 async def test_a_commissioner_sees_the_official_commands_and_the_disputes_to_rule(
     seeded: tuple[RunningBot, Seeded],
 ) -> None:
@@ -126,6 +146,48 @@ async def test_a_game_awaiting_confirmation(seeded: tuple[RunningBot, Seeded]) -
     assert not_in_it["description"].endswith("Nothing is due for you right now. `/standings` shows the league table.")
 
 
+async def test_captains_are_asked_to_sign_once_every_game_is_confirmed(seeded: tuple[RunningBot, Seeded]) -> None:
+    """TEAM-MATCH-4: with every game entered and confirmed, each captain who has not signed is asked to."""
+    running, league = seeded
+    await _away_declares_round_one(running, league)
+    m1, m2, m3 = league.machines
+    rounds = {  # round: the lineups still to declare, in turn (TEAM-LINEUP-2), and how many games it has
+        1: ([("hc", "p1:HC p2:HP2 p3:HP3 p4:HP4")], 2),
+        2: ([("hc", f"p1:HC p2:HP3 p3:HP2 p4:HP4 m1:{m1} m2:{m3}"), ("ac", "p1:AC p2:AP3 p3:AP2 p4:AP4")], 2),
+        3: (
+            [
+                ("ac", f"p1:AC p2:AP2 p3:AP3 p4:AP4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}"),
+                ("hc", "p1:HC p2:HP2 p3:HP3 p4:HP4"),
+            ],
+            4,
+        ),
+        4: (
+            [
+                ("hc", f"p1:HP4 p2:HP3 p3:HP2 p4:HC m1:{m2} m2:{m2} m3:{m3} m4:{m1}"),
+                ("ac", "p1:AP4 p2:AP3 p3:AP2 p4:AC"),
+            ],
+            4,
+        ),
+    }
+    for round_index, (declarations, games) in rounds.items():
+        for captain, players in declarations:
+            await ok(running, f"/lineup match:{league.match} {players}", captain)
+        for game in range(1, games + 1):
+            await _enter_and_confirm(running, league.match, round_index, game, players=2 if round_index < 3 else 1)
+    _, home = await ask(running, "hc", "NYC")
+    sign = f"• Check the scoresheet of {LABEL} and sign it — **Sign scoresheet** on the scoreboard"
+    assert due_lines(home) == [sign]
+    await running.scoreboards_published()
+    async with running.db.reading() as session:
+        match = await session.get(Match, league.match)
+        assert match is not None and match.scoreboard_message_id is not None
+    signed = await running.emulator.click(match.scoreboard_message_id, f"match:sign:{league.match}", as_member="hc")
+    assert "signed the scoresheet" in signed.text()
+    _, after = await ask(running, "hc", "NYC")
+    _, away = await ask(running, "ac", "NYC")
+    assert due_lines(after) == [] and due_lines(away) == [sign]
+
+
 async def test_captains_are_reminded_of_the_roster_cutoff_on_match_day(seeded: tuple[RunningBot, Seeded]) -> None:
     """TEAM-ROSTER-7: changes for tonight must be in by 16:00 league time; only the captains of tonight's teams are
     told, and only before the cutoff."""
@@ -149,6 +211,9 @@ async def test_captains_are_reminded_of_the_roster_cutoff_on_match_day(seeded: t
 
 async def test_a_member_not_in_the_league(seeded: tuple[RunningBot, Seeded]) -> None:
     running, _ = seeded
+    several = await running.run("/help", as_member="carol")
+    assert several.ephemeral and several.content.startswith("⛔ This server runs several leagues")
+    assert "pick one with `league:`" in several.content
     _, embed = await ask(running, "carol", "NYC")
     assert "not a player of this league yet" in embed["description"]
     assert field_names(embed)[0] == "To get started" and "Every command" in field_names(embed)
@@ -203,6 +268,16 @@ async def _away_declares_round_one(running: RunningBot, league: Seeded) -> None:
         await ok(running, f"/checkin match:{league.match}", member)
     machines = f"m1:{league.machines[0]} m2:{league.machines[1]}"
     await ok(running, f"/lineup match:{league.match} p1:AC p2:AP2 p3:AP3 p4:AP4 {machines}", "ac")
+
+
+async def _enter_and_confirm(running: RunningBot, match: int, round_index: int, game: int, *, players: int) -> None:
+    """HOME's captain enters a game HOME wins; AWAY's captain confirms it (COMMON-SCORE-1)."""
+    scores = [f"home{n}:2,000,000 away{n}:1,000,000" for n in range(1, players + 1)]
+    line = f"/score match:{match} round:{round_index} game:{game} {' '.join(scores)}"
+    entered = await running.run(line, as_member="hc")
+    assert entered.content.startswith("📝"), entered.text()
+    confirmed = await running.emulator.click(entered, f"score:confirm:{match}:{round_index}:{game}", as_member="ac")
+    assert "confirmed by" in confirmed.text(), confirmed.text()
 
 
 async def _more_matches(running: RunningBot, league: Seeded, count: int, on: date) -> list[int]:
