@@ -141,9 +141,18 @@ async def test_a_game_awaiting_confirmation(seeded: tuple[RunningBot, Seeded]) -
     assert f"• {LABEL}: round 1 game(s) 2 need scores — `/score`" in due_lines(away_captain)
     _, player = await ask(running, "hp2", "NYC")
     assert "starter of Flipper Kings" in player["description"] and "As a player" in field_names(player)
-    assert due_lines(player) == [f"• {LABEL}: round 1 game 1 waits for Tilt Warriors' captain — their **Confirm**"]
+    waiting = f"• {LABEL}: round 1 game 1 waits for the captain of Tilt Warriors — their **Confirm**"
+    assert due_lines(player) == [waiting]
     _, not_in_it = await ask(running, "hp4", "NYC")
     assert not_in_it["description"].endswith("Nothing is due for you right now. `/standings` shows the league table.")
+    clock = running.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime.combine(MATCH_DAY + timedelta(days=1), time(10, 0), tzinfo=NEW_YORK))
+    _, next_morning = await ask(running, "ac", "NYC")
+    assert due_lines(next_morning)[0] == (
+        f"• {LABEL} (Wed 3 Mar): round 1 game 1 awaits your confirmation — **Confirm** under its scores"
+    )
+    assert not any("Check in" in line for line in due_lines(next_morning))
 
 
 async def test_captains_are_asked_to_sign_once_every_game_is_confirmed(seeded: tuple[RunningBot, Seeded]) -> None:

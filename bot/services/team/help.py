@@ -5,7 +5,7 @@ tie-breaker, signing) and, for officials, the open disputes of those matches."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
@@ -60,10 +60,16 @@ async def situation(session: AsyncSession, league: League, asker: Asker, now: da
             due += _match_due(board, facts, player_id or 0, now)
         if asker.official:  # TEAM-DISP-1: the commissioner rules
             due += [
-                Due(f"Dispute #{challenge.id} on {context.label} awaits your ruling", "`/match ruling`")
+                Due(f"Dispute #{challenge.id} on {_label(context, today)} awaits your ruling", "`/match ruling`")
                 for challenge in await scoreboard.open_challenges(session, match.id or 0)
             ]
     return Situation(*await _part(session, in_force, player_id), tuple(due))
+
+
+def _label(context: match_facts.MatchContext, today: date) -> str:
+    """The match as its scoreboard names it; with its day unless it is tonight's."""
+    day = context.match.play_on
+    return context.label if day == today else f"{context.label} ({day:%a} {day.day} {day:%b})"
 
 
 def _teams(match: Match) -> set[int]:
@@ -97,10 +103,11 @@ def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now
     side = side_of_player(dict(night.rosters), player_id)
     if side is None or result.final:
         return []
-    label, other = context.label, context.teams[side.other].name
+    today = now.astimezone(context.zone).date()
+    label, other = _label(context, today), context.teams[side.other].name
     captain = any(e.player_id == player_id and e.role is RosterRole.CAPTAIN for e in night.rosters[side])
     due = []
-    if context.match.play_on == now.astimezone(context.zone).date():  # tonight's match: check-in and lineups
+    if context.match.play_on == today:  # tonight's match: check-in and lineups
         if player_id not in attendance.present_players(night.visits, side, now):
             due.append(Due(f"Check in for tonight's match, {label}", "`/checkin`"))
         if captain:
@@ -111,9 +118,9 @@ def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now
         if captain and entered_for is not side:
             due.append(Due(f"{label}: round {round_index} game {game} awaits your confirmation", CONFIRM))
         elif captain or (round_index, game) in mine:
-            due.append(Due(f"{label}: round {round_index} game {game} waits for {other}' captain", THEIR_CONFIRM))
+            due.append(Due(f"{label}: round {round_index} game {game} waits for the captain of {other}", THEIR_CONFIRM))
     if captain:
-        due += _scores_due(board)
+        due += _scores_due(board, label)
         if result.needs_tiebreaker:
             due.append(Due(f"{label} is level: the tie-breaker decides it", "`/tiebreak`"))
         if _ready_to_sign(facts, board, side):
@@ -139,7 +146,7 @@ def _lineup_due(board: Scoreboard, side: Side) -> list[Due]:
     return []
 
 
-def _scores_due(board: Scoreboard) -> list[Due]:
+def _scores_due(board: Scoreboard, label: str) -> list[Due]:
     """Games of rounds both teams declared that have no scores yet (either captain enters them)."""
     entered = {(s.round_index, s.game_number) for s in board.scores}
     due = []
@@ -150,7 +157,7 @@ def _scores_due(board: Scoreboard) -> list[Due]:
         games = [n for n in range(1, len(lineups[plan.first_declarer].games) + 1) if (plan.index, n) not in entered]
         if games:
             numbers = ", ".join(str(n) for n in games)
-            due.append(Due(f"{board.context.label}: round {plan.index} game(s) {numbers} need scores", "`/score`"))
+            due.append(Due(f"{label}: round {plan.index} game(s) {numbers} need scores", "`/score`"))
     return due
 
 
