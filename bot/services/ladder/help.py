@@ -1,5 +1,8 @@
 """/help in a ladder league: whether the member plays this season, and on tonight's night their check-in, their
-group's game picks, the games awaiting their scores and any tie awaiting its one-ball playoff."""
+group's game picks, the games awaiting their scores and any tie awaiting its one-ball playoff.
+
+The night is read with the play and close modules' own readers (private to them so far), so /help sees it exactly
+as the commands that check it do."""
 
 from __future__ import annotations
 
