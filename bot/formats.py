@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bot.rules.posts import Calendar, PlannedPost
     from bot.rules.scores import ScoreInputOptions
     from bot.services.actor import Actor
+    from bot.services.help import Asker, Role, Situation
     from storage.db import Database
     from storage.models import League
 
@@ -74,6 +75,22 @@ class Posts(Generic[Content, Message]):
     renderers: Mapping[str, Callable[[Content], Message]]
 
 
+class SituationReader(Protocol):
+    """`/help`: the member's part in the league and what is due for them now, from the format's own facts."""
+
+    async def __call__(self, session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation: ...
+
+
+@dataclass(frozen=True)
+class Guide:
+    """`/help` for the format: what a night looks like to a newcomer, the commands each part in the league uses
+    most (each line names the command, then what it does), and the reader of what is due for a member."""
+
+    night: str
+    commands: Mapping[Role, tuple[str, ...]]
+    situation: SituationReader
+
+
 @dataclass(frozen=True)
 class Format:
     """Everything common code may ask of a format; the views its standings hooks pass along are its own."""
@@ -91,6 +108,7 @@ class Format:
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
     posts: Posts[Any, Any]
+    guide: Guide
 
 
 @cache
