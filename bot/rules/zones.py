@@ -1,9 +1,9 @@
 """A league's time zone (COMMON-AMB-1): the IANA zone of a place, `Area/City`, so deadlines follow its clocks.
 
-Names such as `EST`, `UTC+5` or `Etc/GMT+5` are valid IANA entries yet name no place: they keep one offset all
-year, so a 4 p.m. roster cutoff in `EST` falls at 5 p.m. on New York's clocks all summer. Old aliases
-(`US/Eastern`, `EST5EDT`) do follow daylight saving but are kept only for compatibility. Both kinds are refused
-with the region zone people usually mean. Pure: the offsets used for suggestions come from fixed reference
+IANA entries such as `EST` or `Etc/GMT+5`, and offsets such as `UTC+5`, name no place: they keep one offset all
+year, so a 4 p.m. roster cutoff in `EST` falls at 5 p.m. on New York's clocks all summer. Legacy aliases
+(`US/Eastern`, `EST5EDT`) do follow daylight saving but are kept only for old systems. All are refused with the
+region zone people usually mean. Pure: the offsets used for suggestions come from fixed reference
 dates, never from a clock.
 """
 

@@ -2,7 +2,8 @@
 
 Pure: the service loads the facts (roster, the requester's captaincy, the added players' other teams,
 drop history, the schedule's last regular-season date) and passes `submitted_at` from its clock. Every
-refusal is a RuleViolation worded as in CATALOG.md, with names, numbers and dates filled in.
+refusal is a RuleViolation worded as in CATALOG.md, with names, numbers and dates filled in; a request that
+breaks several rules gets them all at once (`Refusals`), so a captain fixes everything in one go.
 """
 
 from __future__ import annotations
@@ -152,42 +153,26 @@ def validate_initial_roster(
     return RosterState(on=on, entries=entries)
 
 
-def check_roster(entries: tuple[RosterEntry, ...], options: TeamOptions) -> None:
-    """TEAM-ROSTER-1, -3 and -2 for a whole roster, all problems at once (IFPA is checked on adds only)."""
-    refuse_all(roster_problems(entries, options), "The roster breaks {count} rules:")
-
-
-def roster_problems(entries: tuple[RosterEntry, ...], options: TeamOptions) -> list[RuleViolation]:
+def roster_problems(entries: tuple[RosterEntry, ...], options: TeamOptions) -> Iterator[RuleViolation]:
     """TEAM-ROSTER-1, -3 and -2: size, starters and captains of a whole roster."""
-    problems = []
     if len(entries) > options.roster_max:
-        problems.append(
-            RuleViolation(
-                "TEAM-ROSTER-1",
-                f"Roster is full (max {options.roster_max}): drop a player in the same request to make room.",
-            )
+        yield RuleViolation(
+            "TEAM-ROSTER-1",
+            f"Roster is full (max {options.roster_max}): drop a player in the same request to make room.",
         )
     if len(entries) < options.roster_min:
-        problems.append(
-            RuleViolation(
-                "TEAM-ROSTER-1",
-                f"Roster must have at least {options.roster_min} players; it would have {len(entries)}.",
-            )
+        yield RuleViolation(
+            "TEAM-ROSTER-1", f"Roster must have at least {options.roster_min} players; it would have {len(entries)}."
         )
     starters = sum(e.role.is_starter for e in entries)
     if starters < options.starters_min:
-        problems.append(
-            RuleViolation(
-                "TEAM-ROSTER-3", f"Team must keep at least {options.starters_min} starters; it would have {starters}."
-            )
+        yield RuleViolation(
+            "TEAM-ROSTER-3", f"Team must keep at least {options.starters_min} starters; it would have {starters}."
         )
     captains = [e.name for e in entries if e.role is RosterRole.CAPTAIN]
     if not options.captains_min <= len(captains) <= options.captains_max:
         having = f"{len(captains)}: {', '.join(captains)}" if captains else "none"
-        problems.append(
-            RuleViolation("TEAM-ROSTER-2", f"A team needs {_captain_range(options)}; it would have {having}.")
-        )
-    return problems
+        yield RuleViolation("TEAM-ROSTER-2", f"A team needs {_captain_range(options)}; it would have {having}.")
 
 
 def _role_change_problems(state: RosterState, role_changes: tuple[RoleChange, ...]) -> Iterator[RuleViolation]:
