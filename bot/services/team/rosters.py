@@ -151,17 +151,14 @@ class RosterService:
         async with self.db.writing() as session:
             scope = await self._scope(session, actor, league_name, team_name)
             player = await self._registered(session, scope.league, member_id)
-            if await self._is_formed(session, scope):
-                today = self._today(scope.league)
-                current = await self._entries(session, scope, on=today)
-                if not await self._captains_or_commissioner(session, actor, scope, current):
-                    raise RuleViolation("TEAM-ROSTER-6", f"Only a captain of {scope.team.name} may correct its roster.")
+            formed, today = await self._is_formed(session, scope), self._today(scope.league)
+            if formed:
                 listed = await self._current_or_coming(session, scope, today)
-                view_on: date | None = today
+                if not await self._captains_or_commissioner(session, actor, scope, listed):
+                    raise RuleViolation("TEAM-ROSTER-6", f"Only a captain of {scope.team.name} may correct its roster.")
             else:
                 await self._require_forming_editor(session, actor, scope)
                 listed = await self._entries(session, scope, forming=True)
-                view_on = None
             if all(entry.player_id != player.id for entry in listed):
                 raise NotFound(f"{player.display_name} is not on {scope.team.name}'s roster.")
             if (player.adult_attested_at is not None) == adult:
@@ -172,7 +169,9 @@ class RosterService:
             player.adult_attested_at = now if adult else None
             session.add(player)
             audit.updated(session, actor, player, before=snapshot, at=now)
-            return await self._view(session, scope, view_on)
+            # the roster as it stands today, or from the day a roster submitted for later takes effect
+            shown = max(today, min(e.starts_on for e in listed if e.starts_on)) if formed else None
+            return await self._view(session, scope, shown)
 
     async def submit(
         self, actor: Actor, league_name: str | None, *, team_name: str, effective: date | None

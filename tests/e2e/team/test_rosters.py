@@ -274,3 +274,25 @@ async def test_cutoff_refusal_says_how_to_take_effect_later(team_league: Running
         f"/roster add {TEAM} member:@r5 role:reserve adult:true effective:2027-03-04", as_member="s1"
     )
     assert "In force on Thu 2027-03-04: 12 players" in later.text(), later.text()
+
+
+async def test_a_captain_corrects_a_roster_submitted_for_a_later_date(sqlite_db: Database) -> None:
+    """TEAM-ROSTER-11, TEAM-ROSTER-6: before a submitted roster takes effect, its captain may already correct it."""
+    async with running_bot(sqlite_db) as league:
+        run = league.run
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK))
+        for name in STARTERS:
+            league.emulator.add_member(name)
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/team create name:"Flipper Kings" evening:Wednesday', as_member="alice")
+        await run(f"/roster add {TEAM} member:@s2 role:captain adult:true", as_member="alice")
+        for name in STARTERS[1:]:
+            await run(f"/roster add {TEAM} member:@{name} role:starter adult:true", as_member="s2")
+        submitted = await run(f"/roster submit {TEAM} effective:2027-03-01", as_member="s2")
+        assert "In force on Mon 2027-03-01: 6 players" in submitted.text(), submitted.text()
+        withdrawn = await run(f"/roster edit {TEAM} member:@s7 adult:false", as_member="s2")
+        assert "S7 is no longer recorded as an adult" in withdrawn.text(), withdrawn.text()
+        assert "In force on Mon 2027-03-01: 6 players" in withdrawn.text()
+        assert "S7 · ⚠️ adult not confirmed" in withdrawn.text()
