@@ -49,8 +49,18 @@ class Conflict(Refusal):
 class Refusals(Refusal):
     """Several refusals of one request, listed together so that all of them can be fixed before trying again."""
 
+    # A Discord message holds 2,000 characters: the list stops short of that, with room for the line saying so.
+    MESSAGE_BUDGET = 1_820
+
     def __init__(self, heading: str, refusals: Sequence[Refusal]) -> None:
-        super().__init__("\n".join([heading, *(f"• {refusal}" for refusal in refusals)]))
+        lines = [heading]
+        for shown, refusal in enumerate(refusals):
+            line = f"• {refusal}"
+            if sum(len(kept) + 1 for kept in lines) + len(line) > self.MESSAGE_BUDGET:
+                lines.append(f"• …and {len(refusals) - shown} more: fix these, then send it again to see the rest.")
+                break
+            lines.append(line)
+        super().__init__("\n".join(lines))
         self.refusals = tuple(refusals)
 
 

@@ -199,9 +199,8 @@ def _new_player_problems(player: NewPlayer, team_match_weekday: int, options: Te
     if not player.adult_attested:
         yield RuleViolation(
             "TEAM-ROSTER-11",
-            f"{player.name} must confirm they are {options.min_age} or older: minors may not take part. "
-            "Once they have, confirm it with `adult:true` (on `/roster add`, or `/roster edit` for a player already "
-            "listed).",
+            f"{player.name} must confirm they are {options.min_age} or older (minors may not take part); then set "
+            "`adult:true` (`/roster edit` once listed).",
         )
     if player.dropped_from_this_team_on is not None:
         yield RuleViolation(

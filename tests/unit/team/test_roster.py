@@ -549,7 +549,7 @@ class TestInitialRoster:
         ]  # fmt: skip
         assert (
             listed[0][1].startswith("Ann must confirm they are 18 or older")
-            and "confirm it with `adult:true`" in listed[0][1]
+            and "then set `adult:true` (`/roster edit` once listed)" in listed[0][1]
         )
         assert listed[1][1].startswith("Dee's other team plays on the same evening") and listed[2][1].startswith("Eve")
         assert listed[6][1] == "Team would have 2 players in IFPA top 150 (max 1): Bea #100, Cy #120."
