@@ -215,6 +215,18 @@ async def test_league_zone_is_picked_by_name_and_stored_as_iana_spells_it(league
         assert (await session.exec(select(League.timezone))).all() == ["America/Chicago"]
 
 
+async def test_a_league_stored_with_an_old_zone_name_keeps_working(league: RunningBot) -> None:
+    """COMMON-AMB-1: the region rule applies to zones being set; a zone stored before it is read as it is."""
+    async with league.db.writing() as session:
+        stored = (await session.exec(select(League))).one()
+        stored.timezone = "EST"
+        session.add(stored)
+    shown = await league.run("/league show", as_member="alice")
+    assert "Team league · EST" in shown.text(), shown.text()
+    added = await league.run('/team create name:"Flipper Kings" evening:Tuesday', as_member="alice")
+    assert "⛔" not in added.content, added.content
+
+
 async def test_no_league_yet_says_how_to_start_one(league_bot: RunningBot) -> None:
     result = await league_bot.run('/venue add name:"Ace Arcade"', as_member="alice")
     assert "no league yet" in result.content and "/league create" in result.content
