@@ -141,7 +141,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         else:
             headline = (
                 f"✏️ {member.display_name} is no longer recorded as an adult. Minors may not take part "
-                f"(TEAM-ROSTER-11): drop them with `/roster drop`, or record `adult:true` once they confirm."
+                "(TEAM-ROSTER-11): drop them with `/roster drop`, or record `adult:true` once they confirm."
             )
         return Reply(embeds=[roster_embed(view, headline=headline)])
 
