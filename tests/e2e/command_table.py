@@ -159,6 +159,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "posts upcoming": ("/posts upcoming", "YDDDDR"),
     "roster add": ('/roster add team:"{team}" member:@{newcomer} role:reserve', "RRDDDR"),
     "roster drop": ('/roster drop team:"{team}" member:@hp6', "RRDDDR"),
+    "roster edit": ('/roster edit team:"{team}" member:@hp5 adult:true', "RRDDDR"),  # already recorded comes first
     "roster role": ('/roster role team:"{team}" member:@hp5 role:reserve', "RRDDDR"),
     "roster show": ('/roster show team:"{team}"', "YYYYYR"),
     "roster submit": ('/roster submit team:"{team}"', "RRRRRR"),  # "already submitted" comes first
