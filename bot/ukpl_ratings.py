@@ -1,5 +1,8 @@
 """`pinleague ukpl-ratings`: rate the UK Pinball League's players meet by meet, in date order, and measure how
-well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run."""
+well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run.
+
+Each meet feeds the rating its machine games and then its final positions as one more game: the positions say
+who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -88,6 +91,7 @@ def evaluate(
             rated.add({p: book.rating(p).predictive for p in known}, machines, positions)
             baseline.add({p: fmean(percentiles[p]) for p in known}, machines, positions)
         book.play_all(Game.from_scores(scores) for scores in machines.values())
+        book.play(Game.from_scores({player: -position for player, position in positions.items()}))
         field_size = len(positions)
         for player, position in positions.items():
             percentiles[player].append((field_size - position) / (field_size - 1))
@@ -108,7 +112,7 @@ def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
         meets = meets[:limit]
     rated, baseline = evaluate(dataset, meets, MEASURED_SEASONS)
     print(f"meets measured: {len(rated.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
-    print(f"pairwise accuracy: {rated.accuracy:.3f} (baseline {baseline.accuracy:.3f}, {rated.pairs} pairs)")
-    print(f"mean Spearman: {rated.mean_spearman:.3f} (baseline {baseline.mean_spearman:.3f})")
+    print(f"pairwise accuracy: {rated.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {rated.pairs} pairs)")
+    print(f"mean Spearman: {rated.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
     print(f"run time: {time.perf_counter() - started:.1f} s")
     return 0
