@@ -21,7 +21,7 @@ class RatingCommands(commands.Cog):
     @replies(ephemeral=False)
     async def ratings(self, interaction: discord.Interaction) -> Reply:
         embed, image = render.ratings_table(await self.bot.services.ratings.table(actor_from(interaction)))
-        return Reply(embeds=[embed], files=[image] if image else [], ephemeral=False)
+        return Reply(embeds=[embed], files=[image], ephemeral=False)
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -27,15 +27,9 @@ def _rating(player: RatedPlayer) -> str:
     return f"{rating.conservative:.1f} (μ {rating.mu:.1f} ± {rating.sigma:.1f}){flag}"
 
 
-def ratings_table(table: RatingsTable) -> tuple[discord.Embed, discord.File | None]:
+def ratings_table(table: RatingsTable) -> tuple[discord.Embed, discord.File]:
     """`/ratings`: the table as an embed (read by screen readers) and the same rows as an image."""
     embed = discord.Embed(title="🎯 Player ratings", colour=discord.Colour.blurple())
-    if not table.rows:
-        embed.description = (
-            "No finalized games yet. Ratings start once a night is closed (or a team game confirmed); "
-            "then `/ratings` shows everyone who played."
-        )
-        return embed, None
     lines = [f"{row.place}. **{row.name}** {_rating(row)} · {row.rating.games} games" for row in table.rows]
     embed.description = "\n".join(lines)[:4096]
     shown = f"top {len(table.rows)} of " if len(table.rows) < table.players else ""

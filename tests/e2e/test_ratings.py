@@ -49,7 +49,7 @@ async def _seeded(running: RunningBot) -> FieldLeague:
 async def test_a_seasons_closed_nights_are_rated_and_a_correction_recomputes(sqlite_db: Database) -> None:
     async with running_bot(sqlite_db) as running:
         before = await running.run("/ratings", as_member="owner")
-        assert not before.ephemeral and "No finalized games yet" in before.embeds[0]["description"]
+        assert before.ephemeral and "No league runs on this server yet" in before.text()
 
         league = await _seeded(running)
         _, games = await _stored_games(running.db)

@@ -92,6 +92,11 @@ class RatingService:
         """`/ratings`: the server's players, highest conservative rating first."""
         async with self.db.reading() as session:
             server = await self._server(session, actor.guild_id)
+        if not server.ratings:
+            raise NotFound(
+                "No finalized games yet: ratings start once a night is closed (or a team game confirmed), "
+                "then `/ratings` shows everyone who played."
+            )
         ranked = sorted(server.ratings, key=lambda user: -server.ratings[user].conservative)
         rows = [rated for user in ranked[:TABLE_ROWS] if (rated := server.rated(user)) is not None]
         return RatingsTable(rows, len(ranked), len(server.games))
@@ -145,6 +150,9 @@ class RatingService:
 
 async def _rate_server(session: AsyncSession, guild_id: int) -> RatedServer:
     league_ids = [i for i in (await session.exec(select(League.id).where(League.guild_id == guild_id))).all() if i]
+    if not league_ids:
+        raise NotFound("No league runs on this server yet, so nothing is rated: a commissioner starts one with "
+                       "`/league create`.")  # fmt: skip
     games = await played_games(session, league_ids)
     players = (await session.exec(select(Player).where(col(Player.league_id).in_(league_ids)))).all()
     machines = (await session.exec(select(Machine).where(col(Machine.league_id).in_(league_ids)))).all()
