@@ -11,9 +11,16 @@ from PIL import Image
 from sqlmodel import col, select
 
 from bench.field import FieldLeague, FieldLeagueSize, seed_field_league
+from bench.ladder import LadderLeagueSize, seed_ladder_league
+from bench.team import TeamLeagueSize, actor, seed_team_league
+from bot.clock import ManualClock
+from bot.local.emulator import Emulator
 from bot.rules.ratings.engine import Game, RatingBook
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.field import FieldNight, FieldScore
+from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderScore
+from storage.matches import GameScore
 from storage.models import Machine, Player
 from tests.e2e.harness import RunningBot, running_bot
 
@@ -127,3 +134,29 @@ async def test_machine_stats_show_plays_median_best_and_top_players(sqlite_db: D
             f"best {best.score:,} by {names[best.player_id]}"
         )
         assert embed["fields"][0]["value"].startswith(f"1. **{names[best.player_id]}** {best.score:,}")
+
+
+async def test_confirmed_team_games_and_closed_ladder_nights_are_rated_per_player(sqlite_db: Database) -> None:
+    """Team doubles rate each of the four players on their own score; a ladder group's slot is one game."""
+    async with Emulator() as emulator:
+        await seed_team_league(sqlite_db, emulator, TeamLeagueSize(teams=4, players=6, weeks_played=1, past_seasons=0))
+        await seed_ladder_league(sqlite_db, emulator, LadderLeagueSize(players=8, weeks_played=1))
+        async with sqlite_db.reading() as session:
+            users = {p.id: p.discord_user_id for p in (await session.exec(select(Player))).all()}
+            confirmed = select(GameScore).where(col(GameScore.confirmed_at).is_not(None))
+            team_rows = (await session.exec(confirmed)).all()
+            ladder = select(LadderScore, LadderPlayer).join(LadderPlayer).join(LadderGroup).join(LadderNight)
+            ladder_rows = (await session.exec(ladder.where(col(LadderNight.closed_at).is_not(None)))).all()
+        games: dict[tuple[object, ...], set[int]] = defaultdict(set)
+        for score in team_rows:
+            games[("team", score.match_id, score.round_index, score.game_number)].add(users[score.player_id])
+        for entry, member in ladder_rows:
+            games[("ladder", entry.group_id, entry.slot)].add(users[member.player_id])
+        assert {len(players) for players in games.values()} >= {2, 4}  # singles, doubles and ladder groups
+
+        ratings = RatingService(sqlite_db, ManualClock())
+        table = await ratings.table(actor(emulator, emulator.guild.owner.name, admin=True))
+        assert table.games == len(games)
+        for user in (next(iter(players)) for players in games.values()):
+            profile = await ratings.profile(actor(emulator, emulator.guild.owner.name), user, "them")
+            assert profile.player.rating.games == sum(user in players for players in games.values())
