@@ -56,7 +56,8 @@ class PlayerCommands(commands.GroupCog, group_name="player", group_description="
 
         async def work() -> Reply:
             view = await self.bot.services.ratings.profile(actor_from(interaction), whose.id, whose.display_name)
-            return Reply(embeds=[ratings_render.profile(view)], ephemeral=not public)
+            embed, trend = ratings_render.profile(view)
+            return Reply(embeds=[embed], files=[trend] if trend else [], ephemeral=not public)
 
         await answer(interaction, work(), ephemeral=not public)
 

@@ -53,8 +53,9 @@ def ratings_table(table: RatingsTable) -> tuple[discord.Embed, discord.File]:
     return embed, discord.File(io.BytesIO(picture.png), filename="ratings.png")
 
 
-def profile(view: Profile) -> discord.Embed:
-    """`/player profile`: rating with uncertainty, games played, per-machine averages and bests, and trend."""
+def profile(view: Profile) -> tuple[discord.Embed, discord.File | None]:
+    """`/player profile`: rating with uncertainty, games played, per-machine averages and bests, and the trend
+    as an image once there are two nights to join."""
     player = view.player
     embed = discord.Embed(title=f"🎯 {player.name}", colour=discord.Colour.blurple())
     embed.description = (
@@ -65,11 +66,15 @@ def profile(view: Profile) -> discord.Embed:
         for line in view.machines[:PROFILE_MACHINES]
     ]
     embed.add_field(name="Machines", value="\n".join(lines)[:FIELD_MAX] or "none yet", inline=False)
-    if len(view.trend) > 1:
-        recent = " → ".join(f"{value:.1f}" for _, value in view.trend[-6:])
-        embed.add_field(name="Trend (after each night)", value=recent, inline=False)
     embed.set_footer(text="`/ratings` for the whole table · `/machine stats` for a machine's best")
-    return embed
+    if len(view.trend) < 2:
+        return embed, None
+    recent = " → ".join(f"{value:.1f}" for _, value in view.trend[-6:])
+    embed.add_field(name="Rating after each night (latest six)", value=recent, inline=False)
+    labels = [f"{day:%d %b %Y}" for day, _ in view.trend]
+    picture = images.trend(f"{player.name} - rating", labels, [value for _, value in view.trend])
+    embed.set_image(url="attachment://trend.png")
+    return embed, discord.File(io.BytesIO(picture.png), filename="trend.png")
 
 
 def machine_stats(stats: MachineStats) -> discord.Embed:

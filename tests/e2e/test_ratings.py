@@ -105,6 +105,10 @@ async def test_profile_is_private_unless_asked_and_names_each_machine(sqlite_db:
             for title, s in plays.items()
         )
 
+        trend = mine.answer.attachments[0]  # type: ignore[union-attr]
+        assert trend.filename == "trend.png" and Image.open(io.BytesIO(trend.data)).width >= 800
+        assert len(embed["fields"][1]["value"].split(" → ")) == SIZE.weeks_played  # one point a night
+
         shown = await running.run(f"/player profile member:@{league.players[3]} public:true", as_member=member)
         assert not shown.ephemeral and shown.embeds[0]["title"].endswith(league.players[3])
 
