@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -45,29 +46,34 @@ async def _members(session: AsyncSession, player_ids: set[int]) -> dict[int, int
 
 
 async def team_games(session: AsyncSession, league_ids: Sequence[int]) -> list[PlayedGame]:
-    rows = (await session.exec(select(Match).where(col(Match.league_id).in_(league_ids)))).all()
-    matches = {m.id: m for m in rows if m.id is not None}
+    in_leagues = select(col(Match.id), col(Match.play_on), col(Match.league_id)).where(
+        col(Match.league_id).in_(league_ids)
+    )
+    rows = (await session.exec(in_leagues)).all()
+    matches = {match_id: (on, league) for match_id, on, league in rows if match_id is not None}
     if not matches:
         return []
-    scores = (
-        await session.exec(
-            select(GameScore).where(
-                col(GameScore.match_id).in_(matches),
-                col(GameScore.confirmed_at).is_not(None),
-                col(GameScore.status).not_in(UNPLAYED),
-            )
+    # Plain rows, not ORM objects: a server's seasons hold tens of thousands of scores.
+    game = (col(GameScore.match_id), col(GameScore.round_index), col(GameScore.game_number))
+    confirmed = (
+        sa.select(*game, col(Player.discord_user_id), col(GameScore.score))
+        .join(Player, col(Player.id) == GameScore.player_id)
+        .where(
+            col(GameScore.match_id).in_(matches),
+            col(GameScore.confirmed_at).is_not(None),
+            col(GameScore.status).not_in(UNPLAYED),
         )
-    ).all()
-    machine_of = await _team_machines(session, list(matches))
-    members = await _members(session, {s.player_id for s in scores})
+    )
+    connection = await session.connection()
     by_game: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-    for score in scores:
-        by_game[(score.match_id, score.round_index, score.game_number)][members[score.player_id]] = score.score
+    for match_id, round_index, game_number, user, score in (await connection.execute(confirmed)).all():
+        by_game[(match_id, round_index, game_number)][user] = score
+    machine_of = await _team_machines(session, list(matches))
     games = []
     for key, game_scores in by_game.items():
-        machine, match = machine_of.get(key), matches[key[0]]
+        machine, (on, league_id) = machine_of.get(key), matches[key[0]]
         if machine is not None:
-            games.append(PlayedGame(match.play_on, (0, *key), match.league_id, machine, game_scores))
+            games.append(PlayedGame(on, (0, *key), league_id, machine, game_scores))
     return games
 
 
