@@ -118,5 +118,5 @@ class Services:
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
             help=HelpService(db, clock),
-            ratings=RatingService(db, clock),
+            ratings=RatingService(db),
         )

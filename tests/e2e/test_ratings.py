@@ -13,7 +13,6 @@ from sqlmodel import col, select
 from bench.field import FieldLeague, FieldLeagueSize, seed_field_league
 from bench.ladder import LadderLeagueSize, seed_ladder_league
 from bench.team import TeamLeagueSize, actor, seed_team_league
-from bot.clock import ManualClock
 from bot.local.emulator import Emulator
 from bot.rules.ratings.engine import Game, RatingBook
 from bot.services.ratings import RatingService
@@ -158,7 +157,7 @@ async def test_confirmed_team_games_and_closed_ladder_nights_are_rated_per_playe
             games[("ladder", entry.group_id, entry.slot)].add(users[member.player_id])
         assert {len(players) for players in games.values()} >= {2, 4}  # singles, doubles and ladder groups
 
-        ratings = RatingService(sqlite_db, ManualClock())
+        ratings = RatingService(sqlite_db)
         table = await ratings.table(actor(emulator, emulator.guild.owner.name, admin=True))
         assert table.games == len(games)
         for user in (next(iter(players)) for players in games.values()):

@@ -14,7 +14,6 @@ from statistics import fmean, median
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.clock import Clock
 from bot.rules.ratings.engine import Game, Rating, RatingBook
 from bot.rules.refusals import NotFound
 from bot.services.actor import Actor
@@ -83,9 +82,8 @@ class RatedServer:
 
 
 class RatingService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self.clock = clock
         self._reused: ReusedPerLeague[RatedServer] = ReusedPerLeague(db)
 
     async def table(self, actor: Actor) -> RatingsTable:

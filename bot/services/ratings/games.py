@@ -32,7 +32,6 @@ class PlayedGame:
 
     on: date
     order: tuple[int, ...]  # settles games of the same day: (source, ids…) in the order they were stored
-    league_id: int
     machine_id: int
     scores: dict[int, int]
 
@@ -46,12 +45,10 @@ async def _members(session: AsyncSession, player_ids: set[int]) -> dict[int, int
 
 
 async def team_games(session: AsyncSession, league_ids: Sequence[int]) -> list[PlayedGame]:
-    in_leagues = select(col(Match.id), col(Match.play_on), col(Match.league_id)).where(
-        col(Match.league_id).in_(league_ids)
-    )
+    in_leagues = select(col(Match.id), col(Match.play_on)).where(col(Match.league_id).in_(league_ids))
     rows = (await session.exec(in_leagues)).all()
-    matches = {match_id: (on, league) for match_id, on, league in rows if match_id is not None}
-    if not matches:
+    played_on = {match_id: on for match_id, on in rows if match_id is not None}
+    if not played_on:
         return []
     # Plain rows, not ORM objects: a server's seasons hold tens of thousands of scores.
     game = (col(GameScore.match_id), col(GameScore.round_index), col(GameScore.game_number))
@@ -59,7 +56,7 @@ async def team_games(session: AsyncSession, league_ids: Sequence[int]) -> list[P
         sa.select(*game, col(Player.discord_user_id), col(GameScore.score))
         .join(Player, col(Player.id) == GameScore.player_id)
         .where(
-            col(GameScore.match_id).in_(matches),
+            col(GameScore.match_id).in_(played_on),
             col(GameScore.confirmed_at).is_not(None),
             col(GameScore.status).not_in(UNPLAYED),
         )
@@ -68,12 +65,12 @@ async def team_games(session: AsyncSession, league_ids: Sequence[int]) -> list[P
     by_game: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
     for match_id, round_index, game_number, user, score in (await connection.execute(confirmed)).all():
         by_game[(match_id, round_index, game_number)][user] = score
-    machine_of = await _team_machines(session, list(matches))
+    machine_of = await _team_machines(session, list(played_on))
     games = []
     for key, game_scores in by_game.items():
-        machine, (on, league_id) = machine_of.get(key), matches[key[0]]
+        machine = machine_of.get(key)
         if machine is not None:
-            games.append(PlayedGame(on, (0, *key), league_id, machine, game_scores))
+            games.append(PlayedGame(played_on[key[0]], (0, *key), machine, game_scores))
     return games
 
 
@@ -116,9 +113,7 @@ async def ladder_games(session: AsyncSession, league_ids: Sequence[int]) -> list
         group = groups[group_id]
         night = nights[group.night_id]
         if group.slots is not None and slot < len(group.slots):
-            games.append(
-                PlayedGame(night.play_on, (1, group_id, slot), night.league_id, group.slots[slot], game_scores)
-            )
+            games.append(PlayedGame(night.play_on, (1, group_id, slot), group.slots[slot], game_scores))
     return games
 
 
@@ -133,7 +128,7 @@ async def field_games(session: AsyncSession, league_ids: Sequence[int]) -> list[
         game, member = by_game[(score.night_id, score.machine_id)], members[score.player_id]
         game[member] = max(score.score, game.get(member, score.score))
     return [
-        PlayedGame(nights[night_id].play_on, (2, night_id, machine), nights[night_id].league_id, machine, game_scores)
+        PlayedGame(nights[night_id].play_on, (2, night_id, machine), machine, game_scores)
         for (night_id, machine), game_scores in by_game.items()
     ]
 
