@@ -37,6 +37,15 @@ class Reply:
     ephemeral: bool = True
     view: discord.ui.View | None = None  # buttons under the reply
     files: list[discord.File] = field(default_factory=list)  # attachments, e.g. a post's images
+    mentions: tuple[int, ...] = ()  # users the reply pings: only those who must act now (the default: nobody)
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return (
+            discord.AllowedMentions(users=[discord.Object(user) for user in self.mentions])
+            if self.mentions
+            else (discord.AllowedMentions.none())
+        )
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
@@ -67,11 +76,21 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
     view = reply.view if reply.view is not None else discord.utils.MISSING
     if interaction.response.is_done():
         await interaction.followup.send(
-            reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral, view=view, files=reply.files
+            reply.content or "",
+            embeds=reply.embeds,
+            ephemeral=reply.ephemeral,
+            view=view,
+            files=reply.files,
+            allowed_mentions=reply.allowed_mentions,
         )
     else:
         await interaction.response.send_message(
-            reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=view, files=reply.files
+            reply.content,
+            embeds=reply.embeds,
+            ephemeral=reply.ephemeral,
+            view=view,
+            files=reply.files,
+            allowed_mentions=reply.allowed_mentions,
         )
 
 
