@@ -183,7 +183,7 @@ class MatchNightCommands(commands.Cog):
         )
         await self._after(interaction, board)
         declared = f"📋 {board.context.teams[side].name} declared round {round_index}. It is locked now."
-        return _guided(declared, board, StepKind.DECLARE)
+        return _guided(interaction, declared, board, StepKind.DECLARE)
 
     @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
     @app_commands.describe(
@@ -227,7 +227,8 @@ class MatchNightCommands(commands.Cog):
     async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
         board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
         await self._after(interaction, board)
-        return _guided("↪️ The first tie-breaker decision goes to the away team.", board, StepKind.TIEBREAK)
+        deferred = "↪️ The first tie-breaker decision goes to the away team."
+        return _guided(interaction, deferred, board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="choose", description="Make one tie-breaker decision: the format or the machine")
     @app_commands.describe(
@@ -245,7 +246,7 @@ class MatchNightCommands(commands.Cog):
             actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
         )
         await self._after(interaction, board)
-        return _guided("🎲 Tie-breaker decision recorded.", board, StepKind.TIEBREAK)
+        return _guided(interaction, "🎲 Tie-breaker decision recorded.", board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="declare", description="Name your tie-breaker players, in ball order (captains)")
     @app_commands.describe(
@@ -263,7 +264,7 @@ class MatchNightCommands(commands.Cog):
     ) -> Reply:  # fmt: skip
         board = await self.bot.services.tiebreaks.declare(actor_from(interaction), league, match, [p1, p2, p3 or ""])
         await self._after(interaction, board)
-        return _guided("📋 Tie-breaker players declared.", board, StepKind.TIEBREAK)
+        return _guided(interaction, "📋 Tie-breaker players declared.", board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
@@ -275,7 +276,7 @@ class MatchNightCommands(commands.Cog):
         board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
         await self._after(interaction, board)
         recorded = "🎯 Tie-breaker recorded: it decides the winner and adds no match points."
-        return _guided(recorded, board, StepKind.SIGN)
+        return _guided(interaction, recorded, board, StepKind.SIGN)
 
     match_group = app_commands.Group(name="match", description="A team match", guild_only=True)
 
@@ -556,11 +557,10 @@ class MatchNightCommands(commands.Cog):
         return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
 
 
-def _guided(done: str, board: Scoreboard, *created: StepKind) -> Reply:
+def _guided(interaction: discord.Interaction, done: str, board: Scoreboard, *created: StepKind) -> Reply:
     """A public reply that says what is next, pinging the people the action just made due (once)."""
-    return Reply(
-        f"{done} {next_steps.next_line(board)}".strip(), ephemeral=False, mentions=next_steps.pings(board, *created)
-    )
+    mentions = next_steps.pings(board, *created, actor=interaction.user.id)
+    return Reply(f"{done} {next_steps.next_line(board)}".strip(), ephemeral=False, mentions=mentions)
 
 
 async def setup(bot: LeagueBot) -> None:

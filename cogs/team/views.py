@@ -187,7 +187,11 @@ async def _confirm(interaction: discord.Interaction, game: GameRef) -> None:
         await publish_scoreboard(bot, interaction, board)
         who = interaction.user.display_name
         text = f"✅ Round {game.round_index} game {game.game_number} confirmed by {who}. {next_line(board)}"
-        return Reply(text, ephemeral=False, mentions=next_steps.pings(board, StepKind.TIEBREAK, StepKind.SIGN))
+        return Reply(
+            text,
+            ephemeral=False,
+            mentions=next_steps.pings(board, StepKind.TIEBREAK, StepKind.SIGN, actor=interaction.user.id),
+        )
 
     await answer_component(interaction, work())
 

@@ -59,9 +59,10 @@ def step_for(board: Scoreboard, kind: StepKind, game: GameRef) -> Step | None:
     return next((step for step in steps(board) if step.kind is kind and step.game == game), None)
 
 
-def pings(board: Scoreboard, *created: StepKind) -> tuple[int, ...]:
-    """The users asked to act by the steps of the kinds an action creates."""
-    return tuple(dict.fromkeys(user for step in steps(board) if step.kind in created for user in step.users))
+def pings(board: Scoreboard, *created: StepKind, actor: int) -> tuple[int, ...]:
+    """The users asked to act by the steps of the kinds an action creates, but not whoever just acted."""
+    users = (user for step in steps(board) if step.kind in created for user in step.users if user != actor)
+    return tuple(dict.fromkeys(users))
 
 
 def next_line(board: Scoreboard, limit: int = 4) -> str:
