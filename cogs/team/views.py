@@ -1,6 +1,7 @@
-"""The team match's buttons: Confirm and Dispute under a game's scores, Sign under the living scoreboard, Accept
-under a proposed agreement. Persistent: their custom ids carry the ids they act on, so they still answer after
-a restart (registered by the match cog's `cog_load`)."""
+"""The team match's buttons and menus: on the living board, the actions due now per game (Enter scores, Confirm,
+Dispute, Edit) and Sign; under a game's echo, Confirm, Dispute, Edit and Undo; Accept under a proposed agreement.
+Persistent: their custom ids carry the ids they act on, so they still answer after a restart (registered by the
+match cog's `cog_load`)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 class GameButton(MatchButton, template=r"(?!)", label="", style=discord.ButtonStyle.secondary):
-    """A button acting on one game; `act` is what it does, shared with the board's menu of games."""
+    """A button acting on one game: its `action` names the handler, shared with the board's menu of games."""
 
     action: ClassVar[str]
 
@@ -113,6 +114,7 @@ class GamePicker(
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"board:{action}:{match_id}",
             placeholder=f"{GAME_BUTTONS[action].label}: pick the game",
+            # Rebuilt from its custom id to answer a pick, it needs no options: Discord sent the one picked.
             options=options[:MAX_OPTIONS] or [discord.SelectOption(label="—", value="0:0")],
         )
         super().__init__(menu)
@@ -175,7 +177,7 @@ async def _undo(interaction: discord.Interaction, game: GameRef) -> None:
         board = await bot.services.match_night.undo_scores(actor_from(interaction), game)
         await publish_scoreboard(bot, interaction, board)
         where = f"Round {game.round_index} game {game.game_number}"
-        return Reply(f"↩️ {where}: the scores entered are taken back. {next_line(board)}", ephemeral=False)
+        return Reply(f"↩️ {where}: the scores entered are taken back. {next_steps.next_line(board)}", ephemeral=False)
 
     await answer_component(interaction, work())
 
@@ -186,7 +188,7 @@ async def _confirm(interaction: discord.Interaction, game: GameRef) -> None:
         board = await bot.services.match_night.confirm_game(actor_from(interaction), game)
         await publish_scoreboard(bot, interaction, board)
         who = interaction.user.display_name
-        text = f"✅ Round {game.round_index} game {game.game_number} confirmed by {who}. {next_line(board)}"
+        text = f"✅ Round {game.round_index} game {game.game_number} confirmed by {who}. {next_steps.next_line(board)}"
         return Reply(
             text,
             ephemeral=False,
@@ -246,7 +248,8 @@ class SignMatch(MatchButton, template="match:sign:{m}", label="Sign scoresheet",
             board = await bot.services.match_night.sign(actor_from(interaction), match_id)
             await publish_scoreboard(bot, interaction, board)
             return Reply(
-                f"🖊️ {interaction.user.display_name} signed the scoresheet. {next_line(board)}", ephemeral=False
+                f"🖊️ {interaction.user.display_name} signed the scoresheet. {next_steps.next_line(board)}",
+                ephemeral=False,
             )
 
         await answer_component(interaction, work())
@@ -294,10 +297,6 @@ def _label(board: Scoreboard, action: str, game: BoardGame) -> str:
     verb = "Replay" if game.state is GameState.REPLAY_DUE else "Enter"
     sides = [" / ".join(board.names.get(p, "?") for p in game.players[side]) or "—" for side in (Side.AWAY, Side.HOME)]
     return f"{verb} {where} · {sides[0]} v {sides[1]}"
-
-
-def next_line(board: Scoreboard) -> str:
-    return next_steps.next_line(board)
 
 
 def agreement_view(agreement_id: int) -> discord.ui.View:

@@ -135,9 +135,9 @@ def scores_echo(board: Scoreboard, game: GameRef, *, fixed: bool = False) -> str
     played = board.game(game)
     pending = [row for row in played.scores if row.confirmed_at is None]
     parts = ", ".join(f"{board.names.get(r.player_id, '?')} {format_score(r.score)}" for r in pending)
-    what = "replay" if any(r.status is ScoreStatus.REPLAY_REPLACES for r in pending) else "game"
+    replay = " replay" if any(r.status is ScoreStatus.REPLAY_REPLACES for r in pending) else ""
     verb = "fixed" if fixed else "entered"
-    where = f"Round {game.round_index} {what} {game.game_number}"
+    where = f"Round {game.round_index} game {game.game_number}{replay}"
     confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
     ask = f" {confirming.text[0].upper()}{confirming.text[1:]} with **Confirm**" if confirming else ""
     return (

@@ -128,7 +128,7 @@ async def test_a_tied_game_is_replayed_from_the_board_and_the_opposing_captain_c
     replay = {"home1": "1", "home2": "2", "away1": "3", "away2": "4"}
     entered = await night.league.emulator.submit_modal(form, replay, as_member="a1")
     h1 = night.league.emulator.member("h1").id
-    assert "Round 1 replay 1 entered: H1 1, H2 2, A1 3, A2 4" in entered.content
+    assert "Round 1 game 1 replay entered: H1 1, H2 2, A1 3, A2 4" in entered.content
     assert entered.answer is not None and entered.answer.pinged == [h1]
     refused = await night.league.emulator.click(entered, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     assert "the captain who entered them cannot" in refused.text()
