@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from sqlmodel import select
 
+from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult, Output
 from bot.rules.team.model import ScoreStatus, Side
 from storage.matches import GameScore
 from storage.models import AuditEntry
+from tests.e2e.harness import running_bot
 from tests.e2e.team_night import Night, four_each_checked_in, match_points, scoreboard
 
 
@@ -199,3 +201,19 @@ async def test_more_games_awaiting_than_a_row_holds_become_a_menu(night: Night) 
     assert menu in buttons(board) and len(board.components) <= 5
     picked = await night.league.emulator.click(board, menu, values=["Confirm R2 G1"], as_member="a1")
     assert "Round 2 game 1 confirmed by A1" in picked.text()
+
+
+async def test_the_board_buttons_still_answer_after_a_restart(night: Night) -> None:
+    """The board's buttons are persistent (DynamicItem): after the bot restarts, Enter scores on the board
+    posted before still opens its form, and the scores are stored."""
+    await declare_round_one(night)
+    board = await scoreboard(night)
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    await night.league.bot.close()
+    async with running_bot(night.league.db, night.league.emulator, sync=False, clock=clock) as restarted:
+        form = await restarted.emulator.click(board, f"score:enter:{night.match_id}:1:1", as_member="h1")
+        assert form.modal is not None, form.text()
+        values = {"home1": "4", "home2": "3", "away1": "2", "away2": "1"}
+        entered = await restarted.emulator.submit_modal(form, values, as_member="h1")
+        assert "H1 4, H2 3, A1 2, A2 1" in entered.content
