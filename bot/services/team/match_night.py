@@ -590,7 +590,7 @@ def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> s
 def _parsed(
     context: MatchContext, entries: dict[Side, lineup.GameEntry], typed: dict[Side, list[str]], game: GameRef
 ) -> list[tuple[Side, int, int]]:
-    """Each player's typed score, in lineup order (COMMON-SCORE-1); a refusal names the side and position."""
+    """Each player's typed score, in lineup order (COMMON-SCORE-1)."""
     parsed = []
     for side in Side:
         players = entries[side].players
@@ -600,12 +600,7 @@ def _parsed(
                 f"{context.teams[side].name} had {len(players)} player(s) in round {game.round_index} game "
                 f"{game.game_number}; give {len(players)} score(s) for them, in lineup order."
             )
-        for position, (player_id, text) in enumerate(zip(players, values, strict=True), start=1):
-            try:
-                parsed.append((side, player_id, score_rules.parse_score(text)))
-            except RuleViolation as refused:
-                field = f"{side.value.title()} {position} ({text.strip()!r})"
-                raise RuleViolation(refused.rule_id or "COMMON-SCORE-1", f"{field}: {refused.message}") from None
+        parsed += [(side, player, score_rules.parse_score(text)) for player, text in zip(players, values, strict=True)]
     return parsed
 
 
