@@ -383,7 +383,8 @@ class MatchNightService:
         await session.flush()
 
     async def confirm_game(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
-        """The opposing captain confirms a game's entered scores. Returns the board after it."""
+        """The opposing captain confirms a game's entered scores (an official's entry: either captain). Returns the
+        board after it."""
         match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
@@ -397,10 +398,12 @@ class MatchNightService:
             pending = [row for row in live if row.confirmed_at is None]
             if not pending:
                 raise Conflict(f"Round {round_index} game {game_number} is already confirmed.")
-            entered_for = {row.entered_for for row in pending}
-            if not acting.official and (acting.side is None or acting.side in entered_for):
+            # Each side confirms what the other entered: two captains who each entered a replay for their own
+            # player confirm each other's, rather than both being refused.
+            theirs = [row for row in pending if acting.official or row.entered_for is not acting.side]
+            if not theirs:
                 raise PermissionDenied("The opposing captain confirms scores; the captain who entered them cannot.")
-            for row in pending:
+            for row in theirs:
                 before = audit.snapshot(row)
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)

@@ -217,3 +217,20 @@ async def test_the_board_buttons_still_answer_after_a_restart(night: Night) -> N
         values = {"home1": "4", "home2": "3", "away1": "2", "away2": "1"}
         entered = await restarted.emulator.submit_modal(form, values, as_member="h1")
         assert "H1 4, H2 3, A1 2, A2 1" in entered.content
+
+
+async def test_replays_each_captain_entered_are_confirmed_by_the_other(night: Night) -> None:
+    """TEAM-MACH-6 / TEAM-PEN-1 (regression: both captains were refused): each captain enters his own player's
+    replay; each confirms the other's, and the game is settled."""
+    await declare_round_one(night)
+    entered = await enter_from_board(night, 1, 1, {"home1": "9", "home2": "9", "away1": "1", "away2": "1"}, "h1")
+    await night.league.emulator.click(entered, f"score:confirm:{night.match_id}:1:1", as_member="a1")
+    await night.run("/match replay match:MATCH round:1 game:1 member:@h1 score:1", "h1")
+    away = await night.league.run(
+        f"/match replay match:{night.match_id} round:1 game:1 member:@a1 score:20", as_member="a1"
+    )
+    for captain in ("h1", "a1"):
+        confirmed = await night.league.emulator.click(away, f"score:confirm:{night.match_id}:1:1", as_member=captain)
+        assert "confirmed by" in confirmed.text(), confirmed.text()
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 1 + 9 < 20 + 1
+    assert "→ Tilt Warriors +2 ✅" in (await scoreboard(night)).text()
