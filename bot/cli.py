@@ -9,8 +9,12 @@ import sys
 from pathlib import Path
 
 import discord
+from sqlalchemy.engine import make_url
 
 from bot.settings import Settings, SettingsError, load_settings
+from bot.startup import StartupError, check_data_dir, discord_failure
+
+log = logging.getLogger("bot.cli")
 
 NO_TOKEN_HELP = """\
 No Discord token is configured, so pinleague starts its local Discord emulator instead, with a demo
@@ -36,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_dispatch(args, settings))
     except KeyboardInterrupt:
         return 130
+    except StartupError as exc:
+        log.debug("start-up failed", exc_info=True)
+        print(f"pinleague cannot start: {exc}", file=sys.stderr)
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,9 +88,20 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if settings.token is None:
         from bot.local.chat import run_chat
 
-        print(NO_TOKEN_HELP)
+        print(NO_TOKEN_HELP + _demo_database_note(settings))
         return await run_chat(settings, script=None, as_json=False, demo=True, db_url=None)
     return await _run_bot(settings)
+
+
+def _demo_database_note(settings: Settings) -> str:
+    note = "The demo league lives in a temporary SQLite database, deleted when you quit."
+    if settings.database_url:
+        shown = make_url(settings.database_url).render_as_string(hide_password=True)
+        note += (
+            f" PINLEAGUE_DATABASE_URL ({shown}) is used only with a token; to chat on that database instead, run "
+            '`pinleague local --db "$PINLEAGUE_DATABASE_URL"`.'
+        )
+    return note + "\n"
 
 
 async def _run_bot(settings: Settings) -> int:
@@ -94,32 +113,40 @@ async def _run_bot(settings: Settings) -> int:
 
     limit_malloc_arenas()  # before the database threads start
     point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
+    _check_storage(settings)
     async with migrated_database(settings.resolved_database_url) as db:
+        log.info("database: %s", make_url(settings.resolved_database_url).render_as_string(hide_password=True))
         bot = LeagueBot(settings, db, SystemClock())
         try:
             async with bot:
                 await bot.start(settings.token or "")
-        except discord.LoginFailure:
-            print("Discord refused the token: check PINLEAGUE_DISCORD_TOKEN (Bot tab).", file=sys.stderr)
-            return 2
+        except Exception as exc:
+            problem = discord_failure(exc, settings.discord_api_url)
+            if problem is None:
+                raise
+            raise StartupError(problem) from exc
     return 0
 
 
-async def _database_command(args: argparse.Namespace, settings: Settings) -> int:
-    from storage.db import Database
-    from storage.migrate import current_revision, upgrade, write_revision
+def _check_storage(settings: Settings) -> None:
+    if settings.database_url is None:  # the SQLite file lives in the data folder
+        check_data_dir(settings.data_dir)
 
-    db = Database(settings.resolved_database_url)
-    try:
-        if args.db_command == "upgrade":
-            await upgrade(db)
+
+async def _database_command(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.runtime import migrated_database, reached_database
+    from storage.migrate import current_revision, write_revision
+
+    _check_storage(settings)
+    if args.db_command == "upgrade":
+        async with migrated_database(settings.resolved_database_url) as db:
             print(f"database at {await current_revision(db)}")
-        elif args.db_command == "current":
+    elif args.db_command == "current":
+        async with reached_database(settings.resolved_database_url) as db:
             print(await current_revision(db) or "empty (no migrations applied)")
-        else:
+    else:
+        async with reached_database(settings.resolved_database_url) as db:
             await write_revision(db, args.message)
-    finally:
-        await db.dispose()
     return 0
 
 

@@ -21,6 +21,7 @@ from bot.clock import Clock
 from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
+from bot.metrics import Metrics, MetricsServer
 from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
@@ -54,10 +55,15 @@ def _freeze_startup_objects() -> None:
     """Everything loaded by now (modules, models, commands: ~140,000 objects) lives as long as the process.
     Left to the collector, each full collection walks them all again, 35-70 ms with every command waiting
     (the slowest replies); frozen, it walks only what commands create. Once per process: a test session
-    starts many bots."""
-    if gc.get_freeze_count() == 0:
+    starts many bots. (Asked of a flag, not `gc.get_freeze_count()`, which walks every frozen object: ~60 ms.)"""
+    global _startup_frozen
+    if not _startup_frozen:
         gc.collect()
         gc.freeze()
+        _startup_frozen = True
+
+
+_startup_frozen = False
 
 
 class LeagueBot(commands.Bot):
@@ -86,6 +92,9 @@ class LeagueBot(commands.Bot):
         self.claims = InteractionClaims(db, clock)  # `answer` handles each interaction once
         self.force_sync = force_sync
         self.posts = PostScheduler(self, self.services.posts)
+        self.metrics = Metrics(db)
+        self.metrics.watch(self.posts.scheduler)
+        self.metrics_server: MetricsServer | None = None  # serving while PINLEAGUE_METRICS_PORT is set
         self.scoreboards = ScoreboardPublisher()  # match scoreboards, edited after the command replies
         self._first_catch_up: asyncio.Task[None] | None = None
         self._notices: set[asyncio.Task[int]] = set()
@@ -99,6 +108,9 @@ class LeagueBot(commands.Bot):
         errors.install(self.tree)
         await self.sync_commands()
         await self.posts.start()
+        if self.settings.metrics_port is not None:
+            self.metrics_server = MetricsServer(self)
+            await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         self._first_catch_up = asyncio.create_task(self._catch_up_when_ready())
         _freeze_startup_objects()
 
@@ -133,6 +145,8 @@ class LeagueBot(commands.Bot):
         for task in self._notices:
             task.cancel()
         await self.scoreboards.close()  # while the connection to Discord is still open
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
         await super().close()
 
     async def sync_commands(self) -> None:

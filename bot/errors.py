@@ -59,6 +59,9 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     Commands reach this through the tree's error handler; buttons and forms call it themselves, since
     their errors never reach the tree."""
     text = describe(error)
+    metrics = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.failed(interaction, refused=text is not None)
     if text is None:
         error_id = secrets.token_hex(4)
         custom_id = str(interaction.data.get("custom_id", "?")) if interaction.data else "?"

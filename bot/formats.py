@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     import discord
-    from pydantic import BaseModel
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from bot.clock import Clock
@@ -28,7 +27,9 @@ if TYPE_CHECKING:
     from bot.rules.discipline import LedgerRules
     from bot.rules.notices import NoticeKind
     from bot.rules.posts import Calendar, PlannedPost
+    from bot.rules.scores import ScoreInputOptions
     from bot.services.actor import Actor
+    from bot.services.help import Asker, Role, Situation
     from storage.db import Database
     from storage.models import League
 
@@ -74,13 +75,29 @@ class Posts(Generic[Content, Message]):
     renderers: Mapping[str, Callable[[Content], Message]]
 
 
+class SituationReader(Protocol):
+    """`/help`: the member's part in the league and what is due for them now, from the format's own facts."""
+
+    async def __call__(self, session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation: ...
+
+
+@dataclass(frozen=True)
+class Guide:
+    """`/help` for the format: what a night looks like to a newcomer, the commands each part in the league uses
+    most (each line names the command, then what it does), and the reader of what is due for a member."""
+
+    night: str
+    commands: Mapping[Role, tuple[str, ...]]
+    situation: SituationReader
+
+
 @dataclass(frozen=True)
 class Format:
     """Everything common code may ask of a format; the views its standings hooks pass along are its own."""
 
     name: str  # the league's `format` value
     choice: str  # how `/league create` offers it
-    options: type[BaseModel]  # the schema of `league.options`, checked when a league file is imported
+    options: type[ScoreInputOptions]  # the schema of `league.options`, checked when a league file is imported
     zone_required: bool  # COMMON-AMB-1: the rule sheet names no place, so the league must give its time zone
     teams: bool  # teams play: rosters, conferences, a team as the subject of a warning (COMMON-DISC-1)
     ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)
@@ -91,6 +108,7 @@ class Format:
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
     posts: Posts[Any, Any]
+    guide: Guide
 
 
 @cache

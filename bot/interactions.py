@@ -2,7 +2,8 @@
 
 `answer` runs the work and replies directly when it finishes quickly; if it is still running DEFER_AFTER
 seconds after Discord created the interaction, or at once while the bot is busy with many others, it defers
-(the token then lives 15 minutes) and sends the reply as a followup.
+(the token then lives 15 minutes) and edits the "thinking…" placeholder into the reply. A deferral's visibility
+is final, so the caller names the visibility the reply will have before the work ends.
 
 `report_done` tells someone in the same process when the bot has finished with an interaction, the work it
 handed to background tasks included (`hold_interaction`). Discord has no such message; the local emulator
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -21,6 +23,9 @@ from typing import Any
 import discord
 
 from bot.interaction_claims import InteractionClaims
+from bot.metrics import Metrics, command_name
+
+log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.0  # seconds after Discord created the interaction; leaves room for latency inside its 3 s
 # Answers being worked on beyond which a new one defers at once: in a burst, deferrals that all fall due
@@ -67,31 +72,66 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
     task.add_done_callback(_in_flight.discard)
     busy = len(_in_flight) > BUSY
     done, _ = await asyncio.wait({task}, timeout=0 if busy else _time_before_deferring(interaction))
+    metrics: Metrics | None = getattr(interaction.client, "metrics", None)
     if not done:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
+        if metrics is not None:
+            metrics.deferred(interaction)
     reply = await task  # a Refusal raised here reaches the tree's error handler
     if reply is None:
         return
-    view = reply.view if reply.view is not None else discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.followup.send(
-            reply.content or "",
-            embeds=reply.embeds,
-            ephemeral=reply.ephemeral,
-            view=view,
-            files=reply.files,
-            allowed_mentions=reply.allowed_mentions,
-        )
+        await _resolve_deferral(interaction, reply, deferred_ephemeral=ephemeral)
     else:
         await interaction.response.send_message(
             reply.content,
             embeds=reply.embeds,
             ephemeral=reply.ephemeral,
-            view=view,
+            view=_view(reply),
             files=reply.files,
             allowed_mentions=reply.allowed_mentions,
         )
+    if metrics is not None:
+        metrics.answered(interaction, deferred=not done)
+
+
+async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, deferred_ephemeral: bool) -> None:
+    """Turn the "thinking…" placeholder into the reply by editing it, the way Discord documents. The placeholder
+    keeps the deferral's visibility, so a reply that wants the other one (its command declared the wrong one)
+    replaces the placeholder with a followup instead of showing private things publicly or the reverse."""
+    if reply.ephemeral == deferred_ephemeral:
+        await interaction.edit_original_response(
+            content=reply.content,
+            embeds=reply.embeds,
+            attachments=reply.files,
+            view=_view(reply),
+            allowed_mentions=reply.allowed_mentions,
+        )
+        return
+    log.warning(
+        "%s deferred %s but replied %s: declare the reply's visibility when it can defer",
+        command_name(interaction),
+        _visibility(deferred_ephemeral),
+        _visibility(reply.ephemeral),
+    )
+    await interaction.delete_original_response()
+    await interaction.followup.send(
+        reply.content or "",
+        embeds=reply.embeds,
+        ephemeral=reply.ephemeral,
+        view=_view(reply),
+        files=reply.files,
+        allowed_mentions=reply.allowed_mentions,
+    )
+
+
+def _view(reply: Reply) -> Any:
+    return reply.view if reply.view is not None else discord.utils.MISSING
+
+
+def _visibility(ephemeral: bool) -> str:
+    return "privately" if ephemeral else "publicly"
 
 
 def _time_before_deferring(interaction: discord.Interaction) -> float:

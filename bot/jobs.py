@@ -163,8 +163,10 @@ class PostScheduler:
             message = await self._deliver(channel_id, outgoing)
         except discord.HTTPException:
             log.warning("could not send %s to channel %s; it will be retried", label, channel_id, exc_info=True)
+            self.bot.metrics.post(sent=False)
             await self.service.release(claim_id)
             return 0
+        self.bot.metrics.post(sent=True)
         await self.service.sent(claim_id, message.id, digest=outgoing.digest())
         return 1
 

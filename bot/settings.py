@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     discord_api_url: str = DISCORD_API_URL
     discord_gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (instant)")
+    metrics_port: int | None = Field(default=None, ge=0, le=65535, description="Serve /metrics and /healthz here")
+    metrics_host: str = Field(default="127.0.0.1", description="Address the metrics port listens on")
 
     @field_validator("default_timezone")
     @classmethod

@@ -88,8 +88,8 @@ Command = Callable[..., Coroutine[Any, Any, Any]]  # what discord.py takes as a 
 
 def replies(*, ephemeral: bool) -> Callable[[CommandBody], Command]:
     """For a cog's command whose body returns its Reply: `answer` runs the body inside Discord's deadline and
-    sends the reply. `ephemeral`: whether a deferral, if the body is slow, shows the "thinking…" only to the
-    member (after a deferral Discord keeps that visibility)."""
+    sends the reply. `ephemeral`: the visibility of the Reply the body returns, since a deferral (if the body is
+    slow) fixes the reply's visibility before the body ends."""
 
     def decorate(body: CommandBody) -> Command:
         @functools.wraps(body)

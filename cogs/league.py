@@ -69,11 +69,15 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         )
         return Reply(render.league_created(league), ephemeral=False)
 
-    @app_commands.command(name="config", description="Change who commissions the league (commissioners)")
+    @app_commands.command(
+        name="config", description="Change who commissions the league, or how scores are typed (commissioners)"
+    )
     @app_commands.describe(
         commissioner_role="Members with this role may change the league's setup",
         add_official_role="Another role whose members are commissioners too",
         remove_official_role="Stop treating this extra role as commissioners",
+        allow_shorthand="Accept scores typed like 45.2M, 1.2B or 450k (off by default: exact scores only)",
+        score_ceiling="The highest score accepted, e.g. 99,999,999,999; higher entries are refused as typos",
         league=LEAGUE_OPTION,
     )
     @replies(ephemeral=True)
@@ -83,10 +87,22 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         commissioner_role: discord.Role | None = None,
         add_official_role: discord.Role | None = None,
         remove_official_role: discord.Role | None = None,
+        allow_shorthand: bool | None = None,
+        score_ceiling: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
+        if allow_shorthand is not None or score_ceiling is not None:
+            if commissioner_role or add_official_role or remove_official_role:
+                raise InvalidInput("Change the roles and the score entry in two separate `/league config` commands.")
+            changed, rules = await self.bot.services.leagues.set_score_input(
+                actor_from(interaction), league, allow_shorthand=allow_shorthand, score_ceiling=score_ceiling
+            )
+            return Reply(render.score_input_set(changed, rules))
         if not (commissioner_role or add_official_role or remove_official_role):
-            raise InvalidInput("Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`.")
+            raise InvalidInput(
+                "Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`, "
+                "or set `allow_shorthand` or `score_ceiling`."
+            )
         changed = await self.bot.services.leagues.set_official_roles(
             actor_from(interaction),
             league,

@@ -49,7 +49,7 @@ class StandingsCommands(commands.Cog):
                 return Reply(exported.waiting, embeds=[embed], files=files)
             return Reply(embeds=[embed], ephemeral=False)
 
-        await answer(interaction, work(), ephemeral=not export)
+        await answer(interaction, work(), ephemeral=export)  # the export's files go to the caller alone
 
 
 async def setup(bot: LeagueBot) -> None:

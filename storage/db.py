@@ -16,25 +16,34 @@ for races, never on read-modify-write in Python.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy import event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+POSTGRES_CONNECT_TIMEOUT = 10  # seconds; asyncpg's own 60 s leaves a start against a silent host hanging
 _WRITER_OPTION = "pinleague_writer"
+# PostgreSQL's SQLSTATEs for what a wrong URL causes
+_BAD_PASSWORD, _BAD_ROLE, _NO_DATABASE = "28P01", "28000", "3D000"
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be opened or reached; the message is one line naming the cause and the fix."""
 
 
 class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
-        connect_args: dict[str, Any] = {}
+        connect_args: dict[str, Any] = {"timeout": POSTGRES_CONNECT_TIMEOUT}
         if self.is_sqlite:
             self._ensure_sqlite_directory()
             connect_args = {"isolation_level": None, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
@@ -55,7 +64,22 @@ class Database:
     def _ensure_sqlite_directory(self) -> None:
         database = self.url.database
         if database and database != ":memory:" and not database.startswith("file:"):
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(database).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseUnavailable(
+                    f"cannot create {folder} for the SQLite database ({exc.strerror}): make it a folder this user may "
+                    "write to, or change PINLEAGUE_DATABASE_URL"
+                ) from exc
+
+    async def ping(self) -> None:
+        """One round trip to the database; a failure to connect raises DatabaseUnavailable."""
+        try:
+            async with self.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except (OSError, DBAPIError) as exc:
+            raise DatabaseUnavailable(connection_problem(self.url, exc)) from exc
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
@@ -109,3 +133,44 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(connection: Any) -> None:
         writer = connection.get_execution_options().get(_WRITER_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+def connection_problem(url: URL, exc: OSError | DBAPIError) -> str:
+    """What a failure to connect means for whoever set PINLEAGUE_DATABASE_URL, and what to change."""
+    shown = url.render_as_string(hide_password=True)
+    if url.get_backend_name() == "sqlite":
+        return f"cannot open the SQLite database {url.database} ({_reason(exc)}): make its folder writable"
+    where = f"{url.host or 'localhost'}:{url.port or 5432}"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot find the database host {url.host!r} ({exc.strerror}): fix the host in PINLEAGUE_DATABASE_URL"
+    if isinstance(exc, ConnectionRefusedError):
+        return (
+            f"nothing accepts connections at {where} (connection refused): start PostgreSQL there, or fix the host "
+            f"and port in PINLEAGUE_DATABASE_URL ({shown})"
+        )
+    if isinstance(exc, TimeoutError):
+        return f"PostgreSQL at {where} did not answer in {POSTGRES_CONNECT_TIMEOUT} s: check its host, port, firewall"
+    if isinstance(exc, OSError):
+        return f"cannot connect to PostgreSQL at {where} ({exc}): check the host and port in PINLEAGUE_DATABASE_URL"
+    state = getattr(exc.orig, "sqlstate", None)
+    if state == _BAD_PASSWORD:
+        return (
+            f"PostgreSQL at {where} refused the password of user {url.username!r}: fix the password in "
+            "PINLEAGUE_DATABASE_URL (postgresql+asyncpg://USER:PASSWORD@HOST:PORT/DATABASE)"
+        )
+    if state == _BAD_ROLE:
+        return (
+            f"PostgreSQL at {where} refused user {url.username!r} ({_reason(exc)}): create the role or fix the user "
+            "in PINLEAGUE_DATABASE_URL"
+        )
+    if state == _NO_DATABASE:
+        return (
+            f"PostgreSQL at {where} has no database {url.database!r}: create it (createdb -h {url.host} "
+            f"-U {url.username} {url.database}) or fix its name in PINLEAGUE_DATABASE_URL"
+        )
+    return f"PostgreSQL at {where} refused the connection ({_reason(exc)}): check PINLEAGUE_DATABASE_URL ({shown})"
+
+
+def _reason(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    return str(orig).splitlines()[0] if str(orig) else type(orig).__name__

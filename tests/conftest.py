@@ -68,10 +68,18 @@ async def throwaway_postgres() -> AsyncIterator[ThrowawayPostgres]:
         await server.drop()
 
 
-async def _truncate_all(db: Database) -> None:
-    tables = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+def _emptying_script() -> str:
+    """One statement that deletes every row, dependents first, and restarts every id sequence at 1. (TRUNCATE
+    of the ~50 tables takes PostgreSQL about half a second, as it replaces each table's files; deleting the
+    few rows a test leaves takes milliseconds.)"""
+    deletes = " ".join(f'DELETE FROM "{table.name}";' for table in reversed(SQLModel.metadata.sorted_tables))
+    restarts = "PERFORM setval(c.oid, 1, false) FROM pg_class c WHERE c.relkind = 'S';"
+    return f"DO $$ BEGIN {deletes} {restarts} END $$"
+
+
+async def _empty_all(db: Database) -> None:
     async with db.engine.begin() as connection:
-        await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        await connection.execute(text(_emptying_script()))
 
 
 @pytest.fixture(scope="session")
@@ -101,7 +109,7 @@ async def db(
         database = fresh_sqlite(migrated_sqlite, tmp_path / "league.db")
     else:
         database = Database(await throwaway_postgres.url())
-        await _truncate_all(database)
+        await _empty_all(database)
     try:
         yield database
     finally:

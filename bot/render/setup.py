@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.rules.scores import ScoreInput, format_score
 from bot.services.leagues import LeagueSetup
 from storage.models import League, Machine, Player, Team, Venue
 
@@ -20,6 +21,19 @@ def league_created(league: League) -> str:
     return (
         f"🏁 **{league.name}** is set up as a **{league.format.value}** league in {league.timezone}, "
         f"starting with Season 1.\n{who}\nNext: `/venue add`, `/machine add`, `/team create`, `/player register`."
+    )
+
+
+def score_input_set(league: League, rules: ScoreInput) -> str:
+    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on."""
+    shorthand = (
+        "shorthand like 45.2M, 1.2B or 450k is accepted and read exactly (45.2M = 45,200,000)"
+        if rules.takes_shorthand
+        else "scores are typed in full, e.g. 45,210,330, 45.210.330 or 45 210 330 (no shorthand)"
+    )
+    return (
+        f"⚙️ Score entry in **{league.name}**: {shorthand}; the highest score accepted is "
+        f"{format_score(rules.ceiling)}.\nIt applies to the next score anyone enters; scores already stored are kept."
     )
 
 

@@ -13,6 +13,7 @@ from bot.services.field.finals import FieldFinalsService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
+from bot.services.help import HelpService
 from bot.services.ladder.nights import LadderNightService
 from bot.services.ladder.options import LadderOptionService
 from bot.services.ladder.play import LadderPlayService
@@ -76,6 +77,7 @@ class Services:
     audit_log: AuditLogService
     machine_log: MachineLogService
     league_standings: LeagueStandingsService  # /standings, whichever format the league plays
+    help: HelpService  # /help: what a member can do, and what is due for them now
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -113,4 +115,5 @@ class Services:
             audit_log=AuditLogService(db, clock),
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
+            help=HelpService(db, clock),
         )

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from pydantic import ValidationError
 from sqlmodel import col, select
 
 from bot import formats
 from bot.clock import Clock
 from bot.rules import setup as rules
 from bot.rules.refusals import InvalidInput
+from bot.rules.scores import SCORE_LIMIT, ScoreInput, parse_score
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names
@@ -132,6 +135,35 @@ class LeagueService:
             session.add(league)
             audit.updated(session, actor, league, before=before, at=now)
         return league
+
+    async def set_score_input(
+        self, actor: Actor, league_name: str | None, *, allow_shorthand: bool | None, score_ceiling: str | None
+    ) -> tuple[League, ScoreInput]:
+        """COMMON-AMB-3, COMMON-SCORE-1: whether members may type shorthand like 45.2M, and the highest score the
+        league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "change how scores are written")
+            changes: dict[str, Any] = {}
+            if allow_shorthand is not None:
+                changes["allow_shorthand"] = allow_shorthand
+            if score_ceiling is not None:
+                changes["score_ceiling"] = parse_score(score_ceiling, field="score_ceiling", rules=_ANY_CEILING)
+            merged = {**league.options, **changes}
+            try:
+                options = formats.of(league).options.model_validate(merged)
+            except ValidationError as error:
+                raise InvalidInput(f"score_ceiling cannot be {score_ceiling!r}: {error.errors()[0]['msg']}.") from None
+            before = audit.snapshot(league)
+            league.options = merged
+            session.add(league)
+            audit.updated(session, actor, league, before=before, at=now, reason="score entry")
+        return league, options.score_input
+
+
+_ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)
+"""How a commissioner may type a ceiling: any exact form or shorthand, up to the storable limit."""
 
 
 def _check_commissioner_role(actor: Actor, role_id: int | None) -> None:

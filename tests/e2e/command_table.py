@@ -125,6 +125,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "league config": ("/league config remove_official_role:@Captain", "YDDDDR"),
     "league create": ('/league create name:"League {n}" format:team', "DDDDDD"),
     "league import": ("/league import kind:machines file:{machines_csv}", "YDDDDR"),
+    "help": ("/help", "YYYYYR"),
     "league show": ("/league show", "YYYYYR"),
     "lineup": ("/lineup match:{match} p1:AC p2:AP2 p3:AP3 p4:AP4", "RRDDDR"),
     "machine add": ('/machine add venue:"{venue}" model:"Model {n}"', "YDDDDR"),

@@ -50,16 +50,21 @@ class RunningBot:
 
 @asynccontextmanager
 async def running_bot(
-    db: Database, emulator: Emulator | None = None, *, sync: bool = True, clock: ManualClock | None = None
+    db: Database,
+    emulator: Emulator | None = None,
+    *,
+    sync: bool = True,
+    clock: ManualClock | None = None,
+    **overrides: object,
 ) -> AsyncIterator[RunningBot]:
     """The bot connected to an emulator (a new one unless given) and ready for commands; `clock` is the time the
-    bot starts at (default: now)."""
+    bot starts at (default: now); `overrides` change its settings (e.g. `metrics_port=0`)."""
     emulator = emulator or Emulator(guild_name="Pinball Club")
     owns_emulator = not emulator.started
     if owns_emulator:
         await emulator.start()
     point_discord_at(emulator.api_url, emulator.gateway_url)
-    settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused")
+    settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused", **overrides)
     bot = LeagueBot(settings, db, clock or ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
     bot.report_interactions_done(emulator.interaction_done)
     task = asyncio.create_task(bot.start(emulator.token))

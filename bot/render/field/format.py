@@ -11,6 +11,7 @@ from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
 from bot.services.exports import nights_opened_one_by_one
 from bot.services.field import exports
+from bot.services.field import help as guide
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
 from storage.db import Database
@@ -34,4 +35,5 @@ FORMAT = Format(
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/field night open"),
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
+    guide=guide.GUIDE,
 )

@@ -16,6 +16,7 @@ from bot.rules.team import posts as team_posts
 from bot.rules.team.options import TeamOptions
 from bot.services import post_content
 from bot.services.team import exports
+from bot.services.team import help as guide
 from bot.services.team.standings import StandingsService
 from storage.db import Database
 
@@ -64,4 +65,5 @@ FORMAT = Format(
             rules.BRACKET.name: render.bracket,
         },
     ),
+    guide=guide.GUIDE,
 )

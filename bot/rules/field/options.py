@@ -4,17 +4,22 @@ Stored as JSON in `league.options`; `FieldOptions.model_validate(league.options)
 defaults for any key not set. The same model expresses the UK Pinball League's meets (`UKPL_OPTIONS`):
 points N…1 by the players on each machine, shared ties at the higher points, a +1 bonus for a first place
 at least double the second, position points max(0, 21 − place) averaged over shared places, best-N meets.
+The score-entry options every format shares (`allow_shorthand`, `score_ceiling`) come from
+`bot.rules.scores.ScoreInputOptions`; `require_commas` (COMMON-AMB-5) is the field format's own.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from bot.rules.scores import ScoreInput, ScoreInputOptions
 
 
-class FieldOptions(BaseModel):
+class FieldOptions(ScoreInputOptions):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Season and meet (FIELD-CFG-1, FIELD-AMB-16)
@@ -66,6 +71,10 @@ class FieldOptions(BaseModel):
         if self.bracket_slots & (self.bracket_slots - 1):
             raise ValueError("bracket_slots must be a power of two (FIELD-FIN-3)")
         return self
+
+    @property
+    def score_input(self) -> ScoreInput:
+        return replace(super().score_input, require_commas=self.require_commas)
 
     @property
     def finals_min_weeks(self) -> int:

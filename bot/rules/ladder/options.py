@@ -1,7 +1,8 @@
 """A ladder league's configurable rules, defaulting to the JPA sheet (LADDER-CFG-1 and LADDER-AMB-*).
 
 Stored as JSON in `league.options`; `LadderOptions.model_validate(league.options)` rebuilds it, with the
-defaults for any key not set. Every field cites the catalog entry it configures.
+defaults for any key not set. Every field cites the catalog entry it configures; the score-entry options
+every format shares (`allow_shorthand`, `score_ceiling`) come from `bot.rules.scores.ScoreInputOptions`.
 """
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ from __future__ import annotations
 from datetime import time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from bot.rules.scores import ScoreInputOptions
 
 
-class LadderOptions(BaseModel):
+class LadderOptions(ScoreInputOptions):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Season and night (LADDER-CFG-1, LADDER-REG-1)

@@ -1,7 +1,8 @@
 """A team league's configurable rules, defaulting to the Pinball NYC sheet (TEAM-CFG-2 and TEAM-AMB-*).
 
 Stored as JSON in `league.options`; `TeamOptions.model_validate(league.options)` rebuilds it, with the
-defaults for any key not set. Every field cites the catalog entry it configures.
+defaults for any key not set. Every field cites the catalog entry it configures; the score-entry options
+every format shares (`allow_shorthand`, `score_ceiling`) come from `bot.rules.scores.ScoreInputOptions`.
 """
 
 from __future__ import annotations
@@ -9,15 +10,16 @@ from __future__ import annotations
 from datetime import time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
+from bot.rules.scores import ScoreInputOptions
 from bot.rules.team.model import RoundKind
 
 D, S = RoundKind.DOUBLES, RoundKind.SINGLES
 ALLOWED_ROUND_ORDERS = ((D, D, S, S), (D, S, D, S), (D, S, S, D))  # TEAM-AMB-1
 
 
-class TeamOptions(BaseModel):
+class TeamOptions(ScoreInputOptions):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Rosters (TEAM-CFG-2, TEAM-ROSTER-*)

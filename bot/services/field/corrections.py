@@ -58,10 +58,11 @@ class FieldCorrectionService:
             raise InvalidInput("Say what was wrong in `reason:`.")
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            value = score_rules.parse_score(score_text, require_commas=context.options.require_commas)
             season = await load_season(session, context)
             facts = season.night(week) if week is not None else season.open_night()
             player = await registered_player(session, context, member_id)
+            field = f"The right score for {player.display_name}"
+            value = score_rules.parse_score(score_text, field=field, rules=context.options.score_input)
             written = facts.counted_scores().get((player.id or 0, machine_id))
             if written is None:
                 raise NotFound(f"{player.display_name} has no score on that machine in week {facts.night.week}.")

@@ -295,9 +295,6 @@ class FieldNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
-            values = [
-                score_rules.parse_score(text, require_commas=context.options.require_commas) for _, text in entries
-            ]
             season = await load_tonight(session, context)
             facts = season.open_night()
             if machine_id not in facts.night.machine_ids:
@@ -314,12 +311,14 @@ class FieldNightService:
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
             groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
-            for (member_id, _), value in zip(entries, values, strict=True):
+            for member_id, text in entries:
                 user_id = member_id or actor.user_id
                 player = me if me is not None and user_id == actor.user_id else None  # one look-up less
                 if player is None:
                     player = await registered_player(session, context, user_id)
                 assert player.id is not None
+                field = f"{player.display_name}'s score on {machine}"
+                value = score_rules.parse_score(text, field=field, rules=context.options.score_input)
                 await check_allowed(session, context, player, season, now, doing="have a score entered")
                 if player.id not in {c.player_id for c in facts.checkins}:
                     raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")

@@ -81,12 +81,12 @@ class LadderNightService:
         self, actor: Actor, league_name: str | None, *, machine: str, value: str
     ) -> tuple[str, int]:
         """LADDER-NORM-1, LADDER-AMB-28: the commissioner enters each machine's normalizer."""
-        normalizer = parse_score(value)
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name)
             require_commissioner(actor, ladder.league, "set normalizers")
             found = await machine_named(session, ladder, machine)
+            normalizer = parse_score(value, field=f"Normalizer for {found.title}", rules=ladder.options.score_input)
             check_normalizer(found.title, normalizer)
             assert found.id is not None
             row = await session.get(LadderMachine, found.id)

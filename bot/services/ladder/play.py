@@ -15,7 +15,7 @@ from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start
 from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
 from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order, players_in_a_tie
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
-from bot.rules.scores import parse_score
+from bot.rules.scores import parse_score, typed_scores
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.ladder.close import drop_for_no_shows
@@ -139,7 +139,6 @@ class LadderPlayService:
         self, actor: Actor, league_name: str | None, *, game: int, score: str, member: Member | None
     ) -> list[ScoreEntry]:
         """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones."""
-        values = [parse_score(text) for text in score.split()] or [parse_score(score)]
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name)
@@ -151,6 +150,10 @@ class LadderPlayService:
             await require_standing(session, ladder, [target], now, doing="have a score entered")
             group = group_of(await night_groups(session, night), target.id)
             check_may_enter(actor, ladder, everyone, group, target)
+            values = [
+                parse_score(text, field=f"Game {number} ({target.name})", rules=ladder.options.score_input)
+                for number, text in enumerate(typed_scores(score), start=game)
+            ]
             if target.id not in await _checked_in(session, ladder, night):
                 raise RuleViolation(
                     "LADDER-ATT-1",

@@ -82,10 +82,10 @@ class LadderPremakeupService:
 
     async def record(self, actor: Actor, league_name: str | None, *, machine: str, score: str) -> tuple[str, int, str]:
         """LADDER-PMU-1/2/4: the declared game's score becomes S1 or S2."""
-        value = parse_score(score)
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder, me, found, row = await _mine(session, actor, league_name, machine)
+            value = parse_score(score, field=f"Premakeup score on {found.title}", rules=ladder.options.score_input)
             await require_standing(session, ladder, [me], now, doing="record a premakeup")
             declared = row.declared_with is not None
             with_players = [row.declared_with] if row.declared_with else []

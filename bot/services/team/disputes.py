@@ -21,7 +21,14 @@ from bot.services.actor import Actor
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.team import match_facts, scoreboard
-from bot.services.team.match_access import GameRef, acting_in, load_context, player_id_of, require_unsigned
+from bot.services.team.match_access import (
+    GameRef,
+    acting_in,
+    load_context,
+    player_id_of,
+    require_unsigned,
+    score_field,
+)
 from bot.services.team.match_facts import MatchContext
 from storage.db import Database
 from storage.discipline import AlternativeResult, MatchAgreement, Precedent
@@ -118,7 +125,8 @@ class DisputeService:
                 raise RuleViolation(
                     "TEAM-DISP-3", f"Round {round_index} game {game_number} is not disputed; dispute it first."
                 )
-            lineups = match_facts.effective_lineups(await match_facts.night(session, context), round_index)
+            night = await match_facts.night(session, context)
+            lineups = match_facts.effective_lineups(night, round_index)
             if len(lineups) < 2 or not 0 < game_number <= len(lineups[Side.HOME].games):
                 raise InvalidInput(f"Round {round_index} has no game {game_number} declared by both teams.")
             scores: dict[str, int] = {}
@@ -129,7 +137,9 @@ class DisputeService:
                     raise InvalidInput(
                         f"{context.teams[side].name} had {len(players)} player(s) in that game; give that many scores."
                     )
-                scores.update({str(p): score_rules.parse_score(v) for p, v in zip(players, values, strict=True)})
+                for player, text in zip(players, values, strict=True):
+                    field = score_field(night, side, players, player)
+                    scores[str(player)] = score_rules.parse_score(text, field=field, rules=context.options.score_input)
             row = AlternativeResult(
                 match_id=match_id, round_index=round_index, game_number=game_number, scores=scores,
                 entered_by=actor.user_id, entered_at=now,

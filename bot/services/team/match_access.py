@@ -7,6 +7,7 @@ for either side (COMMON-ROLE-1). Every lookup is confined to the actor's guild.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -160,3 +161,11 @@ async def require_unsigned(session: AsyncSession, context: MatchContext) -> None
             "COMMON-SCORE-3",
             f"{context.label} has been signed, so it can no longer be changed here; ask a commissioner.",
         )
+
+
+def score_field(night: lineup.MatchNight, side: Side, players: Sequence[int], player_id: int) -> str:
+    """A player's score field as `/score` (home1…away2) and the board's forms show it: the side, the player's place
+    in the game's lineup order and their name, e.g. "Away 2 (Carol)"; named in a refusal (COMMON-SCORE-1)."""
+    slot = f"{side.value.title()} {players.index(player_id) + 1}"
+    name = next((entry.name for entry in night.rosters[side] if entry.player_id == player_id), None)
+    return f"{slot} ({name})" if name else slot

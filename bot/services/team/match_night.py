@@ -35,6 +35,7 @@ from bot.services.team.match_access import (
     player_text,
     require_side,
     require_unsigned,
+    score_field,
     side_of_player,
 )
 from bot.services.team.match_facts import MatchContext
@@ -327,7 +328,7 @@ class MatchNightService:
                     entered_for=acting.side,
                     entered_at=now,
                 )
-                for side, player_id, score in _parsed(context, entries, typed, game)
+                for side, player_id, score in _parsed(context, night, game, typed)
             ]
             session.add_all(rows)
             try:
@@ -349,7 +350,7 @@ class MatchNightService:
             acting, night = await _acting_and_night(session, actor, context)
             played = _own_entry(await scoreboard.build(session, context, now), game, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
-            for _side, player_id, score in _parsed(context, _game_entries(night, context, game), typed, game):
+            for _side, player_id, score in _parsed(context, night, game, typed):
                 row = pending[player_id]
                 if row.score != score:
                     before = audit.snapshot(row)
@@ -591,9 +592,10 @@ def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> s
 
 
 def _parsed(
-    context: MatchContext, entries: dict[Side, lineup.GameEntry], typed: dict[Side, list[str]], game: GameRef
+    context: MatchContext, night: lineup.MatchNight, game: GameRef, typed: dict[Side, list[str]]
 ) -> list[tuple[Side, int, int]]:
-    """Each player's typed score, in lineup order (COMMON-SCORE-1)."""
+    """Each player's typed score, in lineup order (COMMON-SCORE-1); a refusal names the field and its player."""
+    entries = _game_entries(night, context, game)
     parsed = []
     for side in Side:
         players = entries[side].players
@@ -603,7 +605,9 @@ def _parsed(
                 f"{context.teams[side].name} had {len(players)} player(s) in round {game.round_index} game "
                 f"{game.game_number}; give {len(players)} score(s) for them, in lineup order."
             )
-        parsed += [(side, player, score_rules.parse_score(text)) for player, text in zip(players, values, strict=True)]
+        for player, text in zip(players, values, strict=True):
+            field = score_field(night, side, players, player)
+            parsed.append((side, player, score_rules.parse_score(text, field=field, rules=context.options.score_input)))
     return parsed
 
 

@@ -99,10 +99,12 @@ class MatchRulingService:
         """A player's replay score, which replaces their first even when lower: after a failure that hit only
         them (TEAM-MACH-6) or an opponent playing out of turn (TEAM-PEN-1). The opposing captain confirms it."""
         match_id, round_index, game_number = game
-        value = score_rules.parse_score(score)
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
+            value = score_rules.parse_score(
+                score, field=f"Replay score for <@{member_id}>", rules=context.options.score_input
+            )
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             player = await player_id_of(session, context.league, member_id)

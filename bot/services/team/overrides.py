@@ -54,9 +54,10 @@ class OverrideService:
         """Correct a player's score in a game, even on a signed match. With `dispute_id` the correction is the
         ruling on that dispute, kept as a precedent (COMMON-RULING-1)."""
         match_id, round_index, game_number = game
-        text, value, now = _reason(reason), score_rules.parse_score(score), self.clock.now()
+        text, now = _reason(reason), self.clock.now()
         async with self.db.writing() as session:
             context = await self._match(session, actor, league_name, match_id)
+            value = score_rules.parse_score(score, field=f"Score for <@{member_id}>", rules=context.options.score_input)
             player = await player_id_of(session, context.league, member_id)
             rows = (
                 await session.exec(

@@ -77,8 +77,8 @@ class TiebreakService:
                 raise RuleViolation("TEAM-TB-2", "Both teams declare their tie-breaker players before it is played.")
             row = TiebreakerGame(
                 match_id=match_id,
-                home_score=score_rules.parse_score(home_score),
-                away_score=score_rules.parse_score(away_score),
+                home_score=_tiebreak_score(context, Side.HOME, home_score),
+                away_score=_tiebreak_score(context, Side.AWAY, away_score),
                 entered_by=actor.user_id,
                 entered_at=now,
             )
@@ -124,6 +124,12 @@ class TiebreakService:
         else:
             audit.updated(session, actor, row, before=before, at=now)
         return await scoreboard.build(session, context, now)
+
+
+def _tiebreak_score(context: MatchContext, side: Side, typed: str) -> int:
+    """TEAM-TB-3: one team's tie-breaker score; a refusal names the team (COMMON-SCORE-1)."""
+    field = f"{side.value.title()} ({context.teams[side].name})"
+    return score_rules.parse_score(typed, field=field, rules=context.options.score_input)
 
 
 def _state(setup: TiebreakerSetup | None) -> lineup.TieBreak:

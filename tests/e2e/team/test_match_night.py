@@ -244,7 +244,7 @@ INVALID_SCORES = [
     ("-5", "COMMON-SCORE-1"),
     ("50M", "COMMON-AMB-3"),
     ("12.5", "COMMON-SCORE-1"),
-    ("1 234 560", "COMMON-SCORE-1"),
+    ("1,234.560", "COMMON-SCORE-1"),  # mixed separators
 ]
 
 
@@ -282,6 +282,31 @@ async def test_catalog_vectors_are_refused_through_discord_and_change_nothing(ni
     )
     accepted = await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m2}", "a1")
     assert "declared round 3" in accepted
+
+
+async def test_scores_as_captains_write_them(night: Night) -> None:
+    """COMMON-SCORE-1, COMMON-AMB-3: `/score` reads thousands grouped by commas, periods or spaces; a refusal names
+    the field and its player and what was typed, and stores nothing; shorthand counts once the commissioner
+    allows it with `/league config`, which a captain cannot."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    game = f"/score match:{night.match_id} round:1 game:1"
+
+    before = await night.league.row_counts()
+    typo = await night.league.run(f'{game} home1:45,210,330 home2:"45 210 330" away1:45.2.1 away2:1', as_member="h1")
+    assert typo.ephemeral and "Away 1 (A1): '45.2.1' is not a score" in typo.content, typo.content
+    assert "45.2M" not in typo.content  # shorthand is no example where the league refuses it
+    short = await night.league.run(f"{game} home1:45.2M home2:1 away1:1 away2:1", as_member="h1")
+    assert short.ephemeral and "Home 1 (H1): '45.2M' is shorthand" in short.content, short.content
+    assert await night.league.row_counts() == before
+
+    captain = await night.league.run("/league config allow_shorthand:true", as_member="h1")
+    assert captain.ephemeral and "COMMON-ROLE-1" in captain.content, captain.content
+    assert "shorthand like 45.2M" in await night.run("/league config allow_shorthand:true", "alice")
+    echo = await night.run(f'{game} home1:45.2M home2:"45 210 330" away1:45.210.330 away2:450k', "h1")
+    assert "H1 45,200,000, H2 45,210,330, A1 45,210,330, A2 450,000" in echo, echo
 
 
 async def test_playoff_lineups_need_a_regular_season_game(night: Night) -> None:
