@@ -6,10 +6,12 @@ Built in `bot.cli` and passed down; nothing reads settings at import time.
 from __future__ import annotations
 
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.rules.refusals import Refusal
+from bot.rules.zones import region_zone
 
 DISCORD_API_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -28,7 +30,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
     data_dir: Path = Field(default=Path("data"), description="Where the SQLite database and backups live")
     database_url: str | None = Field(default=None, description="SQLAlchemy async URL; default SQLite in data_dir")
-    default_timezone: str = Field(default="America/New_York", description="IANA zone for new leagues")
+    default_timezone: str = Field(default="America/New_York", description="Region zone (Area/City) for new leagues")
     log_level: str = "INFO"
     discord_api_url: str = DISCORD_API_URL
     discord_gateway_url: str = DISCORD_GATEWAY_URL
@@ -40,10 +42,9 @@ class Settings(BaseSettings):
     @classmethod
     def _known_zone(cls, value: str) -> str:
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: too long for a tzdata path
-            raise ValueError(f"unknown IANA time zone {value!r} (e.g. America/New_York)") from exc
-        return value
+            return region_zone(value, option="default_timezone")
+        except Refusal as refusal:
+            raise ValueError(refusal.message) from None
 
     @field_validator("log_level")
     @classmethod

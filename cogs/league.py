@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
-from zoneinfo import available_timezones
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -14,8 +11,9 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render import setup as render
 from bot.render.exchange import ROSTER_NEXT_STEP, import_report
+from bot.rules import zones
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
 
 IMPORT_KINDS = [
     app_commands.Choice(
@@ -28,13 +26,12 @@ IMPORT_MAX_BYTES = 1_000_000
 FORMAT_CHOICES = [app_commands.Choice(name=fmt.choice, value=fmt.name) for fmt in formats.registered()]
 
 
-@cache
-def _zones() -> list[str]:
-    return sorted(available_timezones())
-
-
 async def timezone_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return matching(_zones(), current)
+    """Region zones labelled for people ("US Eastern (New York) · America/New_York"); the service re-checks."""
+    return [
+        app_commands.Choice(name=choice.label[:100], value=choice.zone)
+        for choice in zones.zone_choices(current, MAX_CHOICES)
+    ]
 
 
 @app_commands.guild_only()
@@ -46,7 +43,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
     @app_commands.describe(
         name="The league's name, e.g. Tuesday Night Pinball",
         format="How the league plays",
-        timezone="IANA time zone for deadlines, e.g. America/New_York (team/ladder default to the bot's zone)",
+        timezone="Time zone of the league's city, e.g. America/New_York (team/ladder default to the bot's zone)",
         commissioner_role="Members with this role may change the league's setup",
     )
     @app_commands.choices(format=FORMAT_CHOICES)

@@ -5,6 +5,8 @@ Raised by the rules engine and by services; `bot.errors` turns any of these into
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class Refusal(Exception):
     """A request the league cannot accept. `rule_id` is a CATALOG.md id when a catalog rule applies."""
@@ -42,3 +44,29 @@ class PermissionDenied(Refusal):
 
 class Conflict(Refusal):
     """Would duplicate something that must be unique (a team name, a registration…)."""
+
+
+class Refusals(Refusal):
+    """Several refusals of one request, listed together so that all of them can be fixed before trying again."""
+
+    # A Discord message holds 2,000 characters: the list stops short of that, with room for the line saying so.
+    MESSAGE_BUDGET = 1_820
+
+    def __init__(self, heading: str, refusals: Sequence[Refusal]) -> None:
+        lines = [heading]
+        for shown, refusal in enumerate(refusals):
+            line = f"• {refusal}"
+            if sum(len(kept) + 1 for kept in lines) + len(line) > self.MESSAGE_BUDGET:
+                lines.append(f"• …and {len(refusals) - shown} more: fix these, then send it again to see the rest.")
+                break
+            lines.append(line)
+        super().__init__("\n".join(lines))
+        self.refusals = tuple(refusals)
+
+
+def refuse_all(refusals: Sequence[Refusal], heading: str) -> None:
+    """Raise nothing, the one refusal as it is (its rule id shown once), or all of them under `heading`."""
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        raise Refusals(heading.format(count=len(refusals)), refusals)

@@ -10,8 +10,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.rules import zones
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 
 LEAGUE_NAME_MAX = 60
@@ -87,7 +87,7 @@ def league_format(value: str, known: Sequence[str]) -> str:
 
 
 def time_zone(value: str | None, *, league_format: str, required: bool, default: str) -> str:
-    """COMMON-AMB-1: deadlines are computed in the league's IANA zone.
+    """COMMON-AMB-1: deadlines are computed in the league's region zone (`bot.rules.zones`).
 
     Leagues default to the configured zone (America/New_York unless changed), except where the format's sheet
     names no place (`required`, the field format): such a league must give its zone.
@@ -96,28 +96,11 @@ def time_zone(value: str | None, *, league_format: str, required: bool, default:
         if required:
             raise RuleViolation(
                 "COMMON-AMB-1",
-                f"A {league_format} league needs its time zone: add `timezone:` with an IANA name, "
-                "e.g. America/Indiana/Indianapolis.",
+                f"A {league_format} league needs its time zone: add `timezone:` and pick the league's city as you "
+                "type, e.g. America/Indiana/Indianapolis.",
             )
         return default
-    name = value.strip()
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a path in the tzdata package
-        suggestion = _suggest_zone(name)
-        hint = f" Did you mean {suggestion}?" if suggestion else ""
-        raise InvalidInput(
-            f"`timezone` {name!r} is not an IANA time zone name such as America/Chicago.{hint}"
-        ) from None
-    return name
-
-
-def _suggest_zone(name: str) -> str | None:
-    wanted = name.replace(" ", "_").casefold()
-    matches = sorted(
-        zone for zone in available_timezones() if zone.casefold() in (wanted,) or zone.casefold().endswith("/" + wanted)
-    )
-    return matches[0] if matches else None
+    return zones.region_zone(value)
 
 
 def machine_capacity(max_players: int) -> int:

@@ -40,7 +40,7 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
         team="The team",
         member="The member joining",
         role="Starter, reserve or captain",
-        adult="You confirm they are an adult (the league is 18+); needed once per player",
+        adult="You confirm they are an adult (the league is 18+); once per player, fix later with /roster edit",
         ifpa_rank="Their current IFPA world rank, if ranked (top-500/top-150 limits apply)",
         effective=EFFECTIVE,
         league=LEAGUE_OPTION,
@@ -113,6 +113,37 @@ class RosterCommands(commands.GroupCog, group_name="roster", group_description="
             effective=parse_day(effective),
         )
         return Reply(embeds=[roster_embed(view, headline=f"🔁 {member.display_name} is now {role.value}.")])
+
+    @app_commands.command(
+        name="edit", description="Correct a rostered player's adult record, no drop needed (captains)"
+    )
+    @app_commands.describe(
+        team="The team",
+        member="The player on its roster",
+        adult="True: they are an adult (the league is 18+); False: withdraw a wrong confirmation",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(team=team_autocomplete)
+    @replies(ephemeral=True)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        team: str,
+        member: discord.Member,
+        adult: bool,
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.rosters.set_adult(
+            actor_from(interaction), league, team_name=team, member_id=member.id, adult=adult
+        )
+        if adult:
+            headline = f"✏️ {member.display_name} is now recorded as an adult."
+        else:
+            headline = (
+                f"✏️ {member.display_name} is no longer recorded as an adult. Minors may not take part "
+                "(TEAM-ROSTER-11): drop them with `/roster drop`, or record `adult:true` once they confirm."
+            )
+        return Reply(embeds=[roster_embed(view, headline=headline)])
 
     @app_commands.command(name="submit", description="Submit a team's first roster: 6–12 players, checked as a whole")
     @app_commands.describe(

@@ -160,6 +160,12 @@ BAD_INPUT = [
     ('/league create name:"Tuesday night" format:ladder', "already has a league named"),
     ('/league create name:"Summer" format:field', "COMMON-AMB-1"),
     ('/league create name:"Summer" format:team timezone:Mars/Olympus', "not an IANA time zone"),
+    (
+        '/league create name:"Summer" format:team timezone:EST',
+        "EST has no daylight saving; did you mean America/New_York?",
+    ),  # COMMON-AMB-1
+    ('/league create name:"Summer" format:field timezone:Etc/GMT+5', "Rule COMMON-AMB-1"),
+    ('/league create name:"Summer" format:ladder timezone:UTC', "nobody's wall clock"),
     ('/league create name:"' + "L" * 61 + '" format:team', "the limit is 60"),
     ("/machine status machine:999999 status:working", "has no machine #999999"),
 ]
@@ -189,6 +195,36 @@ async def test_several_leagues_in_one_server_need_a_choice(league: RunningBot) -
     assert [choice["value"] for choice in names] == ["Summer Field"]
     unknown = await league.run('/league show league:"Winter"', as_member="owner")
     assert "No league named 'Winter'" in unknown.content
+
+
+async def test_league_zone_is_picked_by_name_and_stored_as_iana_spells_it(league_bot: RunningBot) -> None:
+    """COMMON-AMB-1: autocomplete offers region zones with readable labels; typed case does not matter."""
+    offered = await league_bot.emulator.autocomplete(
+        '/league create name:"Summer" format:team timezone:eastern', focused="timezone", as_member="owner"
+    )
+    assert offered[0] == {"name": "US Eastern (New York) · America/New_York", "value": "America/New_York"}
+    indiana = await league_bot.emulator.autocomplete(
+        '/league create name:"Summer" format:field timezone:indianapolis', focused="timezone", as_member="owner"
+    )
+    assert [choice["value"] for choice in indiana] == ["America/Indiana/Indianapolis", "America/Indianapolis"]
+    created = await league_bot.run(
+        '/league create name:"Summer" format:field timezone:america/chicago', as_member="owner"
+    )
+    assert "⛔" not in created.content, created.content
+    async with league_bot.db.reading() as session:
+        assert (await session.exec(select(League.timezone))).all() == ["America/Chicago"]
+
+
+async def test_a_league_stored_with_an_old_zone_name_keeps_working(league: RunningBot) -> None:
+    """COMMON-AMB-1: the region rule applies to zones being set; a zone stored before it is read as it is."""
+    async with league.db.writing() as session:
+        stored = (await session.exec(select(League))).one()
+        stored.timezone = "EST"
+        session.add(stored)
+    shown = await league.run("/league show", as_member="alice")
+    assert "Team league · EST" in shown.text(), shown.text()
+    added = await league.run('/team create name:"Flipper Kings" evening:Tuesday', as_member="alice")
+    assert "⛔" not in added.content, added.content
 
 
 async def test_no_league_yet_says_how_to_start_one(league_bot: RunningBot) -> None:

@@ -34,7 +34,8 @@ def test_token_is_not_printed() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("PINLEAGUE_DEFAULT_TIMEZONE", "Mars/Base", "PINLEAGUE_DEFAULT_TIMEZONE: .*unknown IANA time zone"),
+        ("PINLEAGUE_DEFAULT_TIMEZONE", "Mars/Base", "PINLEAGUE_DEFAULT_TIMEZONE: .*not an IANA time zone"),
+        ("PINLEAGUE_DEFAULT_TIMEZONE", "EST", "PINLEAGUE_DEFAULT_TIMEZONE: .*no daylight saving.*America/New_York"),
         ("PINLEAGUE_LOG_LEVEL", "LOUD", "PINLEAGUE_LOG_LEVEL: .*must be one of"),
         ("PINLEAGUE_DATABASE_URL", "mysql://x", "PINLEAGUE_DATABASE_URL: .*sqlite\\+aiosqlite"),
         ("PINLEAGUE_DEV_GUILD_ID", "abc", "PINLEAGUE_DEV_GUILD_ID"),

@@ -92,7 +92,7 @@ def score_text(entries: list[ScoreEntry]) -> str:
 def notice_text(notice: Notice) -> str:
     icon = {"checked in": "✅", "late": "⏰", "absent": "📭"}[notice.kind]
     what = {"checked in": "checked in", "late": "will be late", "absent": "will be absent"}[notice.kind]
-    return f"{icon} {notice.name} {what} for week {notice.week} (noted at {notice.at:%H:%M} UTC)."
+    return f"{icon} {notice.name} {what} for week {notice.week} (noted at {notice.at:%H:%M %Z})."
 
 
 def night_embed(summary: NightSummary) -> discord.Embed:

@@ -29,4 +29,5 @@ def roster_embed(view: RosterView, *, headline: str | None = None) -> discord.Em
 
 def _line(line: RosterLine) -> str:
     rank = f" · IFPA #{line.ifpa_rank:,}" if line.ifpa_rank else ""
-    return f"{line.player.display_name}{rank}"
+    unconfirmed = " · ⚠️ adult not confirmed (`/roster edit`)" if line.player.adult_attested_at is None else ""
+    return f"{line.player.display_name}{rank}{unconfirmed}"

@@ -2,16 +2,18 @@
 
 Pure: the service loads the facts (roster, the requester's captaincy, the added players' other teams,
 drop history, the schedule's last regular-season date) and passes `submitted_at` from its clock. Every
-refusal is a RuleViolation worded as in CATALOG.md, with names, numbers and dates filled in.
+refusal is a RuleViolation worded as in CATALOG.md, with names, numbers and dates filled in; a request that
+breaks several rules gets them all at once (`Refusals`), so a captain fixes everything in one go.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.refusals import InvalidInput, RuleViolation, refuse_all
 from bot.rules.team.model import MatchId, PlayerId, RosterRole, TeamId
 from bot.rules.team.options import TeamOptions
 
@@ -104,12 +106,13 @@ class RosterContext:
 def validate_roster_change(
     state: RosterState, change: RosterChange, context: RosterContext, options: TeamOptions
 ) -> RosterState:
-    """Return the roster in force from `change.effective_on`, or raise for the first rule the change breaks.
+    """Return the roster in force from `change.effective_on`, or raise for every rule the change breaks.
 
-    `state` is the roster that would be in force on that date without this change. Checks, in order:
-    TEAM-ROSTER-6 (captain), -10 (freeze), -7 (deadline), the request's shape, -2 (role steps), -11, -8,
-    TEAM-MULTI-1 (each added player), TEAM-ROSTER-1, -3, -2 (the resulting roster), -5 (IFPA). The returned
-    entries carry the ranks the IFPA check used; their rank date is the submission's local date (TEAM-AMB-13).
+    `state` is the roster that would be in force on that date without this change. The gates come first and
+    alone, since nothing else matters while they fail: TEAM-ROSTER-6 (captain), -10 (freeze), -7 (deadline),
+    the request's shape. Then every other problem is reported at once: -2 (role steps), -11, -8, TEAM-MULTI-1
+    (each added player), TEAM-ROSTER-1, -3, -2 (the resulting roster), -5 (IFPA). The returned entries carry
+    the ranks the IFPA check used; their rank date is the submission's local date (TEAM-AMB-13).
     """
     if not context.requested_by_captain:
         names = " or ".join(e.name for e in state.captains)
@@ -120,78 +123,87 @@ def validate_roster_change(
     if not (change.adds or change.drops or change.role_changes):
         raise InvalidInput("The roster change is empty: add, drop or change the role of at least one player.")
     entries = _apply(state.entries, change)
-    _check_role_changes(state, change.role_changes)
-    for player in change.adds:
-        _check_new_player(player, context.team_match_weekday, options)
-    check_roster(entries, options)
-    _check_ifpa_limits(entries, change.adds, options)
+    problems = [
+        *_role_change_problems(state, change.role_changes),
+        *(
+            problem
+            for player in change.adds
+            for problem in _new_player_problems(player, context.team_match_weekday, options)
+        ),
+        *roster_problems(entries, options),
+        *_ifpa_problems(entries, change.adds, options),
+    ]
+    refuse_all(problems, "This change breaks {count} rules; fix them all and send it again:")
     return RosterState(on=change.effective_on, entries=entries)
 
 
 def validate_initial_roster(
     players: tuple[NewPlayer, ...], *, on: date, team_match_weekday: int, options: TeamOptions
 ) -> RosterState:
-    """TEAM-ROSTER-9: a team's first roster must pass TEAM-ROSTER-1..5 (and the add checks) to be scheduled."""
-    for player in players:
-        _check_new_player(player, team_match_weekday, options)
+    """TEAM-ROSTER-9: a team's first roster must pass TEAM-ROSTER-1..5 (and the add checks) to be scheduled.
+
+    Every problem is reported at once, each naming its players and rule."""
     entries = _apply((), RosterChange(effective_on=on, adds=players))
-    check_roster(entries, options)
-    _check_ifpa_limits(entries, players, options)
+    problems = [
+        *(problem for player in players for problem in _new_player_problems(player, team_match_weekday, options)),
+        *roster_problems(entries, options),
+        *_ifpa_problems(entries, players, options),
+    ]
+    refuse_all(problems, "The roster breaks {count} rules; fix them all, then submit it again:")
     return RosterState(on=on, entries=entries)
 
 
-def check_roster(entries: tuple[RosterEntry, ...], options: TeamOptions) -> None:
-    """TEAM-ROSTER-1, -3 and -2: size, starters and captains of a whole roster (IFPA is checked on adds only)."""
+def roster_problems(entries: tuple[RosterEntry, ...], options: TeamOptions) -> Iterator[RuleViolation]:
+    """TEAM-ROSTER-1, -3 and -2: size, starters and captains of a whole roster."""
     if len(entries) > options.roster_max:
-        raise RuleViolation(
+        yield RuleViolation(
             "TEAM-ROSTER-1",
             f"Roster is full (max {options.roster_max}): drop a player in the same request to make room.",
         )
     if len(entries) < options.roster_min:
-        raise RuleViolation(
-            "TEAM-ROSTER-1",
-            f"Roster must have at least {options.roster_min} players; it would have {len(entries)}.",
+        yield RuleViolation(
+            "TEAM-ROSTER-1", f"Roster must have at least {options.roster_min} players; it would have {len(entries)}."
         )
     starters = sum(e.role.is_starter for e in entries)
     if starters < options.starters_min:
-        raise RuleViolation(
-            "TEAM-ROSTER-3",
-            f"Team must keep at least {options.starters_min} starters; it would have {starters}.",
+        yield RuleViolation(
+            "TEAM-ROSTER-3", f"Team must keep at least {options.starters_min} starters; it would have {starters}."
         )
     captains = [e.name for e in entries if e.role is RosterRole.CAPTAIN]
     if not options.captains_min <= len(captains) <= options.captains_max:
         having = f"{len(captains)}: {', '.join(captains)}" if captains else "none"
-        raise RuleViolation("TEAM-ROSTER-2", f"A team needs {_captain_range(options)}; it would have {having}.")
+        yield RuleViolation("TEAM-ROSTER-2", f"A team needs {_captain_range(options)}; it would have {having}.")
 
 
-def _check_role_changes(state: RosterState, role_changes: tuple[RoleChange, ...]) -> None:
+def _role_change_problems(state: RosterState, role_changes: tuple[RoleChange, ...]) -> Iterator[RuleViolation]:
     """TEAM-ROSTER-2: a reserve cannot become a captain, nor a captain a reserve, in one step."""
     current = {e.player_id: e for e in state.entries}
     for change in role_changes:
         entry = current[change.player_id]
         if entry.role is RosterRole.CAPTAIN and change.role is RosterRole.RESERVE:
-            raise RuleViolation(
+            yield RuleViolation(
                 "TEAM-ROSTER-2",
                 f"Captains must be starters: {entry.name} is a captain, so make them a plain starter "
                 "before moving them to reserve.",
             )
         if entry.role is RosterRole.RESERVE and change.role is RosterRole.CAPTAIN:
-            raise RuleViolation(
+            yield RuleViolation(
                 "TEAM-ROSTER-2",
                 f"Captains must be starters: {entry.name} is a reserve, so make them a starter before "
                 "making them a captain.",
             )
 
 
-def _check_new_player(player: NewPlayer, team_match_weekday: int, options: TeamOptions) -> None:
+def _new_player_problems(player: NewPlayer, team_match_weekday: int, options: TeamOptions) -> Iterator[RuleViolation]:
     """TEAM-ROSTER-11, TEAM-ROSTER-8 and TEAM-MULTI-1 for one added player."""
     if not player.adult_attested:
-        raise RuleViolation(
+        yield RuleViolation(
             "TEAM-ROSTER-11",
-            f"{player.name} must confirm they are {options.min_age} or older: minors may not take part.",
+            f"{player.name} must confirm they are {options.min_age} or older (minors may not take part); then set "
+            "`adult:true` (`/roster edit` once listed).",
         )
     if player.dropped_from_this_team_on is not None:
-        raise RuleViolation(
+        yield RuleViolation(
             "TEAM-ROSTER-8",
             f"{player.name} was dropped from this team on {_day(player.dropped_from_this_team_on)} "
             "and cannot return this season.",
@@ -199,19 +211,21 @@ def _check_new_player(player: NewPlayer, team_match_weekday: int, options: TeamO
     limit = options.max_teams_per_player
     if len(player.other_teams) >= limit:
         teams = " and ".join(t.name for t in player.other_teams)
-        raise RuleViolation(
+        yield RuleViolation(
             "TEAM-MULTI-1", f"{player.name} is already on {limit} team{'s' if limit > 1 else ''}: {teams}."
         )
     for team in player.other_teams:
         if team.match_weekday == team_match_weekday:
-            raise RuleViolation(
+            yield RuleViolation(
                 "TEAM-MULTI-1",
                 f"{player.name}'s other team plays on the same evening: "
                 f"{team.name} also plays on {_WEEKDAYS[team.match_weekday]}s.",
             )
 
 
-def _check_ifpa_limits(entries: tuple[RosterEntry, ...], added: tuple[NewPlayer, ...], options: TeamOptions) -> None:
+def _ifpa_problems(
+    entries: tuple[RosterEntry, ...], added: tuple[NewPlayer, ...], options: TeamOptions
+) -> Iterator[RuleViolation]:
     """TEAM-ROSTER-5 with TEAM-AMB-13: an added player inside a threshold counts every member at current rank.
 
     Only adds are checked, so players who climbed past a threshold while rostered never invalidate the
@@ -223,7 +237,7 @@ def _check_ifpa_limits(entries: tuple[RosterEntry, ...], added: tuple[NewPlayer,
         inside = [e for e in entries if _ranked_within(e.ifpa_rank, threshold)]
         if len(inside) > allowed:
             listed = ", ".join(f"{e.name} #{e.ifpa_rank}" for e in inside)
-            raise RuleViolation(
+            yield RuleViolation(
                 "TEAM-ROSTER-5",
                 f"Team would have {len(inside)} players in IFPA top {threshold} (max {allowed}): {listed}.",
             )
@@ -287,7 +301,8 @@ def check_roster_deadline(effective_on: date, submitted_at: datetime, zone: str,
     closed = "today" if effective_on == _local_date(submitted_at, zone) else _day(effective_on)
     raise RuleViolation(
         "TEAM-ROSTER-7",
-        f"Roster changes for {closed} closed at {cutoff}; earliest effective date is {_day(earliest)}.",
+        f"Roster changes for {closed} closed at {cutoff}; earliest effective date is {_day(earliest)}. "
+        f"To make this change take effect then (or later), send it again with `effective:{earliest.isoformat()}`.",
     )
 
 

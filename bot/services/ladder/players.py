@@ -39,7 +39,7 @@ class Notice:
     name: str
     week: int
     kind: str  # "checked in", "absent", "late"
-    at: datetime
+    at: datetime  # in the league's zone, as replies show it (COMMON-AMB-1)
 
 
 class LadderPlayerService:
@@ -114,7 +114,7 @@ class LadderPlayerService:
             else:
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return Notice(entrant.name, week, kind, now)
+            return Notice(entrant.name, week, kind, now.astimezone(ZoneInfo(ladder.league.timezone)))
 
 
 async def _player(session: AsyncSession, ladder: LadderLeague, member: Member, now: datetime) -> Player:

@@ -141,6 +141,38 @@ class RosterService:
             change = rules.RosterChange(effective_on=on, role_changes=(rules.RoleChange(player.id or 0, Role(wanted)),))
             return await self._change(session, actor, scope, change)
 
+    async def set_adult(
+        self, actor: Actor, league_name: str | None, *, team_name: str, member_id: int, adult: bool
+    ) -> RosterView:
+        """TEAM-ROSTER-11: correct a rostered player's adult attestation in place, audited (no drop and re-add).
+
+        The attestation belongs to the player, so it holds on every team; whoever may change this team's
+        roster may correct it, at any hour, since it changes a record rather than the roster."""
+        async with self.db.writing() as session:
+            scope = await self._scope(session, actor, league_name, team_name)
+            player = await self._registered(session, scope.league, member_id)
+            formed, today = await self._is_formed(session, scope), self._today(scope.league)
+            if formed:
+                listed = await self._current_or_coming(session, scope, today)
+                if not await self._captains_or_commissioner(session, actor, scope, listed):
+                    raise RuleViolation("TEAM-ROSTER-6", f"Only a captain of {scope.team.name} may correct its roster.")
+            else:
+                await self._require_forming_editor(session, actor, scope)
+                listed = await self._entries(session, scope, forming=True)
+            if all(entry.player_id != player.id for entry in listed):
+                raise NotFound(f"{player.display_name} is not on {scope.team.name}'s roster.")
+            if (player.adult_attested_at is not None) == adult:
+                state = "recorded as an adult" if adult else "not recorded as an adult"
+                raise Conflict(f"{player.display_name} is already {state}; nothing changed.")
+            snapshot = audit.snapshot(player)
+            now = self.clock.now()
+            player.adult_attested_at = now if adult else None
+            session.add(player)
+            audit.updated(session, actor, player, before=snapshot, at=now)
+            # the roster as it stands today, or from the day a roster submitted for later takes effect
+            shown = max(today, min(e.starts_on for e in listed if e.starts_on)) if formed else None
+            return await self._view(session, scope, shown)
+
     async def submit(
         self, actor: Actor, league_name: str | None, *, team_name: str, effective: date | None
     ) -> RosterView:
@@ -266,6 +298,16 @@ class RosterService:
         if forming:
             return [row for row in rows if row.starts_on is None]
         return [row for row in rows if on is not None and row.applies_on(on)]
+
+    async def _current_or_coming(self, session: AsyncSession, scope: _Scope, today: date) -> list[RosterEntry]:
+        """Entries in force today or starting later: the players a correction may concern."""
+        rows = await self._entries(session, scope, on=today)
+        query = select(RosterEntry).where(
+            RosterEntry.team_id == scope.team.id,
+            RosterEntry.season_id == scope.season.id,
+            col(RosterEntry.starts_on) > today,
+        )
+        return rows + list((await session.exec(query)).all())
 
     async def _regular_season_end(self, session: AsyncSession, scope: _Scope) -> date | None:
         """TEAM-ROSTER-10: the last scheduled regular-season match date; None while there is no schedule."""

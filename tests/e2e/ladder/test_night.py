@@ -302,3 +302,14 @@ async def results_by_name(league: RunningBot) -> dict[str, LadderResult]:
             )
         ).all()
     return {name.lower(): result for result, name in rows}
+
+
+async def test_checkin_reply_gives_the_time_on_the_league_clocks(ladder: RunningBot) -> None:
+    """LADDER-ATT-1, COMMON-AMB-1: the arrival time a reply shows is New York's, in winter and in summer."""
+    winter = await ladder.run("/ladder checkin", as_member="p1")  # Wed 3 March, 12:00 in New York (17:00 UTC)
+    assert "P1 checked in for week 1 (noted at 12:00 EST)" in winter.text(), winter.text()
+    clock = ladder.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime(2027, 7, 7, 19, 5, tzinfo=NEW_YORK))  # 23:05 UTC
+    summer = await ladder.run("/ladder absent late:true", as_member="p2")
+    assert "(noted at 19:05 EDT)" in summer.text() and "23:05" not in summer.text(), summer.text()

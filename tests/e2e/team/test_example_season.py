@@ -25,7 +25,10 @@ def test_the_example_season_plays_through_to_a_playoff_bracket(tmp_path: Path) -
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     outputs = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     refusals = [o["content"] for o in outputs if (o.get("content") or "").startswith("⛔")]
-    late_change = "⛔ Roster changes for today closed at 4:00 PM; earliest effective date is Thu 2027-03-18."
+    late_change = (
+        "⛔ Roster changes for today closed at 4:00 PM; earliest effective date is Thu 2027-03-18. To make this "
+        "change take effect then (or later), send it again with `effective:2027-03-18`."
+    )
     assert refusals == [f"{late_change}\n-# Rule TEAM-ROSTER-7"]
     assert not [o for o in outputs if o["kind"] == "error" or "Something went wrong" in (o.get("content") or "")]
 

@@ -61,7 +61,9 @@ async def refused(league: RunningBot, line: str, *, as_member: str, rule: str, m
     before = await league.row_counts()
     result = await league.run(line, as_member=as_member)
     assert result.ephemeral and result.content.startswith("⛔"), result.content
-    assert message in result.content and f"Rule {rule}" in result.content, result.content
+    # one broken rule is named under the message; several are listed, each with its rule
+    named = f"Rule {rule}" in result.content or f"• {rule}: " in result.content
+    assert message in result.content and named, result.content
     assert await league.row_counts() == before
 
 
@@ -169,7 +171,7 @@ async def test_first_roster_must_pass_as_a_whole(sqlite_db: Database) -> None:
         for name in ["p2", "p3", "p4", "p5"]:
             await run(f"/roster add {TEAM} member:@{name} role:starter adult:true", as_member="p1")
         result = await run(f"/roster submit {TEAM}", as_member="p1")
-        assert "Rule TEAM-ROSTER-1" in result.content and result.ephemeral
+        assert "• TEAM-ROSTER-1: Roster must have at least 6 players" in result.content and result.ephemeral
         assert all(row.starts_on is None for row in await entries(league))
         not_adult = await run(f"/roster add {TEAM} member:@carol role:starter", as_member="p1")
         shown = await run(f"/roster show {TEAM}", as_member="p1")
@@ -195,3 +197,102 @@ async def test_rosters_freeze_after_the_regular_season(team_league: RunningBot) 
     )  # fmt: skip
     on_the_night = await team_league.run(f"/roster add {TEAM} member:@r5 role:reserve adult:true", as_member="s1")
     assert "12 players" in on_the_night.text()  # the last match day itself is still open until 4 p.m.
+
+
+async def test_submit_lists_every_problem_and_an_adult_record_is_corrected_in_place(sqlite_db: Database) -> None:
+    """TEAM-ROSTER-9: `/roster submit` names every broken rule at once (TEAM-ROSTER-11, -1, -3, -5), each with
+    its players; TEAM-ROSTER-11: a missing adult confirmation is then recorded with `/roster edit`, audited."""
+    async with running_bot(sqlite_db) as league:
+        run = league.run
+        for name in ["p1", "p2", "p3", "p4"]:
+            league.emulator.add_member(name)
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/team create name:"Flipper Kings" evening:Wednesday', as_member="alice")
+        await run(f"/roster add {TEAM} member:@p1 role:captain adult:true", as_member="alice")
+        await run(f"/roster add {TEAM} member:@p2 role:starter adult:true ifpa_rank:100", as_member="p1")
+        await run(f"/roster add {TEAM} member:@p3 role:starter adult:true ifpa_rank:120", as_member="p1")
+        await run(f"/roster add {TEAM} member:@p4 role:starter adult:true", as_member="p1")
+        added = await run(f"/roster add {TEAM} member:@carol role:starter", as_member="p1")  # adult left out
+        assert "Carol · ⚠️ adult not confirmed (`/roster edit`)" in added.text(), added.text()
+
+        before = await league.row_counts()
+        result = await run(f"/roster submit {TEAM}", as_member="p1")
+        assert result.ephemeral and result.content.startswith("⛔ The roster breaks 4 rules"), result.content
+        for problem in [
+            "• TEAM-ROSTER-11: Carol must confirm they are 18 or older",
+            "• TEAM-ROSTER-1: Roster must have at least 6 players; it would have 5.",
+            "• TEAM-ROSTER-3: Team must keep at least 6 starters; it would have 5.",
+            "• TEAM-ROSTER-5: Team would have 2 players in IFPA top 150 (max 1): P2 #100, P3 #120.",
+        ]:
+            assert problem in result.content, result.content
+        assert await league.row_counts() == before
+
+        outsider = await run(f"/roster edit {TEAM} member:@carol adult:true", as_member="p4")
+        assert "Rule TEAM-ROSTER-6" in outsider.content and await league.row_counts() == before
+        corrected = await run(f"/roster edit {TEAM} member:@carol adult:true", as_member="p1")
+        assert "Carol is now recorded as an adult" in corrected.text(), corrected.text()
+        assert "adult not confirmed" not in corrected.text() and "Being put together: 5 players" in corrected.text()
+        again = await run(f"/roster edit {TEAM} member:@carol adult:true", as_member="p1")
+        assert "Carol is already recorded as an adult; nothing changed" in again.content
+
+        entry = [e for e in await league.audit() if e.entity == "player" and e.action == "update"][-1]
+        assert entry.before is not None and entry.after is not None
+        assert entry.before["adult_attested_at"] is None and entry.after["adult_attested_at"] is not None
+        assert entry.command == "/roster edit" and entry.actor_id == league.emulator.member("p1").id
+        resubmitted = await run(f"/roster submit {TEAM}", as_member="p1")
+        assert "TEAM-ROSTER-11" not in resubmitted.content and "The roster breaks 3 rules" in resubmitted.content
+
+
+async def test_a_wrong_adult_confirmation_is_withdrawn_without_a_drop(team_league: RunningBot) -> None:
+    """TEAM-ROSTER-11: a captain withdraws a wrong `adult:true`; the player stays on the roster, audited."""
+    rows_before = await entries(team_league)
+    withdrawn = await team_league.run(f"/roster edit {TEAM} member:@r4 adult:false", as_member="s1")
+    assert withdrawn.ephemeral and "R4 is no longer recorded as an adult" in withdrawn.text(), withdrawn.text()
+    assert "`/roster drop`" in withdrawn.text() and "R4 · ⚠️ adult not confirmed" in withdrawn.text()
+    assert await entries(team_league) == rows_before  # no roster entry closed or opened
+    async with team_league.db.reading() as session:
+        r4 = (await session.exec(select(Player).where(Player.display_name == "R4"))).one()
+    assert r4.adult_attested_at is None
+    entry = (await team_league.audit())[-1]
+    assert (entry.entity, entry.entity_id, entry.command) == ("player", r4.id, "/roster edit")
+    stranger = await team_league.run(f"/roster edit {TEAM} member:@x1 adult:true", as_member="s1")
+    assert "is not a player in NYC" in stranger.content
+
+
+async def test_cutoff_refusal_says_how_to_take_effect_later(team_league: RunningBot) -> None:
+    """TEAM-ROSTER-7: after 4 p.m. the refusal names `effective:` with the earliest date, which then works."""
+    team_league.bot.clock.set(at(16, 1))  # type: ignore[attr-defined]
+    await refused(
+        team_league,
+        f"/roster add {TEAM} member:@r5 role:reserve adult:true",
+        as_member="s1",
+        rule="TEAM-ROSTER-7",
+        message="earliest effective date is Thu 2027-03-04. To make this change take effect then (or later), "
+        "send it again with `effective:2027-03-04`.",
+    )
+    later = await team_league.run(
+        f"/roster add {TEAM} member:@r5 role:reserve adult:true effective:2027-03-04", as_member="s1"
+    )
+    assert "In force on Thu 2027-03-04: 12 players" in later.text(), later.text()
+
+
+async def test_a_captain_corrects_a_roster_submitted_for_a_later_date(sqlite_db: Database) -> None:
+    """TEAM-ROSTER-11, TEAM-ROSTER-6: before a submitted roster takes effect, its captain may already correct it."""
+    async with running_bot(sqlite_db) as league:
+        run = league.run
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK))
+        for name in STARTERS:
+            league.emulator.add_member(name)
+        await run('/league create name:"NYC" format:team commissioner_role:@Commissioner', as_member="owner")
+        await run('/team create name:"Flipper Kings" evening:Wednesday', as_member="alice")
+        await run(f"/roster add {TEAM} member:@s2 role:captain adult:true", as_member="alice")
+        for name in STARTERS[1:]:
+            await run(f"/roster add {TEAM} member:@{name} role:starter adult:true", as_member="s2")
+        submitted = await run(f"/roster submit {TEAM} effective:2027-03-01", as_member="s2")
+        assert "In force on Mon 2027-03-01: 6 players" in submitted.text(), submitted.text()
+        withdrawn = await run(f"/roster edit {TEAM} member:@s7 adult:false", as_member="s2")
+        assert "S7 is no longer recorded as an adult" in withdrawn.text(), withdrawn.text()
+        assert "In force on Mon 2027-03-01: 6 players" in withdrawn.text()
+        assert "S7 · ⚠️ adult not confirmed" in withdrawn.text()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.refusals import InvalidInput, Refusal, Refusals, RuleViolation
 from bot.rules.team.model import RosterRole
 from bot.rules.team.options import TeamOptions
 from bot.rules.team.roster import (
@@ -25,10 +25,10 @@ from bot.rules.team.roster import (
     RosterState,
     TeamRef,
     check_one_match_per_night,
-    check_roster,
     check_roster_deadline,
     earliest_effective_date,
     playoff_team_lock,
+    roster_problems,
     validate_initial_roster,
     validate_roster_change,
 )
@@ -129,9 +129,14 @@ def names(state: RosterState) -> set[str]:
 
 @contextmanager
 def refused(rule_id: str, message: str) -> Iterator[None]:
-    with pytest.raises(RuleViolation, match=re.escape(message)) as caught:
+    """The request is refused for `rule_id` with `message`, alone or among the other problems it has."""
+    with pytest.raises((RuleViolation, Refusals), match=re.escape(message)) as caught:
         yield
-    assert caught.value.rule_id == rule_id
+    assert (rule_id, True) in [(problem.rule_id, message in problem.message) for problem in problems(caught.value)]
+
+
+def problems(refusal: Refusal) -> tuple[Refusal, ...]:
+    return refusal.refusals if isinstance(refusal, Refusals) else (refusal,)
 
 
 # --- TEAM-TV-12: roster changes -------------------------------------------------------------------------
@@ -180,6 +185,16 @@ class TestWorkedVectorTV12:
             "TEAM-ROSTER-7", "Roster changes for today closed at 4:00 PM; earliest effective date is Thu 2026-03-05"
         ):
             apply(tv12_roster(), change(adds=(newcomer(15, "R5"),)), context(submitted_at=late))
+
+    def test_f_the_cutoff_refusal_says_how_to_take_effect_later(self) -> None:
+        """TEAM-ROSTER-7: the refusal names `effective:` with the earliest date, which is then accepted."""
+        late = datetime(2026, 3, 4, 21, 5, tzinfo=UTC)  # 16:05 EST
+        with refused("TEAM-ROSTER-7", "send it again with `effective:2026-03-05`"):
+            apply(tv12_roster(), change(adds=(newcomer(15, "R5"),)), context(submitted_at=late))
+        after = apply(
+            tv12_roster(), change(on=date(2026, 3, 5), adds=(newcomer(15, "R5"),)), context(submitted_at=late)
+        )
+        assert after.on == date(2026, 3, 5) and len(after.entries) == 12
 
     def test_f_submitted_at_3_59_pm_for_the_same_day_is_accepted(self) -> None:
         """TEAM-TV-12 (f), TEAM-ROSTER-7: submitted Wed 15:59 for Wed → OK."""
@@ -252,9 +267,9 @@ class TestRosterShape:
         assert (roles["S7"], roles["R1"]) == (RESERVE, STARTER)
         assert len(after.entries) == 11
 
-    def test_check_roster_accepts_the_tv12_roster(self) -> None:
+    def test_the_tv12_roster_has_no_problem(self) -> None:
         """TEAM-ROSTER-1..3: the TEAM-TV-12 roster itself is legal (11 players, 7 starters, 1 captain)."""
-        check_roster(tv12_roster().entries, DEFAULTS)
+        assert not list(roster_problems(tv12_roster().entries, DEFAULTS))
 
     @given(
         drops=st.sets(st.sampled_from(range(1, 8)) | st.sampled_from(range(11, 15)), max_size=6),
@@ -276,7 +291,7 @@ class TestRosterShape:
         request = change(adds=new_players, drops=tuple(drops), roles=tuple(role_changes.items()))
         try:
             after = apply(state, request)
-        except (RuleViolation, InvalidInput):
+        except (RuleViolation, InvalidInput, Refusals):
             return
         assert 6 <= len(after.entries) <= 12
         assert len(after.starters) >= 6
@@ -330,7 +345,7 @@ class TestIfpaLimits:
         """TEAM-TV-13 (c), TEAM-ROSTER-5, TEAM-AMB-13: P4 climbed #510 → #450, so P1, P2, P4 are top 500;
         changes that add no top-500 player are still accepted."""
         climbed = with_ranks({"P1": 120, "P2": 480, "P4": 450})
-        check_roster(climbed.entries, DEFAULTS)
+        assert not list(roster_problems(climbed.entries, DEFAULTS))
         benched = apply(climbed, change(roles=((302, RESERVE),)))  # P4 to reserve
         assert {e.name: e.role for e in benched.entries}["P4"] is RESERVE
         assert "Newbie" in names(apply(climbed, change(adds=(newcomer(9, "Newbie", rank=700),))))
@@ -514,6 +529,57 @@ class TestInitialRoster:
         roster = (*self.players(6), newcomer(7, "Pat", other_teams=(T1,)))
         with refused("TEAM-MULTI-1", "Pat's other team plays on the same evening"):
             validate_initial_roster(roster, on=WED, team_match_weekday=TUE, options=DEFAULTS)
+
+    def test_every_problem_of_a_first_roster_is_listed_at_once(self) -> None:
+        """TEAM-ROSTER-9: TEAM-ROSTER-11, TEAM-MULTI-1, TEAM-ROSTER-1, -3, -2 and -5 together, each naming its
+        players, in one refusal."""
+        roster = (
+            newcomer(1, "Ann", STARTER, adult=False),
+            newcomer(2, "Bea", STARTER, rank=100),
+            newcomer(3, "Cy", STARTER, rank=120),
+            newcomer(4, "Dee", RESERVE, other_teams=(T1,)),
+            newcomer(5, "Eve", RESERVE, adult=False),
+        )
+        with pytest.raises(Refusals) as caught:
+            validate_initial_roster(roster, on=WED, team_match_weekday=TUE, options=DEFAULTS)
+        listed = [(problem.rule_id, problem.message) for problem in caught.value.refusals]
+        assert [rule for rule, _ in listed] == [
+            "TEAM-ROSTER-11", "TEAM-MULTI-1", "TEAM-ROSTER-11", "TEAM-ROSTER-1", "TEAM-ROSTER-3", "TEAM-ROSTER-2",
+            "TEAM-ROSTER-5",
+        ]  # fmt: skip
+        assert (
+            listed[0][1].startswith("Ann must confirm they are 18 or older")
+            and "then set `adult:true` (`/roster edit` once listed)" in listed[0][1]
+        )
+        assert listed[1][1].startswith("Dee's other team plays on the same evening") and listed[2][1].startswith("Eve")
+        assert listed[6][1] == "Team would have 2 players in IFPA top 150 (max 1): Bea #100, Cy #120."
+        assert caught.value.message.startswith("The roster breaks 7 rules; fix them all, then submit it again:\n• ")
+        assert "\n• TEAM-ROSTER-3: Team must keep at least 6 starters; it would have 3." in caught.value.message
+
+    def test_a_single_problem_is_refused_on_its_own(self) -> None:
+        """TEAM-ROSTER-9: one broken rule is its own refusal, so the reply names that rule once."""
+        with pytest.raises(RuleViolation) as caught:
+            validate_initial_roster(
+                self.players(7, captains=0), on=WED, team_match_weekday=THU_EVENING, options=DEFAULTS
+            )
+        assert not isinstance(caught.value, Refusals) and caught.value.rule_id == "TEAM-ROSTER-2"
+
+
+class TestChangeProblemsTogether:
+    def test_a_change_lists_each_rule_it_breaks(self) -> None:
+        """TEAM-ROSTER-2 (role step) with TEAM-ROSTER-11 and TEAM-ROSTER-8 for the same request."""
+        request = change(adds=(newcomer(20, "Kid", adult=False, dropped_on=date(2026, 4, 1)),), roles=((1, RESERVE),))
+        with pytest.raises(Refusals) as caught:
+            apply(tv12_roster(), request)
+        assert [problem.rule_id for problem in caught.value.refusals] == [
+            "TEAM-ROSTER-2", "TEAM-ROSTER-11", "TEAM-ROSTER-8", "TEAM-ROSTER-2",
+        ]  # fmt: skip
+        assert caught.value.message.startswith("This change breaks 4 rules")
+
+    def test_the_captain_gate_is_reported_alone(self) -> None:
+        """TEAM-ROSTER-6: a non-captain learns only that, not the state of a roster they cannot change."""
+        with refused("TEAM-ROSTER-6", "Only a captain may change the roster"):
+            apply(tv12_roster(), change(adds=(newcomer(20, "Kid", adult=False),)), context(captain=False))
 
 
 # --- TEAM-ROSTER-10 / TEAM-TV-21: frozen after the regular season -------------------------------------
