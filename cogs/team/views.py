@@ -16,11 +16,13 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
+from bot.rules.refusals import Refusal
 from bot.rules.team.model import Side
 from bot.services.team import next_steps
 from bot.services.team.disputes import Opened
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
+from bot.services.team.match_night import ScoreSheet
 from bot.services.team.next_steps import StepKind
 from bot.services.team.scoreboard import BoardGame, GameState, Scoreboard
 from cogs._shared import actor_from, answer_component, bot_of
@@ -31,6 +33,7 @@ BUTTON_LABEL_LENGTH = 80  # Discord's limit
 BUTTONS_PER_ROW = 5  # Discord's limit; a message has at most 5 rows
 MAX_OPTIONS = 25  # options in a select menu
 SEATS_PER_SIDE = (1, 2)  # Doubles: two players a side; Singles: one (TEAM-LINEUP-8)
+RETRY_SECONDS = 15 * 60  # as long as Discord lets the refused form's interaction be answered
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
@@ -134,23 +137,35 @@ class GamePicker(
 async def _open_score_form(interaction: discord.Interaction, game: GameRef, *, correcting: bool) -> None:
     """Enter scores (or their replay, TEAM-AMB-4) or Edit them: a form with one field per player. The form
     must be the first answer to the press, so the read that builds it is the only work before it."""
-    bot = bot_of(interaction)
-    service = bot.services.match_night
     try:
-        sheet = await service.score_sheet(actor_from(interaction), game, correcting=correcting)
+        sheet = await bot_of(interaction).services.match_night.score_sheet(
+            actor_from(interaction), game, correcting=correcting
+        )
     except Exception as error:
         await errors.report(interaction, error)
         return
+    await interaction.response.send_modal(_score_form(sheet, correcting=correcting, typed={}))
+
+
+def _score_form(sheet: ScoreSheet, *, correcting: bool, typed: dict[str, str]) -> ScoreForm:
+    """The form, and what its submission does: store the scores and echo them, or refuse and offer the form
+    again with what was typed, so a typo in one field costs one field."""
+    game = sheet.game
 
     async def submitted(form: discord.Interaction, values: dict[str, str]) -> None:
-        typed = {side: [values.get(f"{side.value}{n}", "") for n in SEATS_PER_SIDE] for side in Side}
+        by_side = {side: [values.get(f"{side.value}{n}", "") for n in SEATS_PER_SIDE] for side in Side}
 
         async def work() -> Reply:
-            actor = actor_from(form)
-            if correcting:
-                board = await service.correct_scores(actor, game, typed)
-            else:
-                board = await service.enter_scores(actor, None, game, typed)
+            bot, actor = bot_of(form), actor_from(form)
+            service = bot.services.match_night
+            try:
+                if correcting:
+                    board = await service.correct_scores(actor, game, by_side)
+                else:
+                    board = await service.enter_scores(actor, None, game, by_side)
+            except Refusal as refusal:
+                again = _score_form(sheet, correcting=correcting, typed=values)
+                return Reply(errors.describe(refusal), view=RetryForm(again))
             await publish_scoreboard(bot, form, board)
             confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
             # Pinged once, when the scores are entered; a fix tells the same person without a second ping.
@@ -160,7 +175,19 @@ async def _open_score_form(interaction: discord.Interaction, game: GameRef, *, c
 
         await answer_component(form, work())
 
-    await interaction.response.send_modal(ScoreForm(sheet, submitted, correcting=correcting))
+    return ScoreForm(sheet, submitted, correcting=correcting, typed=typed)
+
+
+class RetryForm(discord.ui.View):
+    """Under a refused form: the same form again, filled with what was typed."""
+
+    def __init__(self, form: ScoreForm) -> None:
+        super().__init__(timeout=RETRY_SECONDS)
+        self.form = form
+
+    @discord.ui.button(label="Fix and send again", style=discord.ButtonStyle.primary)
+    async def again(self, interaction: discord.Interaction, _button: discord.ui.Button[RetryForm]) -> None:
+        await interaction.response.send_modal(self.form)
 
 
 async def _enter(interaction: discord.Interaction, game: GameRef) -> None:

@@ -234,3 +234,23 @@ async def test_replays_each_captain_entered_are_confirmed_by_the_other(night: Ni
         assert "confirmed by" in confirmed.text(), confirmed.text()
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 1 + 9 < 20 + 1
     assert "→ Tilt Warriors +2 ✅" in (await scoreboard(night)).text()
+
+
+async def test_a_refused_form_comes_back_with_what_was_typed(night: Night) -> None:
+    """COMMON-SCORE-1: a score the form cannot read is refused privately, naming the field and its player, and
+    nothing is stored; "Fix and send again" reopens the form with everything typed, so one typo costs one field."""
+    await declare_round_one(night)
+    before = await night.league.row_counts()
+    typed = {"home1": "30,000,000", "home2": "20,000,000", "away1": "10.000.00", "away2": "9,000,000"}
+    refused = await enter_from_board(night, 1, 1, typed, "h1")
+    assert refused.ephemeral and "Away 1 (A1)" in refused.content and "Rule COMMON-SCORE-1" in refused.content
+    assert await night.league.row_counts() == before
+    assert refused.answer is not None
+    (retry,) = [item for row in refused.answer.components for item in row["components"]]
+    assert retry["label"] == "Fix and send again"
+    form = await night.league.emulator.click(refused, retry["custom_id"], as_member="h1")
+    assert form.modal is not None
+    prefilled = {c["component"]["custom_id"]: c["component"].get("value") for c in form.modal["components"]}
+    assert prefilled == typed
+    entered = await night.league.emulator.submit_modal(form, typed | {"away1": "10,000,000"}, as_member="h1")
+    assert "H1 30,000,000, H2 20,000,000, A1 10,000,000, A2 9,000,000" in entered.content
