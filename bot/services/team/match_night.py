@@ -278,7 +278,7 @@ class MatchNightService:
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
             board = await scoreboard.build(session, context, self.clock.now())
-            played = _own_entry(board, game, acting) if correcting else _entry_due(board, game)
+            played = _fixable(board, game, acting) if correcting else _entry_due(board, game)
         stored = {row.player_id: row.score for row in played.scores if row.confirmed_at is None} if correcting else {}
         seats = tuple(
             Seat(side, position, player, board.names.get(player, "?"), stored.get(player))
@@ -348,7 +348,7 @@ class MatchNightService:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            played = _own_entry(await scoreboard.build(session, context, now), game, acting)
+            played = _fixable(await scoreboard.build(session, context, now), game, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
             for _side, player_id, score in _parsed(context, night, game, typed):
                 row = pending[player_id]
@@ -587,6 +587,18 @@ def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> s
         raise PermissionDenied(
             f"{where} was entered by {entered_by}; only they can fix it before it is confirmed. "
             "If it is wrong, press Dispute."
+        )
+    return played
+
+
+def _fixable(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> scoreboard.BoardGame:
+    """An entry its form can fix: the acting side's, for every player of the game (not one player's replay)."""
+    played = _own_entry(board, game, acting)
+    pending = {row.player_id for row in played.scores if row.confirmed_at is None}
+    if pending != {player for side in Side for player in played.players[side]}:
+        raise InvalidInput(
+            f"Round {game.round_index} game {game.game_number} waits for one player's replay score; to change it, "
+            "press Undo and enter it again (`/match replay`)."
         )
     return played
 

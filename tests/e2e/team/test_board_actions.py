@@ -254,3 +254,18 @@ async def test_a_refused_form_comes_back_with_what_was_typed(night: Night) -> No
     assert prefilled == typed
     entered = await night.league.emulator.submit_modal(form, typed | {"away1": "10,000,000"}, as_member="h1")
     assert "H1 30,000,000, H2 20,000,000, A1 10,000,000, A2 9,000,000" in entered.content
+
+
+async def test_one_players_replay_is_undone_rather_than_edited(night: Night) -> None:
+    """TEAM-MACH-6: the form fixes a whole game; a single player's replay score is taken back with Undo."""
+    await declare_round_one(night)
+    entered = await enter_from_board(night, 1, 1, {"home1": "9", "home2": "9", "away1": "1", "away2": "1"}, "h1")
+    await night.league.emulator.click(entered, f"score:confirm:{night.match_id}:1:1", as_member="a1")
+    replay = await night.league.run(
+        f"/match replay match:{night.match_id} round:1 game:1 member:@h1 score:1", as_member="h1"
+    )
+    edit = await night.league.emulator.click(replay, f"score:edit:{night.match_id}:1:1", as_member="h1")
+    assert edit.modal is None and "press Undo" in edit.text()
+    undone = await night.league.emulator.click(replay, f"score:undo:{night.match_id}:1:1", as_member="h1")
+    assert "taken back" in undone.text()
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}  # the first scores stand again
