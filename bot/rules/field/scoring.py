@@ -92,9 +92,7 @@ def rank_machine(
     ranks = dict(zip((s.player for s in in_order), competition_ranks([_rank_key(s) for s in in_order]), strict=True))
     provisional: set[PlayerId] = set()
     open_ties, unplayed = [], []
-    for tie in _ties(ranked, options):
-        if options.machine_ties != "playoff":
-            continue
+    for tie in _ties(ranked) if options.machine_ties == "playoff" else ():
         if tie.players not in playoffs:
             provisional |= tie.players
             open_ties.append(tie)
@@ -129,7 +127,7 @@ def _rank_key(score: MachineScore) -> tuple[int, int]:
     return (0, -score.score)
 
 
-def _ties(ranked: Sequence[MachineScore], options: FieldOptions) -> list[TieToBreak]:
+def _ties(ranked: Sequence[MachineScore]) -> list[TieToBreak]:
     by_score: dict[int, set[PlayerId]] = defaultdict(set)
     for s in ranked:
         if s.status is ScoreStatus.NORMAL and s.score is not None:
