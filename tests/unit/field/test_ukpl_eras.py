@@ -18,14 +18,16 @@ def points(entries, options) -> dict:
 
 
 def test_tied_players_can_take_the_lower_points():
-    """UKPL seasons 15-16: 29, 27, 27, 26 where the documented rule gives 29, 28, 28, 26."""
+    """UKPL seasons 15-16: 29, 27, 27, 26 where the documented rule gives 29, 28, 28, 26 (the FIELD-SCORE-2
+    ranking, with a configured tie rule in place of the FIELD-SCORE-3 playoff)."""
     entries = [MachineScore("A", 90), MachineScore("B", 50), MachineScore("C", 50), MachineScore("D", 10)]
     assert points(entries, UKPL_OPTIONS) == {"A": 4, "B": 3, "C": 3, "D": 1}
     assert points(entries, ukpl(machine_ties="share_lower")) == {"A": 4, "B": 2, "C": 2, "D": 1}
 
 
 def test_an_unrecorded_score_has_three_readings():
-    """Ranked last and scored (the SQL), or 0 points with N the recorded scores, or 0 with N all rows."""
+    """Ranked last and scored (the SQL), or 0 points and no rank like a FIELD-SCORE-6 forfeit, with N the
+    recorded scores or all the machine's rows."""
     entries = [MachineScore("A", 30), MachineScore("B", 20), MachineScore("C", None)]
     assert points(entries, UKPL_OPTIONS) == {"A": 3, "B": 2, "C": 1}
     assert points(entries, ukpl(unrecorded_scores="no_points")) == {"A": 2, "B": 1, "C": 0}
