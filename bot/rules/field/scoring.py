@@ -4,6 +4,8 @@ Lafayette (defaults): points 25, 24 … 0 by rank, +5 for the top score; an exac
 the one-ball playoff order is entered (FIELD-SCORE-3), or shares the best tied rank when the playoff cannot
 be played (FIELD-AMB-17). UKPL (`UKPL_OPTIONS`): N…1 where N is the players ranked on that machine, ties
 share the higher points, +1 to a sole first place at least double the second, position points by place.
+Its earlier eras (bot/rules/field/ukpl_eras.py) also need ties on the lower points, unrecorded scores without
+points, a top-half floor for position points and positions ranked by position points.
 """
 
 from __future__ import annotations
