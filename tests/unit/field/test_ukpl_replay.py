@@ -108,3 +108,22 @@ def test_limit_replays_a_subset_under_both_rule_sets(capsys):
     unreproduced = next(line for line in out if line.startswith("unreproduced under era rules:"))
     causes = out[out.index(unreproduced) + 1 :]
     assert causes and all(re.fullmatch(r" +\d+  .+: comps \d+(, \d+)*(, …)?", line) for line in causes)
+
+
+@needs_data
+@pytest.mark.parametrize(
+    ("competition", "cause"),
+    [
+        (89, ukpl_replay.PLAYERS_DIFFER),
+        (26, ukpl_replay.READ_OTHERWISE.format(reading="top_bonus = 0")),
+        (439, ukpl_replay.HALF_POINTS),
+        (2, ukpl_replay.TOTALS_DIFFER),
+        (467, ukpl_replay.POINTS_DIFFER),
+        (441, ukpl_replay.POSITIONS_DIFFER),
+    ],
+)
+def test_each_unreproduced_meet_gets_the_first_cause_that_applies(dataset, competition, cause):
+    options = ukpl_replay.era_rules(dataset.calendar[competition])
+    comparison = ukpl_replay.replay_meet(dataset, competition, options)
+    assert not comparison.exact
+    assert ukpl_replay.unreproduced_cause(dataset, comparison, options) == cause
