@@ -60,7 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     db_sub.add_parser("current", help="print the database's migration revision")
     revision = db_sub.add_parser("revision", help="(developers) write a migration from model changes")
     revision.add_argument("-m", "--message", required=True)
-    ukpl = sub.add_parser("ukpl-replay", help="recompute the UK Pinball League's meets from their raw scores")
+    ukpl = sub.add_parser(
+        "ukpl-replay",
+        help="recompute the UK Pinball League's meets from their raw scores, under its documented rules and "
+        "under the rules of each era",
+    )
     ukpl.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
     ukpl.add_argument("--limit", type=int, help="replay only the first N meets")
     from bot.exchange.cli import add_commands
