@@ -7,11 +7,11 @@ who was steady across the machines, which single games do not (chosen on seasons
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from statistics import fmean
 
@@ -23,20 +23,15 @@ MEASURED_SEASONS = range(10, 19)
 MIN_EARLIER_MEETS = 3
 
 
-@dataclass(frozen=True)
-class Meet:
-    competition: int
-    season: int
-    date: str  # ISO; empty for some early meets, which then sort first in their season
+def in_date_order(dataset: Dataset) -> list[int]:
+    """The meets with scores and results, in the order they were played (undated early meets first in their
+    season)."""
 
+    def played(competition: int) -> tuple[int, date, int]:
+        meet = dataset.calendar[competition]
+        return meet.season, meet.day or date.min, competition
 
-def load_meets(directory: Path, dataset: Dataset) -> list[Meet]:
-    """The meets with scores and results, in the order they were played."""
-    with_data = set(dataset.meets())
-    with (directory / "competitions.csv").open(encoding="utf-8", newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if int(row["competition_id"]) in with_data]
-    meets = [Meet(int(row["competition_id"]), int(row["season_number"]), row["date"]) for row in rows]
-    return sorted(meets, key=lambda m: (m.season, m.date, m.competition))
+    return sorted(dataset.meets(), key=played)
 
 
 @dataclass
@@ -76,16 +71,16 @@ def machine_scores(dataset: Dataset, competition: int) -> dict[int, dict[str, in
 
 
 def evaluate(
-    dataset: Dataset, meets: Iterable[Meet], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
+    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
 ) -> tuple[Tally, Tally]:
     """(rating, baseline) tallies over the meets of `seasons`, each meet predicted only from those before it."""
     book: RatingBook[str] = RatingBook(settings)
     percentiles: dict[str, list[float]] = defaultdict(list)  # the baseline: each player's past meet percentiles
     rated, baseline = Tally(), Tally()
-    for meet in meets:
-        machines = machine_scores(dataset, meet.competition)
-        positions = {result.player: result.position for result in dataset.results[meet.competition]}
-        if meet.season in seasons:
+    for competition in meets:
+        machines = machine_scores(dataset, competition)
+        positions = {result.player: result.position for result in dataset.results[competition]}
+        if dataset.calendar[competition].season in seasons:
             present = {*positions, *(player for scores in machines.values() for player in scores)}
             known = [p for p in present if len(percentiles[p]) >= MIN_EARLIER_MEETS]
             rated.add({p: book.rating(p).predictive for p in known}, machines, positions)
@@ -107,7 +102,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
     started = time.perf_counter()
     dataset = load_dataset(data)
-    meets = load_meets(data, dataset)
+    meets = in_date_order(dataset)
     if limit is not None:
         meets = meets[:limit]
     rated, baseline = evaluate(dataset, meets, MEASURED_SEASONS)
