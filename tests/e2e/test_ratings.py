@@ -140,9 +140,13 @@ async def test_machine_stats_show_plays_median_best_and_top_players(sqlite_db: D
 
 
 async def test_confirmed_team_games_and_closed_ladder_nights_are_rated_per_player(sqlite_db: Database) -> None:
-    """Team doubles rate each of the four players on their own score; a ladder group's slot is one game."""
+    """Team doubles rate each of the four players on their own score; a ladder group's slot is one game; games
+    added after those rated are rated on from there, with the same ratings as from scratch."""
     async with Emulator() as emulator:
+        owner = actor(emulator, emulator.guild.owner.name, admin=True)
+        ratings = RatingService(sqlite_db)
         await seed_team_league(sqlite_db, emulator, TeamLeagueSize(teams=4, players=6, weeks_played=1, past_seasons=0))
+        team_only = await ratings.table(owner)
         await seed_ladder_league(sqlite_db, emulator, LadderLeagueSize(players=8, weeks_played=1))
         async with sqlite_db.reading() as session:
             users = {p.id: p.discord_user_id for p in (await session.exec(select(Player))).all()}
@@ -157,9 +161,10 @@ async def test_confirmed_team_games_and_closed_ladder_nights_are_rated_per_playe
             games[("ladder", entry.group_id, entry.slot)].add(users[member.player_id])
         assert {len(players) for players in games.values()} >= {2, 4}  # singles, doubles and ladder groups
 
-        ratings = RatingService(sqlite_db)
-        table = await ratings.table(actor(emulator, emulator.guild.owner.name, admin=True))
-        assert table.games == len(games)
+        table = await ratings.table(owner)  # the ladder's nights came after the team's: rated on from team_only
+        assert team_only.games < table.games == len(games)
+        from_scratch = await RatingService(sqlite_db).table(owner)
+        assert [(r.name, r.rating) for r in table.rows] == [(r.name, r.rating) for r in from_scratch.rows]
         for user in (next(iter(players)) for players in games.values()):
             profile = await ratings.profile(actor(emulator, emulator.guild.owner.name), user, "them")
             assert profile.player.rating.games == sum(user in players for players in games.values())

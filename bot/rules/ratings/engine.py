@@ -91,6 +91,12 @@ class RatingBook(Generic[Player]):
             self._ratings[player] = rated
             self._games[player] = self._games.get(player, 0) + 1
 
+    def copy(self) -> RatingBook[Player]:
+        """A book that plays on from here while this one stays as it is (openskill returns new ratings)."""
+        twin: RatingBook[Player] = RatingBook(self._settings)
+        twin._ratings, twin._games = dict(self._ratings), dict(self._games)
+        return twin
+
     def play_all(self, games: Iterable[Game[Player]]) -> None:
         for game in games:
             self.play(game)

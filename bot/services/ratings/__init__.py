@@ -1,7 +1,9 @@
 """Ratings and stats: every finalized machine game of a server's leagues, rated (`bot.rules.ratings`).
 
-Derived data: recomputed from the stored games whenever any write was committed or audited since the last
-computation (`ReusedPerLeague`, keyed here by the server), so a correction recomputes every rating after it.
+Derived data: the stored games are read again whenever any write was committed or audited since the last
+computation (`ReusedPerLeague`, keyed here by the server). When they only add games after those already rated,
+the ratings play on from the last computation; otherwise (a correction, a game dated before the last rated one)
+every rating is recomputed from the first game.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class MachineStats:
 
 @dataclass(frozen=True)
 class RatedServer:
+    book: RatingBook[int]  # never played on again: a later computation continues a copy
     ratings: dict[int, Rating]  # by Discord user id
     names: dict[int, str]
     machines: dict[int, str]
@@ -85,6 +88,7 @@ class RatingService:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._reused: ReusedPerLeague[RatedServer] = ReusedPerLeague(db)
+        self._latest: dict[int, RatedServer] = {}  # by server: what the next computation may continue
 
     async def table(self, actor: Actor) -> RatingsTable:
         """`/ratings`: the server's players, highest conservative rating first."""
@@ -141,12 +145,14 @@ class RatingService:
 
     async def _server(self, session: AsyncSession, guild_id: int) -> RatedServer:
         async def compute() -> RatedServer:
-            return await _rate_server(session, guild_id)
+            server = await _rate_server(session, guild_id, self._latest.get(guild_id))
+            self._latest[guild_id] = server
+            return server
 
         return await self._reused.get(session, guild_id, "ratings", compute)
 
 
-async def _rate_server(session: AsyncSession, guild_id: int) -> RatedServer:
+async def _rate_server(session: AsyncSession, guild_id: int, earlier: RatedServer | None) -> RatedServer:
     league_ids = [i for i in (await session.exec(select(League.id).where(League.guild_id == guild_id))).all() if i]
     if not league_ids:
         raise NotFound("No league runs on this server yet, so nothing is rated: a commissioner starts one with "
@@ -156,7 +162,11 @@ async def _rate_server(session: AsyncSession, guild_id: int) -> RatedServer:
     machines = (await session.exec(select(Machine).where(col(Machine.league_id).in_(league_ids)))).all()
     book: RatingBook[int] = RatingBook()
     trends: dict[int, list[tuple[date, float]]] = defaultdict(list)
-    for game in games:
+    new = games
+    if earlier is not None and games[: len(earlier.games)] == earlier.games:
+        book, new = earlier.book.copy(), games[len(earlier.games) :]
+        trends.update((user, list(trend)) for user, trend in earlier.trends.items())
+    for game in new:
         book.play(Game.from_scores(game.scores))
         for user in game.scores:
             point, trend = (game.on, book.rating(user).conservative), trends[user]
@@ -165,6 +175,7 @@ async def _rate_server(session: AsyncSession, guild_id: int) -> RatedServer:
             else:
                 trend.append(point)
     return RatedServer(
+        book=book,
         ratings=book.ratings(),
         names={p.discord_user_id: p.display_name for p in players},
         machines={m.id: m.title for m in machines if m.id is not None},
