@@ -155,8 +155,9 @@ class RatingService:
 async def _rate_server(session: AsyncSession, guild_id: int, earlier: RatedServer | None) -> RatedServer:
     league_ids = [i for i in (await session.exec(select(League.id).where(League.guild_id == guild_id))).all() if i]
     if not league_ids:
-        raise NotFound("No league runs on this server yet, so nothing is rated: a commissioner starts one with "
-                       "`/league create`.")  # fmt: skip
+        raise NotFound(
+            "No league runs on this server yet, so nothing is rated: a commissioner starts one with `/league create`."
+        )
     games = await played_games(session, league_ids)
     players = (await session.exec(select(Player).where(col(Player.league_id).in_(league_ids)))).all()
     machines = (await session.exec(select(Machine).where(col(Machine.league_id).in_(league_ids)))).all()
