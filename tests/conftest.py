@@ -68,6 +68,16 @@ async def throwaway_postgres() -> AsyncIterator[ThrowawayPostgres]:
         await server.drop()
 
 
+@pytest.fixture(scope="session")
+async def second_postgres() -> AsyncIterator[ThrowawayPostgres]:
+    """Another session database, for tests that copy a league from one database into another."""
+    server = ThrowawayPostgres()
+    try:
+        yield server
+    finally:
+        await server.drop()
+
+
 def _emptying_script() -> str:
     """One statement that deletes every row, dependents first, and restarts every id sequence at 1. (TRUNCATE
     of the ~50 tables takes PostgreSQL about half a second, as it replaces each table's files; deleting the
@@ -77,7 +87,7 @@ def _emptying_script() -> str:
     return f"DO $$ BEGIN {deletes} {restarts} END $$"
 
 
-async def _empty_all(db: Database) -> None:
+async def empty_all(db: Database) -> None:
     async with db.engine.begin() as connection:
         await connection.execute(text(_emptying_script()))
 
@@ -109,7 +119,7 @@ async def db(
         database = fresh_sqlite(migrated_sqlite, tmp_path / "league.db")
     else:
         database = Database(await throwaway_postgres.url())
-        await _empty_all(database)
+        await empty_all(database)
     try:
         yield database
     finally:
