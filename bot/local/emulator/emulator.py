@@ -20,6 +20,7 @@ from .ids import SnowflakeFactory
 from .interactions import ACK_DEADLINE, TOKEN_LIFETIME, InteractionRecord, InteractionType, interaction_payload
 from .messages import MessageStore, StoredMessage, attachment_payload, message_payload
 from .payloads import JSON, member_payload, role_payload
+from .ratelimits import RateLimits
 from .records import Attachment, InteractionResult, Output
 from .resolve import Resolver
 from .server import build_app
@@ -44,6 +45,8 @@ class Emulator:
         self.quiet_window = 0.03
         self._reporting_sessions: set[str] = set()
         self.respect_default_permissions = True
+        # Off unless set (at any time): e.g. RateLimits.like_discord(time_scale=0.05).
+        self.rate_limits = RateLimits()
         self.command_syncs = 0  # PUTs of commands: a bot that hashes its schema skips unchanged ones
         self._new_id = SnowflakeFactory(worker=1)
         self.messages = MessageStore(self._new_id)

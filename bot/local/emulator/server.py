@@ -22,6 +22,7 @@ from .payloads import (
     guild_payload,
     member_payload,
 )
+from .ratelimits import RateLimiter
 from .records import Output, OutputKind
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def build_app(emu: Emulator) -> web.Application:
 class RestApi:
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
+        self.rate_limiter = RateLimiter()
 
     @web.middleware
     async def errors_and_auth(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -88,6 +90,19 @@ class RestApi:
         )
         if needs_bot_token and request.headers.get("Authorization") != f"Bot {self.emu.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        if not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        resource = request.match_info.route.resource
+        route = (resource.canonical if resource else request.path).removeprefix(API_PREFIX)
+        allowed = self.rate_limiter.check(self.emu.rate_limits, request, route)
+        if isinstance(allowed, web.Response):
+            log.info("%s %s → 429", request.method, request.path)
+            return allowed
+        response = await self._answer(request, handler)
+        response.headers.update(allowed)
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(request)
         except ApiError as error:
