@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .errors import ApiError
-from .guild import APPLICATION_ID, Channel
+from .guild import APPLICATION_ID, Channel, Permission
 from .interactions import CallbackType, InteractionRecord
 from .messages import MessageFlag, RequestBody, StoredMessage
 from .payloads import (
@@ -289,6 +289,7 @@ class RestApi:
     async def post_channel_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body = await RequestBody.read(request)
+        self._check_bot_may(channel, Permission.SEND_MESSAGES | (Permission.ATTACH_FILES if body.files else 0))
         message = self.emu.messages.create(channel.id, body)
         record = self.emu.awaited_interaction(channel.id)
         self.emu.emit(self._output(message, "message", record), record)
@@ -342,10 +343,20 @@ class RestApi:
         return channel
 
     def _channel_message(self, request: web.Request) -> StoredMessage:
-        message = self.emu.messages.get(int(request.match_info["message"]), self._channel(request).id)
+        channel = self._channel(request)
+        self._check_bot_may(channel, Permission.READ_MESSAGE_HISTORY)
+        message = self.emu.messages.get(int(request.match_info["message"]), channel.id)
         if message.ephemeral:
             raise ApiError.unknown_message()  # ephemeral messages live only behind the interaction token
         return message
+
+    def _check_bot_may(self, channel: Channel, needed: int) -> None:
+        """Discord's 403s: 50001 for a channel the bot cannot see, 50013 for a permission it lacks there."""
+        granted = self.emu.guild.permissions_in(self.emu.guild.bot_member, channel)
+        if not granted & Permission.VIEW_CHANNEL:
+            raise ApiError.missing_access()
+        if granted & needed != needed:
+            raise ApiError.missing_permissions()
 
     def _check_guild(self, request: web.Request) -> None:
         if int(request.match_info["guild"]) != self.emu.guild.id:
