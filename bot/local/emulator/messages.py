@@ -13,8 +13,9 @@ from aiohttp import BodyPartReader, web
 from .errors import ApiError
 from .guild import User
 from .ids import iso, snowflake_time
-from .payloads import JSON, user_payload
+from .payloads import ATTACHMENT_SIZE_LIMIT, JSON, user_payload
 from .records import Attachment, Output, OutputKind
+from .validation import mentioned, validate_allowed_mentions, validate_components, validate_file_count
 
 
 class MessageFlag:
@@ -48,6 +49,8 @@ class RequestBody:
                 # discord.py labels every file application/octet-stream; Discord sniffs the type.
                 content_type = mimetypes.guess_type(part.filename)[0] or "application/octet-stream"
                 body.files[int(part.name[6:-1])] = Attachment(part.filename, content_type, bytes(await part.read()))
+        if sum(file.size for file in body.files.values()) > ATTACHMENT_SIZE_LIMIT:
+            raise ApiError.entity_too_large()
         return body
 
 
@@ -63,6 +66,10 @@ class StoredMessage:
     interaction_id: int | None = None
     interaction_metadata: JSON | None = None
     edited_at: datetime | None = None
+    # Whom the content pings, as `allowed_mentions` let it.
+    mentions: list[User] = field(default_factory=list)
+    mention_roles: list[int] = field(default_factory=list)
+    mention_everyone: bool = False
 
     @property
     def ephemeral(self) -> bool:
@@ -91,8 +98,9 @@ class StoredMessage:
 class MessageStore:
     """Every message by id (ephemeral ones too, so their buttons can be clicked) and every file served."""
 
-    def __init__(self, new_id: Callable[[], int]) -> None:
+    def __init__(self, new_id: Callable[[], int], find_user: Callable[[int], User | None]) -> None:
         self._new_id = new_id
+        self._find_user = find_user
         self._messages: dict[int, StoredMessage] = {}
         self.files: dict[int, Attachment] = {}
 
@@ -151,6 +159,8 @@ class MessageStore:
     def _applied(self, message: StoredMessage, body: RequestBody) -> StoredMessage:
         """The message with the body's fields applied; a body breaking Discord's limits changes nothing."""
         fields = body.fields
+        validate_allowed_mentions(fields.get("allowed_mentions"))
+        validate_file_count(len(body.files))
         updated = replace(
             message,
             content=(fields["content"] or "") if "content" in fields else message.content,
@@ -159,6 +169,10 @@ class MessageStore:
             attachments=self._attachments_after(message, fields, body.files),
         )
         validate_message(updated)
+        if "content" in fields or "allowed_mentions" in fields:
+            users, roles, everyone = mentioned(updated.content, fields.get("allowed_mentions"))
+            found = [user for user_id in users if (user := self._find_user(user_id)) is not None]
+            updated = replace(updated, mentions=found, mention_roles=roles, mention_everyone=everyone)
         return updated
 
     def _attachments_after(
@@ -211,6 +225,8 @@ def validate_message(message: StoredMessage) -> None:
                 )
     if total > 6000:
         raise ApiError.invalid_form("embeds", "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
+    validate_components(message.components, components_v2=bool(message.flags & MessageFlag.IS_COMPONENTS_V2))
+    validate_file_count(len(message.attachments))
     if not (message.content or message.embeds or message.attachments or message.components or message.loading):
         raise ApiError(400, 50006, "Cannot send an empty message")
 
@@ -227,9 +243,9 @@ def message_payload(message: StoredMessage, *, guild_id: int, author: User, file
         "timestamp": iso(snowflake_time(message.id)),
         "edited_timestamp": iso(message.edited_at) if message.edited_at else None,
         "tts": False,
-        "mention_everyone": False,
-        "mentions": [],
-        "mention_roles": [],
+        "mention_everyone": message.mention_everyone,
+        "mentions": [user_payload(user) for user in message.mentions],
+        "mention_roles": [str(role_id) for role_id in message.mention_roles],
         "attachments": [attachment_payload(a, files_url) for a in message.attachments],
         "embeds": message.embeds,
         "components": message.components,

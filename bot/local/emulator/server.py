@@ -15,6 +15,7 @@ from .guild import APPLICATION_ID, Channel, Permission
 from .interactions import CallbackType, InteractionRecord
 from .messages import MessageFlag, RequestBody, StoredMessage
 from .payloads import (
+    ATTACHMENT_SIZE_LIMIT,
     JSON,
     application_payload,
     channel_payload,
@@ -24,6 +25,7 @@ from .payloads import (
 )
 from .ratelimits import RateLimiter
 from .records import Output, OutputKind
+from .validation import validate_choices, validate_modal
 
 if TYPE_CHECKING:
     from .emulator import Emulator
@@ -46,7 +48,8 @@ def no_content() -> web.Response:
 
 def build_app(emu: Emulator) -> web.Application:
     api = RestApi(emu)
-    app = web.Application(middlewares=[api.errors_and_auth])
+    # Room past Discord's limit, so an oversized body gets Discord's 413 rather than aiohttp's plain-text one.
+    app = web.Application(middlewares=[api.errors_and_auth], client_max_size=2 * ATTACHMENT_SIZE_LIMIT)
     routes = [
         ("GET", "/users/@me", api.get_current_user),
         ("GET", "/oauth2/applications/@me", api.get_application),
@@ -92,6 +95,8 @@ class RestApi:
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
+        if (request.content_length or 0) > ATTACHMENT_SIZE_LIMIT:
+            return json_response(ApiError.entity_too_large().body(), status=413)
         resource = request.match_info.route.resource
         route = (resource.canonical if resource else request.path).removeprefix(API_PREFIX)
         allowed = self.rate_limiter.check(self.emu.rate_limits, request, route)
@@ -212,12 +217,9 @@ class RestApi:
             return message, message.to_output("edit", channel.name, bot, record.id)
         if callback is CallbackType.AUTOCOMPLETE_RESULT:
             choices = body.fields.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError.invalid_form("data.choices", "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+            validate_choices(choices)
             return None, Output("autocomplete", record.id, channel.name, channel.id, None, True, bot, choices=choices)
-        for key in ("custom_id", "title", "components"):
-            if not body.fields.get(key):
-                raise ApiError.invalid_form(f"data.{key}", "This field is required", "BASE_TYPE_REQUIRED")
+        validate_modal(body.fields)
         return None, Output("modal", record.id, channel.name, channel.id, None, True, bot, modal=body.fields)
 
     # --- followups and @original (the interaction's webhook) ---
@@ -290,6 +292,9 @@ class RestApi:
         channel = self._channel(request)
         body = await RequestBody.read(request)
         self._check_bot_may(channel, Permission.SEND_MESSAGES | (Permission.ATTACH_FILES if body.files else 0))
+        if int(body.fields.get("flags") or 0) & MessageFlag.EPHEMERAL:
+            # Only interaction responses and followups can be ephemeral.
+            raise ApiError.invalid_form("flags", "Invalid flags: EPHEMERAL is only for interaction messages")
         message = self.emu.messages.create(channel.id, body)
         record = self.emu.awaited_interaction(channel.id)
         self.emu.emit(self._output(message, "message", record), record)
