@@ -133,7 +133,7 @@ def validate_allowed_mentions(allowed: JSON | None) -> None:
         if value not in MENTION_TYPES:
             raise ApiError.invalid_form(
                 f"allowed_mentions.parse.{index}",
-                f"Value must be one of {set(MENTION_TYPES)}.",
+                "Value must be one of {" + ", ".join(f"'{kind}'" for kind in MENTION_TYPES) + "}.",
                 "BASE_TYPE_CHOICES",
             )
     for kind in ("users", "roles"):
