@@ -49,7 +49,7 @@ class Emulator:
         self.rate_limits = RateLimits()
         self.command_syncs = 0  # PUTs of commands: a bot that hashes its schema skips unchanged ones
         self._new_id = SnowflakeFactory(worker=1)
-        self.messages = MessageStore(self._new_id, self.guild.user_by_id)
+        self.messages = MessageStore(self._new_id)
         self.registry = CommandRegistry(self._new_id)
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}

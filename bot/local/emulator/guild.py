@@ -174,10 +174,6 @@ class Guild:
     def member_by_id(self, member_id: int) -> Member | None:
         return next((m for m in self.members if m.id == member_id), None)
 
-    def user_by_id(self, user_id: int) -> User | None:
-        member = self.member_by_id(user_id)
-        return member.user if member else None
-
     def role_by_id(self, role_id: int) -> Role:
         return next(r for r in self.roles if r.id == role_id)
 

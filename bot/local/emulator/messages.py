@@ -13,9 +13,9 @@ from aiohttp import BodyPartReader, web
 from .errors import ApiError
 from .guild import User
 from .ids import iso, snowflake_time
+from .limits import pinged_users, validate_allowed_mentions, validate_file_count, validate_message_components
 from .payloads import ATTACHMENT_SIZE_LIMIT, JSON, user_payload
 from .records import Attachment, Output, OutputKind
-from .validation import mentioned, validate_allowed_mentions, validate_components, validate_file_count
 
 
 class MessageFlag:
@@ -66,10 +66,7 @@ class StoredMessage:
     interaction_id: int | None = None
     interaction_metadata: JSON | None = None
     edited_at: datetime | None = None
-    # Whom the content pings, as `allowed_mentions` let it.
-    mentions: list[User] = field(default_factory=list)
-    mention_roles: list[int] = field(default_factory=list)
-    mention_everyone: bool = False
+    pinged: tuple[int, ...] = ()  # users notified when it was posted (an edit notifies no one)
 
     @property
     def ephemeral(self) -> bool:
@@ -92,15 +89,15 @@ class StoredMessage:
             embeds=list(self.embeds),
             components=list(self.components),
             attachments=list(self.attachments),
+            pinged=list(self.pinged),
         )
 
 
 class MessageStore:
     """Every message by id (ephemeral ones too, so their buttons can be clicked) and every file served."""
 
-    def __init__(self, new_id: Callable[[], int], find_user: Callable[[int], User | None]) -> None:
+    def __init__(self, new_id: Callable[[], int]) -> None:
         self._new_id = new_id
-        self._find_user = find_user
         self._messages: dict[int, StoredMessage] = {}
         self.files: dict[int, Attachment] = {}
 
@@ -122,7 +119,7 @@ class MessageStore:
             interaction_id=interaction_id,
             interaction_metadata=interaction_metadata,
         )
-        message = self._applied(message, body)
+        message = replace(self._applied(message, body), pinged=pinged_users(body.fields))
         self._messages[message.id] = message
         return message
 
@@ -132,6 +129,8 @@ class MessageStore:
             settable = MessageFlag.SETTABLE_ON_EDIT
             flags = (flags & ~settable) | (int(body.fields["flags"]) & settable)
         edited = self._applied(replace(message, flags=flags, edited_at=datetime.now(UTC)), body)
+        if message.loading:  # a deferred reply's content arrives now: that is when it notifies
+            edited = replace(edited, pinged=pinged_users(body.fields))
         self._messages[message.id] = edited
         return edited
 
@@ -169,10 +168,6 @@ class MessageStore:
             attachments=self._attachments_after(message, fields, body.files),
         )
         validate_message(updated)
-        if "content" in fields or "allowed_mentions" in fields:
-            users, roles, everyone = mentioned(updated.content, fields.get("allowed_mentions"))
-            found = [user for user_id in users if (user := self._find_user(user_id)) is not None]
-            updated = replace(updated, mentions=found, mention_roles=roles, mention_everyone=everyone)
         return updated
 
     def _attachments_after(
@@ -225,7 +220,7 @@ def validate_message(message: StoredMessage) -> None:
                 )
     if total > 6000:
         raise ApiError.invalid_form("embeds", "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
-    validate_components(message.components, components_v2=bool(message.flags & MessageFlag.IS_COMPONENTS_V2))
+    validate_message_components(message.components, layout=bool(message.flags & MessageFlag.IS_COMPONENTS_V2))
     validate_file_count(len(message.attachments))
     if not (message.content or message.embeds or message.attachments or message.components or message.loading):
         raise ApiError(400, 50006, "Cannot send an empty message")
@@ -243,9 +238,9 @@ def message_payload(message: StoredMessage, *, guild_id: int, author: User, file
         "timestamp": iso(snowflake_time(message.id)),
         "edited_timestamp": iso(message.edited_at) if message.edited_at else None,
         "tts": False,
-        "mention_everyone": message.mention_everyone,
-        "mentions": [user_payload(user) for user in message.mentions],
-        "mention_roles": [str(role_id) for role_id in message.mention_roles],
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
         "attachments": [attachment_payload(a, files_url) for a in message.attachments],
         "embeds": message.embeds,
         "components": message.components,

@@ -13,6 +13,7 @@ from aiohttp import web
 from .errors import ApiError
 from .guild import APPLICATION_ID, Channel, Permission
 from .interactions import CallbackType, InteractionRecord
+from .limits import validate_choices, validate_modal
 from .messages import MessageFlag, RequestBody, StoredMessage
 from .payloads import (
     ATTACHMENT_SIZE_LIMIT,
@@ -25,7 +26,6 @@ from .payloads import (
 )
 from .ratelimits import RateLimiter
 from .records import Output, OutputKind
-from .validation import validate_choices, validate_modal
 
 if TYPE_CHECKING:
     from .emulator import Emulator
@@ -219,6 +219,9 @@ class RestApi:
             choices = body.fields.get("choices") or []
             validate_choices(choices)
             return None, Output("autocomplete", record.id, channel.name, channel.id, None, True, bot, choices=choices)
+        for key in ("custom_id", "title", "components"):
+            if not body.fields.get(key):
+                raise ApiError.invalid_form(f"data.{key}", "This field is required", "BASE_TYPE_REQUIRED")
         validate_modal(body.fields)
         return None, Output("modal", record.id, channel.name, channel.id, None, True, bot, modal=body.fields)
 
