@@ -1,7 +1,7 @@
 """Exports that fit Discord's upload limit (issue 17 item 5): `/admin audit export:True` grows about 41 KB per
 match, past 10 MiB after some 250 matches. A 300-match league's trail arrives zipped, whole, under the limit
 that the emulator enforces (413 beyond it), and a trail too big even zipped is refused with the filters that
-make it smaller (COMMON-MALF-1)."""
+make it smaller."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """A league night under Discord's rate limits: twelve matches' living scoreboards share one channel, and every
-captain corrects a score in quick succession. discord.py reads the bucket headers and waits out the 429s, so
-every board ends up showing its match's last scores, one board per match (COMMON-SCORE-1: the last entry
-stands)."""
+home captain enters three games' scores in quick succession. discord.py reads the bucket headers and waits out
+the 429s, so every board ends up showing every score entered in its match, one board per match."""
 
 from __future__ import annotations
 
