@@ -48,7 +48,8 @@ def no_content() -> web.Response:
 
 def build_app(emu: Emulator) -> web.Application:
     api = RestApi(emu)
-    # Room past Discord's limit, so an oversized body gets Discord's 413 rather than aiohttp's plain-text one.
+    # Room past Discord's limit, so a body of files over it is read and gets Discord's 413 (RequestBody.read)
+    # rather than aiohttp's plain-text one.
     app = web.Application(middlewares=[api.errors_and_auth], client_max_size=2 * ATTACHMENT_SIZE_LIMIT)
     routes = [
         ("GET", "/users/@me", api.get_current_user),
@@ -95,8 +96,6 @@ class RestApi:
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
-        if (request.content_length or 0) > ATTACHMENT_SIZE_LIMIT:
-            return json_response(ApiError.entity_too_large().body(), status=413)
         resource = request.match_info.route.resource
         route = (resource.canonical if resource else request.path).removeprefix(API_PREFIX)
         allowed = self.rate_limiter.check(self.emu.rate_limits, request, route)
