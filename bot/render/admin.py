@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import discord
 
-from bot.exchange.uploads import UPLOAD_LIMIT, fitting
+from bot.exchange.uploads import fitting
 from bot.render.setup import LEAGUE_COLOUR
 from bot.services.audit_log import SHOWN, AuditTrail
 from bot.services.discipline import History, Recorded
@@ -110,8 +110,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def audit_csv(trail: AuditTrail, *, limit: int = UPLOAD_LIMIT) -> discord.File:
-    """Every entry as CSV, zipped when a plain CSV would not fit in one Discord upload of `limit` bytes."""
+def audit_csv(trail: AuditTrail) -> discord.File:
+    """Every entry as CSV, zipped when a plain CSV would not fit in one Discord upload."""
     rows = [
         [
             e.id, e.at.astimezone(trail.zone).isoformat(timespec="seconds"), e.actor_id, e.command, e.action,
@@ -122,7 +122,7 @@ def audit_csv(trail: AuditTrail, *, limit: int = UPLOAD_LIMIT) -> discord.File:
     ]  # fmt: skip
     header = ["id", "at", "actor_id", "command", "action", "entity", "entity_id", "reason", "before", "after"]
     name = f"audit-{trail.league.name_key.replace(' ', '-')}.csv"
-    return _csv_file(name, header, rows, limit=limit, narrow_with="`since:`, `until:`, `team:`, `match:` or `member:`")
+    return _csv_file(name, header, rows, narrow_with="`since:`, `until:`, `team:`, `match:` or `member:`")
 
 
 def machine_log_text(log: MachineLog) -> str:
@@ -148,13 +148,13 @@ def machine_log_csv(log: MachineLog) -> discord.File:
         ]
         for line in lines
     ]  # fmt: skip
-    return _csv_file("machine-issues.csv", header, rows, limit=UPLOAD_LIMIT, narrow_with="`venue:`")
+    return _csv_file("machine-issues.csv", header, rows, narrow_with="`venue:`")
 
 
-def _csv_file(name: str, header: list[str], rows: list[list[Any]], *, limit: int, narrow_with: str) -> discord.File:
+def _csv_file(name: str, header: list[str], rows: list[list[Any]], *, narrow_with: str) -> discord.File:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)
     writer.writerows(rows)
-    filename, content = fitting(name, buffer.getvalue().encode(), limit=limit, narrow_with=narrow_with)
+    filename, content = fitting(name, buffer.getvalue().encode(), narrow_with=narrow_with)
     return discord.File(io.BytesIO(content), filename=filename)

@@ -45,8 +45,9 @@ class RateLimits:
 
     @classmethod
     def like_discord(cls, time_scale: float = 1.0) -> RateLimits:
-        """About 5 sends or edits per 5 s per channel, 50 requests per second overall; `time_scale` < 1 shortens
-        the windows (the counts stay Discord's)."""
+        """About 5 sends or edits per 5 s per channel, 5 requests per second on any other route (per channel,
+        guild or interaction token), 50 per second overall; `time_scale` < 1 shortens the windows (the counts stay
+        Discord's)."""
         return cls(
             channel_messages=Limit(5, 5.0 * time_scale),
             per_route=Limit(5, 1.0 * time_scale),
