@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     ukpl.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
     ukpl.add_argument("--limit", type=int, help="replay only the first N meets")
+    from bot.ukpl_ratings import add_command as add_ukpl_ratings
+
+    add_ukpl_ratings(sub)
     from bot.exchange.cli import add_commands
 
     add_commands(sub)
@@ -78,6 +81,10 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot import ukpl_replay
 
         return ukpl_replay.run(args.data or ukpl_replay.DEFAULT_DATA, args.limit)
+    if args.command == "ukpl-ratings":
+        from bot import ukpl_ratings
+
+        return ukpl_ratings.run(args.data or ukpl_ratings.DEFAULT_DATA, args.limit)
     if args.command == "db":
         return await _database_command(args, settings)
     from bot.exchange import cli as exchange

@@ -7,7 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import LeagueBot
-from bot.interactions import Reply
+from bot.interactions import Reply, answer
+from bot.render import ratings as ratings_render
 from bot.render import setup as render
 from bot.services.players import Member
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, replies
@@ -42,6 +43,23 @@ class PlayerCommands(commands.GroupCog, group_name="player", group_description="
             ifpa_rank=ifpa_rank,
         )
         return Reply(render.player_registered(player, joined.name))
+
+    @app_commands.command(name="profile", description="A player's rating, games and best scores on each machine")
+    @app_commands.describe(
+        member="Whose profile (default: yours)", public="Show it to the channel instead of only to you"
+    )
+    async def profile(
+        self, interaction: discord.Interaction, member: discord.Member | None = None, public: bool = False
+    ) -> None:
+        """Private unless asked: a profile is one person's details, shown to the channel only on purpose."""
+        whose = member or interaction.user
+
+        async def work() -> Reply:
+            view = await self.bot.services.ratings.profile(actor_from(interaction), whose.id, whose.display_name)
+            embed, trend = ratings_render.profile(view)
+            return Reply(embeds=[embed], files=[trend] if trend else [], ephemeral=not public)
+
+        await answer(interaction, work(), ephemeral=not public)
 
 
 async def setup(bot: LeagueBot) -> None:

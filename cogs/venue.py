@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import LeagueBot
 from bot.interactions import Reply
+from bot.render import ratings as ratings_render
 from bot.render import setup as render
 from bot.rules.setup import MachineStatus
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies, venue_autocomplete
@@ -100,6 +101,14 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
             actor_from(interaction), league, machine_id=machine, status=status.value
         )
         return Reply(render.machine_status_changed(changed))
+
+    @app_commands.command(name="stats", description="A machine's plays, median and best scores, and top players")
+    @app_commands.describe(machine="The machine (type to search)", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=False)
+    async def stats(self, interaction: discord.Interaction, machine: int, league: LeagueOption = None) -> Reply:
+        stats = await self.bot.services.ratings.machine_stats(actor_from(interaction), league, machine)
+        return Reply(embeds=[ratings_render.machine_stats(stats)], ephemeral=False)
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -45,13 +45,22 @@ def cited_by_tests(tests_dir: Path) -> dict[str, set[str]]:
     for path in sorted(tests_dir.rglob("test_*.py")):
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
+        lines = source.splitlines()  # once per file: ast.get_source_segment splits the whole file on every call
         relative = path.relative_to(ROOT).as_posix()
         module_ids = set(RULE_ID.findall(ast.get_docstring(tree) or ""))
         for node, owner_ids in _tests_in(tree, module_ids):
-            segment = ast.get_source_segment(source, node) or ""
+            segment = _segment(lines, node)
             for rule_id in owner_ids | set(RULE_ID.findall(segment)) | set(RULE_ID.findall(node.name)):
                 cited[rule_id].add(f"{relative}::{node.name}")
     return cited
+
+
+def _segment(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The test's source as `ast.get_source_segment` gives it: up to the end of its last statement (a comment
+    after it is not a citation). Offsets count UTF-8 bytes."""
+    assert node.end_lineno is not None and node.end_col_offset is not None
+    last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
+    return "\n".join([*lines[node.lineno - 1 : node.end_lineno - 1], last])
 
 
 def _tests_in(tree: ast.Module, module_ids: set[str]) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, set[str]]]:

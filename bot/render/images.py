@@ -1,4 +1,4 @@
-"""PNG images for posts: a table, a rank race chart, a text panel (the bracket). Pure: data in, PNG bytes out.
+"""PNG images for posts: a table, a rank race chart, a trend line, a text panel (the bracket). Pure: data in, PNG out.
 
 Sized for a phone: at least 800 px wide, text at 28 px and up (Pillow's bundled font, scaled). Every image
 keeps what it drew (`cells`, `series`, `lines`) so tests can check it against the data the embed shows.
@@ -162,3 +162,37 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | Im
     while text and draw.textlength(text + "…", font=font) > room:
         text = text[:-1]
     return text + "…"
+
+
+def trend(title: str, labels: Sequence[str], values: Sequence[float]) -> Picture:
+    """One value over time (a player's rating after each night), its lowest and highest marked on the axis."""
+    plot_top = MARGIN + TITLE_SIZE + 30
+    plot_height = 360
+    bottom = plot_top + plot_height
+    height = bottom + 60 + MARGIN
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((MARGIN, MARGIN), drawable(title), font=_font(TITLE_SIZE), fill=INK)
+    font = _font(TEXT_SIZE - 4)
+    left, right = MARGIN + 90, WIDTH - MARGIN - 20
+    low, high = min(values, default=0.0), max(values, default=0.0)
+    span = (high - low) or 1.0
+
+    def x(index: int) -> float:
+        return left + (right - left) * (index / max(1, len(values) - 1)) if len(values) > 1 else (left + right) / 2
+
+    def y(value: float) -> float:
+        return bottom - (bottom - plot_top) * ((value - low) / span)
+
+    for value in (low, high):
+        draw.line((left, y(value), right, y(value)), fill=STRIPE, width=2)
+        draw.text((left - 16, y(value)), f"{value:.1f}", font=font, fill=MUTED, anchor="rm")
+    if labels:  # the first and the last, kept inside the picture
+        draw.text((x(0), bottom + 28), drawable(labels[0]), font=font, fill=MUTED, anchor="lt")
+        draw.text((x(len(labels) - 1), bottom + 28), drawable(labels[-1]), font=font, fill=MUTED, anchor="rt")
+    points = [(x(i), y(value)) for i, value in enumerate(values)]
+    if len(points) > 1:
+        draw.line(points, fill=PALETTE[0], width=6)
+    for px, py in points:
+        draw.ellipse((px - 8, py - 8, px + 8, py + 8), fill=PALETTE[0])
+    return Picture(_png(image), WIDTH, height, series=((title, tuple(round(value) for value in values)),))

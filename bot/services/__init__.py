@@ -26,6 +26,7 @@ from bot.services.leagues import LeagueService
 from bot.services.machine_log import MachineLogService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
+from bot.services.ratings import RatingService
 from bot.services.spreadsheets import SpreadsheetService
 from bot.services.team.disputes import DisputeService
 from bot.services.team.highscores import HighScoreService
@@ -78,6 +79,7 @@ class Services:
     machine_log: MachineLogService
     league_standings: LeagueStandingsService  # /standings, whichever format the league plays
     help: HelpService  # /help: what a member can do, and what is due for them now
+    ratings: RatingService  # /ratings, /player profile, /machine stats: every format's games, rated
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
@@ -116,4 +118,5 @@ class Services:
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
             help=HelpService(db, clock),
+            ratings=RatingService(db),
         )

@@ -129,6 +129,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "league show": ("/league show", "YYYYYR"),
     "lineup": ("/lineup match:{match} p1:AC p2:AP2 p3:AP3 p4:AP4", "RRDDDR"),
     "machine add": ('/machine add venue:"{venue}" model:"Model {n}"', "YDDDDR"),
+    "machine stats": ("/machine stats machine:{machine}", "RRRRRR"),  # no game is final yet
     "machine status": ("/machine status machine:{machine3} status:working", "YDDDDR"),
     "match adjustment": ('/match adjustment match:{match} machine:{machine} what:"Tilt tightened"', "YYDDDR"),
     "match agreement": ('/match agreement match:{match} terms:"Replay on a stuck ball"', "RYDDDR"),
@@ -145,6 +146,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match ruling": ('/match ruling match:{match} ruling:"Score stands"', "YDDDDR"),
     "match show": ("/match show match:{match}", "YYYYYR"),
     "match walkout": ("/match walkout match:{match} side:away kind:left", "YDDDDR"),
+    "player profile": ("/player profile", "RRRRRR"),  # nobody has a final game yet
     "player register": ("/player register member:@{newcomer}", "YDDDDR"),
     "playoffs next": ("/playoffs next", "RDDDDR"),
     "playoffs seed": ("/playoffs seed", "YDDDDR"),
@@ -170,6 +172,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         '/schedule reschedule match:{match} date:2027-03-10 agreed:true reason:"Storm"', "RDDDDR"),
     "schedule show": ("/schedule show", "YYYYYR"),
     "score": ("/score match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
+    "ratings": ("/ratings", "RRRRRR"),  # no game is final yet
     "standings": ("/standings", "YYYYYR"),
     "team create": ('/team create name:"Team {n}" evening:Friday', "YDDDDR"),
     "tiebreak choose": ("/tiebreak choose match:{match} format:shared_game", "RRDDDR"),

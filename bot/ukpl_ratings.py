@@ -1,0 +1,113 @@
+"""`pinleague ukpl-ratings`: rate the UK Pinball League's players meet by meet, in date order, and measure how
+well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run.
+
+Each meet feeds the rating its machine games and then its final positions as one more game: the positions say
+who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from statistics import fmean
+
+from bot.rules.ratings.engine import DEFAULT_SETTINGS, Game, RatingBook, RatingSettings
+from bot.rules.ratings.metrics import pairwise_hits, spearman
+from bot.ukpl_replay import DEFAULT_DATA, Dataset, load_dataset
+
+MEASURED_SEASONS = range(10, 19)
+MIN_EARLIER_MEETS = 3
+
+
+def in_date_order(dataset: Dataset) -> list[int]:
+    """The meets with scores and results, in the order they were played (undated early meets first in their
+    season)."""
+
+    def played(competition: int) -> tuple[int, date, int]:
+        meet = dataset.calendar[competition]
+        return meet.season, meet.day or date.min, competition
+
+    return sorted(dataset.meets(), key=played)
+
+
+@dataclass
+class Tally:
+    """Pairwise hits and Spearman values of one predictor over the measured meets."""
+
+    hits: int = 0
+    pairs: int = 0
+    spearmans: list[float] = field(default_factory=list)
+
+    def add(self, strength: dict[str, float], machines: dict[int, dict[str, int]], positions: dict[str, int]) -> None:
+        for scores in machines.values():
+            hits, pairs = pairwise_hits(strength, scores)
+            self.hits, self.pairs = self.hits + hits, self.pairs + pairs
+        ranked = [p for p in positions if p in strength]
+        rho = spearman([strength[p] for p in ranked], [-positions[p] for p in ranked])
+        if rho is not None:
+            self.spearmans.append(rho)
+
+    @property
+    def accuracy(self) -> float:
+        return self.hits / self.pairs if self.pairs else 0.0
+
+    @property
+    def mean_spearman(self) -> float:
+        return fmean(self.spearmans) if self.spearmans else 0.0
+
+
+def machine_scores(dataset: Dataset, competition: int) -> dict[int, dict[str, int]]:
+    """Each machine's best score per player at the meet (a few player–machine pairs were stored twice)."""
+    machines: dict[int, dict[str, int]] = defaultdict(dict)
+    for raw in dataset.scores[competition]:
+        if raw.score is not None:
+            best = machines[raw.machine].get(raw.player)
+            machines[raw.machine][raw.player] = raw.score if best is None else max(best, raw.score)
+    return dict(machines)
+
+
+def evaluate(
+    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
+) -> tuple[Tally, Tally]:
+    """(rating, baseline) tallies over the meets of `seasons`, each meet predicted only from those before it."""
+    book: RatingBook[str] = RatingBook(settings)
+    percentiles: dict[str, list[float]] = defaultdict(list)  # the baseline: each player's past meet percentiles
+    rated, baseline = Tally(), Tally()
+    for competition in meets:
+        machines = machine_scores(dataset, competition)
+        positions = {result.player: result.position for result in dataset.results[competition]}
+        if dataset.calendar[competition].season in seasons:
+            present = {*positions, *(player for scores in machines.values() for player in scores)}
+            known = [p for p in present if len(percentiles[p]) >= MIN_EARLIER_MEETS]
+            rated.add({p: book.rating(p).predictive for p in known}, machines, positions)
+            baseline.add({p: fmean(percentiles[p]) for p in known}, machines, positions)
+        book.play_all(Game.from_scores(scores) for scores in machines.values())
+        book.play(Game.from_scores({player: -position for player, position in positions.items()}))
+        field_size = len(positions)
+        for player, position in positions.items():
+            percentiles[player].append((field_size - position) / (field_size - 1))
+    return rated, baseline
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = commands.add_parser("ukpl-ratings", help="rate the UK Pinball League's players, measure the predictions")
+    command.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
+    command.add_argument("--limit", type=int, help="rate only the first N meets")
+
+
+def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
+    started = time.perf_counter()
+    dataset = load_dataset(data)
+    meets = in_date_order(dataset)
+    if limit is not None:
+        meets = meets[:limit]
+    rated, baseline = evaluate(dataset, meets, MEASURED_SEASONS)
+    print(f"meets measured: {len(rated.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
+    print(f"pairwise accuracy: {rated.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {rated.pairs} pairs)")
+    print(f"mean Spearman: {rated.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
+    print(f"run time: {time.perf_counter() - started:.1f} s")
+    return 0
