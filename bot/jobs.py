@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 CATCH_UP_EVERY = 60  # seconds
 MISFIRE_GRACE = 15 * 60  # seconds the catch-up job may start late (a busy loop, a suspended laptop)
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+REFUSED = "post_refused"  # the notice telling the commissioners, once per post, that Discord refused it
 
 
 class PostScheduler:
@@ -121,7 +122,8 @@ class PostScheduler:
             claim_id = await self.service.claim(delivery.league_id, NOTICE, delivery.period, delivery.channel_id)
             if claim_id is not None:
                 outgoing = Outgoing(delivery.text, mentions=list(delivery.mentions))
-                sent += await self._send(claim_id, delivery.channel_id, outgoing, label=f"notice {delivery.period}")
+                label = f"notice {delivery.period}"
+                sent += await self._send(claim_id, delivery.league_id, delivery.channel_id, outgoing, label=label)
         return sent
 
     async def _claim_and_send_due(self, due: DuePost) -> int:
@@ -133,7 +135,8 @@ class PostScheduler:
         except Exception:
             await self.service.release(claim_id)
             raise
-        return await self._send(claim_id, due.channel_id, outgoing, label=f"{due.post.kind} {due.post.period}")
+        label = f"{due.post.kind} {due.post.period}"
+        return await self._send(claim_id, due.league_id, due.channel_id, outgoing, label=label)
 
     async def resend(self, due: DuePost) -> discord.Message | None:
         """Send a post again for `/posts resend`; the claim (made by the service) gets the new message id."""
@@ -156,15 +159,24 @@ class PostScheduler:
         claim_id = await self.service.claim(league_id, kind, period, channel_id)
         if claim_id is None:
             return False
-        return await self._send(claim_id, channel_id, outgoing, label=f"{kind} {period}") == 1
+        return await self._send(claim_id, league_id, channel_id, outgoing, label=f"{kind} {period}") == 1
 
-    async def _send(self, claim_id: int, channel_id: int, outgoing: Outgoing, *, label: str) -> int:
+    async def _send(self, claim_id: int, league_id: int, channel_id: int, outgoing: Outgoing, *, label: str) -> int:
         try:
             message = await self._deliver(channel_id, outgoing)
-        except discord.HTTPException:
+        except discord.HTTPException as error:
             log.warning("could not send %s to channel %s; it will be retried", label, channel_id, exc_info=True)
             self.bot.metrics.post(sent=False)
             await self.service.release(claim_id)
+            if isinstance(error, discord.Forbidden) and not label.startswith(REFUSED):
+                why = (
+                    f"⚠️ Discord refused the {label} post in <#{channel_id}>: the bot may not send there. Give its role "
+                    "View Channel, Send Messages and Attach Files in that channel; it tries again within the grace "
+                    "period, and `/posts resend` sends it later."
+                )
+                await self.claim_and_send(
+                    league_id, REFUSED, f"{channel_id} {label}"[:80], rules.Channel.COMMISSIONERS, Outgoing(why)
+                )
             return 0
         self.bot.metrics.post(sent=True)
         await self.service.sent(claim_id, message.id, digest=outgoing.digest())

@@ -5,6 +5,8 @@ Every subcommand is for commissioners (server admins and the league's official r
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -161,7 +163,10 @@ class AdminCommands(commands.GroupCog, group_name="admin", group_description="Co
     ) -> Reply:  # fmt: skip
         wanted = AuditFilter(member.id if member else None, team, match, since, until)
         trail = await self.bot.services.audit_log.trail(actor_from(interaction), league, wanted)
-        return Reply(render.audit_text(trail), files=[render.audit_csv(trail)] if export else [])
+        # A season's trail takes a second or more to write and zip: off the event loop, so the deferral that
+        # keeps the interaction alive past Discord's 3 s still goes out.
+        files = [await asyncio.to_thread(render.audit_csv, trail)] if export else []
+        return Reply(render.audit_text(trail), files=files)
 
     @app_commands.command(
         name="machine-log", description="The machine-issue log as CSV, for venue operators (commissioners)"

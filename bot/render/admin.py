@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 import discord
 
+from bot.exchange.uploads import fitting
 from bot.render.setup import LEAGUE_COLOUR
 from bot.services.audit_log import SHOWN, AuditTrail
 from bot.services.discipline import History, Recorded
@@ -110,6 +111,7 @@ def _short(value: Any) -> str:
 
 
 def audit_csv(trail: AuditTrail) -> discord.File:
+    """Every entry as CSV, zipped when a plain CSV would not fit in one Discord upload."""
     rows = [
         [
             e.id, e.at.astimezone(trail.zone).isoformat(timespec="seconds"), e.actor_id, e.command, e.action,
@@ -119,7 +121,8 @@ def audit_csv(trail: AuditTrail) -> discord.File:
         for e in trail.entries
     ]  # fmt: skip
     header = ["id", "at", "actor_id", "command", "action", "entity", "entity_id", "reason", "before", "after"]
-    return _csv_file(f"audit-{trail.league.name_key.replace(' ', '-')}.csv", header, rows)
+    name = f"audit-{trail.league.name_key.replace(' ', '-')}.csv"
+    return _csv_file(name, header, rows, narrow_with="`since:`, `until:`, `team:`, `match:` or `member:`")
 
 
 def machine_log_text(log: MachineLog) -> str:
@@ -145,12 +148,13 @@ def machine_log_csv(log: MachineLog) -> discord.File:
         ]
         for line in lines
     ]  # fmt: skip
-    return _csv_file("machine-issues.csv", header, rows)
+    return _csv_file("machine-issues.csv", header, rows, narrow_with="`venue:`")
 
 
-def _csv_file(name: str, header: list[str], rows: list[list[Any]]) -> discord.File:
+def _csv_file(name: str, header: list[str], rows: list[list[Any]], *, narrow_with: str) -> discord.File:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)
     writer.writerows(rows)
-    return discord.File(io.BytesIO(buffer.getvalue().encode()), filename=name)
+    filename, content = fitting(name, buffer.getvalue().encode(), narrow_with=narrow_with)
+    return discord.File(io.BytesIO(content), filename=filename)

@@ -38,6 +38,7 @@ CHAT_INPUT = 1
 _NAME = re.compile(r"^[-_\w]{1,32}$")
 _OPTION_TOKEN = re.compile(r"^([-_\w]+):(.*)$", re.DOTALL)
 _MAX_SAFE_INTEGER = 2**53
+MAX_COMMAND_SIZE = 8000
 
 
 class CommandRegistry:
@@ -353,12 +354,32 @@ def _validate_command(command: JSON, where: str) -> None:
         raise ApiError.invalid_form(
             f"{where}.description", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH"
         )
-    _validate_options(command.get("options") or [], f"{where}.options")
+    _validate_options(command.get("options") or [], f"{where}.options", SUBCOMMAND_TYPES)
+    if _size(command) > MAX_COMMAND_SIZE:
+        raise ApiError.invalid_form(
+            where, f"Command exceeds maximum size ({MAX_COMMAND_SIZE})", "APPLICATION_COMMAND_TOO_LARGE"
+        )
 
 
-def _validate_options(options: list[JSON], where: str) -> None:
+def _size(node: JSON) -> int:
+    """What Discord counts towards a command's 8,000 characters: names, descriptions and choices, nested."""
+    own = len(node.get("name", "")) + len(node.get("description", ""))
+    choices = sum(len(c["name"]) + len(str(c["value"])) for c in node.get("choices") or [])
+    return own + choices + sum(_size(option) for option in node.get("options") or [])
+
+
+def _validate_options(options: list[JSON], where: str, nestable: tuple[OptionType, ...]) -> None:
+    """`nestable`: the subcommand types allowed here (a group holds subcommands, a subcommand holds neither)."""
     if len(options) > 25:
         raise ApiError.invalid_form(where, "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+    subcommands = [option["type"] in SUBCOMMAND_TYPES for option in options]
+    in_group = nestable == (OptionType.SUB_COMMAND,)  # a group holds subcommands only
+    if not all(subcommands) and (any(subcommands) or in_group):
+        raise ApiError.invalid_form(
+            where,
+            "Sub-command and sub-command group option types are mutually exclusive to all other types",
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+        )
     seen_optional = False
     names = set()
     for index, option in enumerate(options):
@@ -383,11 +404,25 @@ def _validate_options(options: list[JSON], where: str) -> None:
             raise ApiError.invalid_form(
                 f"{here}.description", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH"
             )
+        if option["type"] in SUBCOMMAND_TYPES and option["type"] not in nestable:
+            raise ApiError.invalid_form(
+                f"{here}.type", "Sub-commands nest at most two levels deep", "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID"
+            )
         if len(option.get("choices") or []) > 25:
             raise ApiError.invalid_form(f"{here}.choices", "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+        for number, choice in enumerate(option.get("choices") or []):
+            if not 1 <= len(choice.get("name", "")) <= 100:
+                raise ApiError.invalid_form(
+                    f"{here}.choices.{number}.name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH"
+                )
+            if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
+                raise ApiError.invalid_form(
+                    f"{here}.choices.{number}.value", "Must be 100 or fewer in length.", "BASE_TYPE_MAX_LENGTH"
+                )
         if option.get("choices") and option.get("autocomplete"):
             raise ApiError.invalid_form(
                 f"{here}.autocomplete", "Autocomplete cannot be set with choices", "AUTOCOMPLETE_WITH_CHOICES"
             )
         if option["type"] in SUBCOMMAND_TYPES:
-            _validate_options(option.get("options") or [], f"{here}.options")
+            inner = (OptionType.SUB_COMMAND,) if option["type"] == OptionType.SUB_COMMAND_GROUP else ()
+            _validate_options(option.get("options") or [], f"{here}.options", inner)

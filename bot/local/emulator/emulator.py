@@ -19,7 +19,8 @@ from .guild import APPLICATION_ID, Channel, Member, Role, build_guild
 from .ids import SnowflakeFactory
 from .interactions import ACK_DEADLINE, TOKEN_LIFETIME, InteractionRecord, InteractionType, interaction_payload
 from .messages import MessageStore, StoredMessage, attachment_payload, message_payload
-from .payloads import JSON, member_payload, role_payload
+from .payloads import JSON, channel_payload, member_payload, role_payload
+from .ratelimits import RateLimits
 from .records import Attachment, InteractionResult, Output
 from .resolve import Resolver
 from .server import build_app
@@ -44,6 +45,8 @@ class Emulator:
         self.quiet_window = 0.03
         self._reporting_sessions: set[str] = set()
         self.respect_default_permissions = True
+        # Off unless set (at any time): e.g. RateLimits.like_discord(time_scale=0.05).
+        self.rate_limits = RateLimits()
         self.command_syncs = 0  # PUTs of commands: a bot that hashes its schema skips unchanged ones
         self._new_id = SnowflakeFactory(worker=1)
         self.messages = MessageStore(self._new_id)
@@ -177,6 +180,12 @@ class Emulator:
         if role.id in member.role_ids:
             member.role_ids.remove(role.id)
             self._member_updated(member)
+
+    def set_channel_permissions(self, channel: str, target: Role | Member, *, allow: int = 0, deny: int = 0) -> None:
+        """The channel's overwrite for a role (`role('@everyone')` too) or a member; bots hear CHANNEL_UPDATE."""
+        where = self.channel(channel)
+        self.guild.set_overwrite(where, target, allow=allow, deny=deny)
+        self._dispatch_guild_event("CHANNEL_UPDATE", channel_payload(self.guild, where))
 
     def _member_updated(self, member: Member) -> None:
         payload = member_payload(self.guild, member) | {"guild_id": str(self.guild.id)}

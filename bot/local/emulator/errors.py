@@ -42,6 +42,18 @@ class ApiError(Exception):
         return cls(404, 10062, "Unknown interaction")
 
     @classmethod
+    def missing_access(cls) -> ApiError:
+        return cls(403, 50001, "Missing Access")
+
+    @classmethod
+    def missing_permissions(cls) -> ApiError:
+        return cls(403, 50013, "Missing Permissions")
+
+    @classmethod
+    def entity_too_large(cls) -> ApiError:
+        return cls(413, 40005, "Request entity too large")
+
+    @classmethod
     def already_acknowledged(cls) -> ApiError:
         return cls(400, 40060, "Interaction has already been acknowledged.")
 

@@ -112,12 +112,23 @@ class Member:
 
 
 @dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (type 0) or a member (type 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+
+@dataclass
 class Channel:
     id: int
     name: str
     position: int
     type: int = 0  # GUILD_TEXT
     topic: str | None = None
+    overwrites: list[Overwrite] = field(default_factory=list)
 
     @property
     def mention(self) -> str:
@@ -170,13 +181,38 @@ class Guild:
         return next((c for c in self.channels if c.id == channel_id), None)
 
     def permissions_of(self, member: Member) -> int:
-        """Guild-level permissions as Discord computes them (no channel overwrites are modelled)."""
+        """Guild-level permissions as Discord computes them."""
         if member.id == self.owner_id:
             return Permission.ALL
         granted = self.everyone.permissions
         for role_id in member.role_ids:
             granted |= self.role_by_id(role_id).permissions
         return Permission.ALL if granted & Permission.ADMINISTRATOR else granted
+
+    def permissions_in(self, member: Member, channel: Channel) -> int:
+        """Permissions in the channel, in Discord's order: the @everyone overwrite, then the member's roles'
+        overwrites together (denies, then allows), then the member's own; administrators keep everything."""
+        granted = self.permissions_of(member)
+        if granted == Permission.ALL:
+            return granted
+        overwrites = {(o.type, o.id): o for o in channel.overwrites}
+        if everyone := overwrites.get((0, self.id)):
+            granted = (granted & ~everyone.deny) | everyone.allow
+        roles = [o for o in (overwrites.get((0, role_id)) for role_id in member.role_ids) if o]
+        denied, allowed = 0, 0
+        for overwrite in roles:
+            denied, allowed = denied | overwrite.deny, allowed | overwrite.allow
+        granted = (granted & ~denied) | allowed
+        if own := overwrites.get((1, member.id)):
+            granted = (granted & ~own.deny) | own.allow
+        return granted
+
+    def set_overwrite(self, channel: Channel, target: Role | Member, *, allow: int = 0, deny: int = 0) -> None:
+        """Replace the channel's overwrite for a role or a member (allow = deny = 0 removes it)."""
+        kind = 1 if isinstance(target, Member) else 0
+        channel.overwrites = [o for o in channel.overwrites if (o.type, o.id) != (kind, target.id)]
+        if allow or deny:
+            channel.overwrites.append(Overwrite(target.id, kind, allow, deny))
 
     def add_role(self, name: str, permissions: int = 0, bot_id: int | None = None) -> Role:
         if any(r.name.casefold() == name.casefold() for r in self.roles):

@@ -1,5 +1,5 @@
-"""Discord's limits on message components and modals, and who a new message pings: refused or computed as
-Discord does, so a bot that passes here passes there."""
+"""Discord's limits on message components, modals, autocomplete choices, allowed mentions and files, and who a
+new message pings: refused or computed as Discord does, so a bot that passes here passes there."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ CUSTOM_ID_LENGTH = 100
 BUTTON_LABEL_LENGTH = 80
 MODAL_TITLE_LENGTH = 45
 MODAL_LABEL_LENGTH = 45
+OPTION_LABEL_LENGTH = 100
+CHOICES_PER_AUTOCOMPLETE = 25
+CHOICE_NAME_LENGTH = 100
+FILES_PER_MESSAGE = 10
+MENTION_IDS = 100
+MENTION_TYPES = ("roles", "users", "everyone")
 USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -27,7 +33,7 @@ def validate_message_components(components: Sequence[JSON], *, layout: bool) -> 
     if layout:
         return
     if len(components) > ROWS_PER_MESSAGE:
-        raise ApiError.invalid_form("components", f"Must be {ROWS_PER_MESSAGE} or fewer in length.")
+        raise _too_long("components", ROWS_PER_MESSAGE)
     for index, row in enumerate(components):
         children = row.get("components") or []
         where = f"components.{index}.components"
@@ -37,7 +43,7 @@ def validate_message_components(components: Sequence[JSON], *, layout: bool) -> 
         if selects and len(children) > 1:
             raise ApiError.invalid_form(where, "A select menu must be alone in its action row")
         if len(children) > BUTTONS_PER_ROW:
-            raise ApiError.invalid_form(where, f"Must be {BUTTONS_PER_ROW} or fewer in length.")
+            raise _too_long(where, BUTTONS_PER_ROW)
         for number, child in enumerate(children):
             _check_child(child, f"{where}.{number}")
     _check_unique_ids(components, "components")
@@ -46,16 +52,61 @@ def validate_message_components(components: Sequence[JSON], *, layout: bool) -> 
 def validate_modal(modal: JSON) -> None:
     """A modal: a title of at most 45 characters and at most 5 components, labels of at most 45."""
     if len(modal.get("title") or "") > MODAL_TITLE_LENGTH:
-        raise ApiError.invalid_form("data.title", f"Must be {MODAL_TITLE_LENGTH} or fewer in length.")
+        raise _too_long("data.title", MODAL_TITLE_LENGTH)
     components = modal.get("components") or []
     if len(components) > MODAL_COMPONENTS:
-        raise ApiError.invalid_form("data.components", f"Must be {MODAL_COMPONENTS} or fewer in length.")
+        raise _too_long("data.components", MODAL_COMPONENTS)
     for index, component in enumerate(components):
-        if component.get("type") == ComponentType.LABEL and len(component.get("label") or "") > MODAL_LABEL_LENGTH:
-            raise ApiError.invalid_form(
-                f"data.components.{index}.label", f"Must be {MODAL_LABEL_LENGTH} or fewer in length."
-            )
+        where = f"data.components.{index}"
+        # A label on a Label, or on a text input in an action row (the older layout).
+        labelled = [(where, component)] if component.get("type") == ComponentType.LABEL else []
+        labelled += [
+            (f"{where}.components.{number}", child)
+            for number, child in enumerate(component.get("components") or [])
+            if child.get("type") == ComponentType.TEXT_INPUT
+        ]
+        for path, item in labelled:
+            if len(item.get("label") or "") > MODAL_LABEL_LENGTH:
+                raise _too_long(f"{path}.label", MODAL_LABEL_LENGTH)
     _check_unique_ids(components, "data.components")
+
+
+def validate_choices(choices: Sequence[JSON]) -> None:
+    """An autocomplete answer: at most 25 choices, each named in 1 to 100 characters."""
+    if len(choices) > CHOICES_PER_AUTOCOMPLETE:
+        raise _too_long("data.choices", CHOICES_PER_AUTOCOMPLETE)
+    for index, choice in enumerate(choices):
+        if not 1 <= len(choice.get("name") or "") <= CHOICE_NAME_LENGTH:
+            raise _bad_length(f"data.choices.{index}.name", 1, CHOICE_NAME_LENGTH)
+
+
+def validate_file_count(count: int) -> None:
+    if count > FILES_PER_MESSAGE:
+        raise _too_long("attachments", FILES_PER_MESSAGE)
+
+
+def validate_allowed_mentions(allowed: JSON | None) -> None:
+    """`parse` takes only Discord's three kinds; at most 100 user and role ids, each list exclusive with its kind
+    in `parse`."""
+    if allowed is None:
+        return
+    parse = allowed.get("parse") or []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_TYPES:
+            choices = ", ".join(f"'{known}'" for known in MENTION_TYPES)
+            raise ApiError.invalid_form(
+                f"allowed_mentions.parse.{index}", f"Value must be one of {{{choices}}}.", "BASE_TYPE_CHOICES"
+            )
+    for kind in ("users", "roles"):
+        ids = allowed.get(kind) or []
+        if len(ids) > MENTION_IDS:
+            raise _too_long(f"allowed_mentions.{kind}", MENTION_IDS)
+        if ids and kind in parse:
+            raise ApiError.invalid_form(
+                "allowed_mentions",
+                f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            )
 
 
 def pinged_users(fields: JSON) -> tuple[int, ...]:
@@ -71,16 +122,27 @@ def pinged_users(fields: JSON) -> tuple[int, ...]:
 
 def _check_child(child: JSON, where: str) -> None:
     if len(child.get("custom_id") or "") > CUSTOM_ID_LENGTH:
-        raise ApiError.invalid_form(f"{where}.custom_id", f"Must be {CUSTOM_ID_LENGTH} or fewer in length.")
+        raise _too_long(f"{where}.custom_id", CUSTOM_ID_LENGTH)
     if child.get("type") == ComponentType.BUTTON and len(child.get("label") or "") > BUTTON_LABEL_LENGTH:
-        raise ApiError.invalid_form(f"{where}.label", f"Must be {BUTTON_LABEL_LENGTH} or fewer in length.")
+        raise _too_long(f"{where}.label", BUTTON_LABEL_LENGTH)
     if child.get("type") == ComponentType.STRING_SELECT:
         options = child.get("options") or []
         if not 1 <= len(options) <= OPTIONS_PER_SELECT:
-            raise ApiError.invalid_form(f"{where}.options", f"Must be between 1 and {OPTIONS_PER_SELECT} in length.")
+            raise _bad_length(f"{where}.options", 1, OPTIONS_PER_SELECT)
+        for number, option in enumerate(options):
+            if not 1 <= len(option.get("label") or "") <= OPTION_LABEL_LENGTH:
+                raise _bad_length(f"{where}.options.{number}.label", 1, OPTION_LABEL_LENGTH)
 
 
 def _check_unique_ids(components: Sequence[JSON], where: str) -> None:
     ids = [c["custom_id"] for c in walk(components) if c.get("custom_id")]
     if len(ids) != len(set(ids)):
         raise ApiError.invalid_form(where, "Component custom id cannot be duplicated", "COMPONENT_CUSTOM_ID_DUPLICATED")
+
+
+def _too_long(field: str, limit: int) -> ApiError:
+    return ApiError.invalid_form(field, f"Must be {limit} or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+
+
+def _bad_length(field: str, low: int, high: int) -> ApiError:
+    return ApiError.invalid_form(field, f"Must be between {low} and {high} in length.", "BASE_TYPE_BAD_LENGTH")

@@ -13,8 +13,8 @@ from aiohttp import BodyPartReader, web
 from .errors import ApiError
 from .guild import User
 from .ids import iso, snowflake_time
-from .limits import pinged_users, validate_message_components
-from .payloads import JSON, user_payload
+from .limits import pinged_users, validate_allowed_mentions, validate_file_count, validate_message_components
+from .payloads import ATTACHMENT_SIZE_LIMIT, JSON, user_payload
 from .records import Attachment, Output, OutputKind
 
 
@@ -49,6 +49,8 @@ class RequestBody:
                 # discord.py labels every file application/octet-stream; Discord sniffs the type.
                 content_type = mimetypes.guess_type(part.filename)[0] or "application/octet-stream"
                 body.files[int(part.name[6:-1])] = Attachment(part.filename, content_type, bytes(await part.read()))
+        if sum(file.size for file in body.files.values()) > ATTACHMENT_SIZE_LIMIT:
+            raise ApiError.entity_too_large()
         return body
 
 
@@ -156,6 +158,8 @@ class MessageStore:
     def _applied(self, message: StoredMessage, body: RequestBody) -> StoredMessage:
         """The message with the body's fields applied; a body breaking Discord's limits changes nothing."""
         fields = body.fields
+        validate_allowed_mentions(fields.get("allowed_mentions"))
+        validate_file_count(len(body.files))
         updated = replace(
             message,
             content=(fields["content"] or "") if "content" in fields else message.content,
@@ -217,6 +221,7 @@ def validate_message(message: StoredMessage) -> None:
     if total > 6000:
         raise ApiError.invalid_form("embeds", "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
     validate_message_components(message.components, layout=bool(message.flags & MessageFlag.IS_COMPONENTS_V2))
+    validate_file_count(len(message.attachments))
     if not (message.content or message.embeds or message.attachments or message.components or message.loading):
         raise ApiError(400, 50006, "Cannot send an empty message")
 

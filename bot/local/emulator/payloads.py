@@ -88,7 +88,9 @@ def channel_payload(guild: Guild, channel: Channel) -> JSON:
         "guild_id": str(guild.id),
         "name": channel.name,
         "position": channel.position,
-        "permission_overwrites": [],
+        "permission_overwrites": [
+            {"id": str(o.id), "type": o.type, "allow": str(o.allow), "deny": str(o.deny)} for o in channel.overwrites
+        ],
         "topic": channel.topic,
         "nsfw": False,
         "last_message_id": None,
@@ -100,7 +102,7 @@ def channel_payload(guild: Guild, channel: Channel) -> JSON:
 
 def channel_payload_for(guild: Guild, channel: Channel, member: Member) -> JSON:
     """The partial channel in interactions and `resolved.channels`: adds the member's permissions."""
-    return channel_payload(guild, channel) | {"permissions": str(guild.permissions_of(member))}
+    return channel_payload(guild, channel) | {"permissions": str(guild.permissions_in(member, channel))}
 
 
 def guild_payload(guild: Guild) -> JSON:

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .errors import ApiError
-from .guild import APPLICATION_ID, Channel
+from .guild import APPLICATION_ID, Channel, Permission
 from .interactions import CallbackType, InteractionRecord
-from .limits import validate_modal
+from .limits import validate_choices, validate_modal
 from .messages import MessageFlag, RequestBody, StoredMessage
 from .payloads import (
+    ATTACHMENT_SIZE_LIMIT,
     JSON,
     application_payload,
     channel_payload,
@@ -23,6 +24,7 @@ from .payloads import (
     guild_payload,
     member_payload,
 )
+from .ratelimits import RateLimiter
 from .records import Output, OutputKind
 
 if TYPE_CHECKING:
@@ -46,7 +48,9 @@ def no_content() -> web.Response:
 
 def build_app(emu: Emulator) -> web.Application:
     api = RestApi(emu)
-    app = web.Application(middlewares=[api.errors_and_auth])
+    # Room past Discord's limit, so a body of files over it is read and gets Discord's 413 (RequestBody.read)
+    # rather than aiohttp's plain-text one.
+    app = web.Application(middlewares=[api.errors_and_auth], client_max_size=2 * ATTACHMENT_SIZE_LIMIT)
     routes = [
         ("GET", "/users/@me", api.get_current_user),
         ("GET", "/oauth2/applications/@me", api.get_application),
@@ -80,6 +84,7 @@ def build_app(emu: Emulator) -> web.Application:
 class RestApi:
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
+        self.rate_limiter = RateLimiter()
 
     @web.middleware
     async def errors_and_auth(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -89,6 +94,19 @@ class RestApi:
         )
         if needs_bot_token and request.headers.get("Authorization") != f"Bot {self.emu.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        if not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        resource = request.match_info.route.resource
+        route = (resource.canonical if resource else request.path).removeprefix(API_PREFIX)
+        allowed = self.rate_limiter.check(self.emu.rate_limits, request, route)
+        if isinstance(allowed, web.Response):
+            log.info("%s %s → 429", request.method, request.path)
+            return allowed
+        response = await self._answer(request, handler)
+        response.headers.update(allowed)
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(request)
         except ApiError as error:
@@ -198,8 +216,7 @@ class RestApi:
             return message, message.to_output("edit", channel.name, bot, record.id)
         if callback is CallbackType.AUTOCOMPLETE_RESULT:
             choices = body.fields.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError.invalid_form("data.choices", "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+            validate_choices(choices)
             return None, Output("autocomplete", record.id, channel.name, channel.id, None, True, bot, choices=choices)
         for key in ("custom_id", "title", "components"):
             if not body.fields.get(key):
@@ -276,6 +293,10 @@ class RestApi:
     async def post_channel_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body = await RequestBody.read(request)
+        self._check_bot_may(channel, Permission.SEND_MESSAGES | (Permission.ATTACH_FILES if body.files else 0))
+        if int(body.fields.get("flags") or 0) & MessageFlag.EPHEMERAL:
+            # Only interaction responses and followups can be ephemeral.
+            raise ApiError.invalid_form("flags", "Invalid flags: EPHEMERAL is only for interaction messages")
         message = self.emu.messages.create(channel.id, body)
         record = self.emu.awaited_interaction(channel.id)
         self.emu.emit(self._output(message, "message", record), record)
@@ -329,10 +350,20 @@ class RestApi:
         return channel
 
     def _channel_message(self, request: web.Request) -> StoredMessage:
-        message = self.emu.messages.get(int(request.match_info["message"]), self._channel(request).id)
+        channel = self._channel(request)
+        self._check_bot_may(channel, Permission.READ_MESSAGE_HISTORY)
+        message = self.emu.messages.get(int(request.match_info["message"]), channel.id)
         if message.ephemeral:
             raise ApiError.unknown_message()  # ephemeral messages live only behind the interaction token
         return message
+
+    def _check_bot_may(self, channel: Channel, needed: int) -> None:
+        """Discord's 403s: 50001 for a channel the bot cannot see, 50013 for a permission it lacks there."""
+        granted = self.emu.guild.permissions_in(self.emu.guild.bot_member, channel)
+        if not granted & Permission.VIEW_CHANNEL:
+            raise ApiError.missing_access()
+        if granted & needed != needed:
+            raise ApiError.missing_permissions()
 
     def _check_guild(self, request: web.Request) -> None:
         if int(request.match_info["guild"]) != self.emu.guild.id:
