@@ -66,7 +66,6 @@ NOT_YET_WIRED = {
     "field.penalties.distraction_answer": "FIELD-PEN-12",
     "field.penalties.interference_replay": "FIELD-PEN-5",
     "field.penalties.slam_tilt_offence": "FIELD-PEN-6",
-    "field.penalties.suspended": "FIELD-PEN-3",
     "field.penalties.victim_choice": "FIELD-PEN-2",
     "field.penalties.wrong_game_count": "FIELD-PEN-7",
     "field.scoring.weekly_score": "FIELD-SCORE-5",
