@@ -83,7 +83,6 @@ NOT_YET_WIRED = {
     "team.attendance.check_out": "TEAM-SCHED-2",
     "team.attendance.short_attendance_flag_due": "TEAM-SCHED-4: the flag as the window closes (history has it)",
     "team.playoffs.check_playoff_player": "TEAM-PO-2",
-    "team.standings.conference_standings": "TEAM-CFG-1",
     "team.standings.tiebreaker_match_date": "TEAM-STAND-2",
 }
 
