@@ -8,7 +8,6 @@ import logging
 import sys
 from pathlib import Path
 
-import discord
 from sqlalchemy.engine import make_url
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -61,7 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     db_sub.add_parser("current", help="print the database's migration revision")
     revision = db_sub.add_parser("revision", help="(developers) write a migration from model changes")
     revision.add_argument("-m", "--message", required=True)
-    ukpl = sub.add_parser("ukpl-replay", help="recompute the UK Pinball League's meets from their raw scores")
+    ukpl = sub.add_parser(
+        "ukpl-replay",
+        help="recompute the UK Pinball League's meets from their raw scores, under its documented rules and "
+        "under the rules of each era",
+    )
     ukpl.add_argument("--data", type=Path, help="the UKPL data folder (default: ../shared/data/ukpl)")
     ukpl.add_argument("--limit", type=int, help="replay only the first N meets")
     from bot.exchange.cli import add_commands
@@ -105,16 +108,19 @@ def _demo_database_note(settings: Settings) -> str:
 
 
 async def _run_bot(settings: Settings) -> int:
-    from bot.client import LeagueBot
-    from bot.clock import SystemClock
-    from bot.discord_endpoints import point_discord_at
     from bot.memory import limit_malloc_arenas
     from bot.runtime import migrated_database
 
     limit_malloc_arenas()  # before the database threads start
-    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
     _check_storage(settings)
     async with migrated_database(settings.resolved_database_url) as db:
+        # The bot and discord.py are imported once the database answers: a start that fails on storage says so
+        # without loading them.
+        from bot.client import LeagueBot
+        from bot.clock import SystemClock
+        from bot.discord_endpoints import point_discord_at
+
+        point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
         log.info("database: %s", make_url(settings.resolved_database_url).render_as_string(hide_password=True))
         bot = LeagueBot(settings, db, SystemClock())
         try:
@@ -154,4 +160,8 @@ def _setup_logging(settings: Settings, *, quiet: bool) -> None:
     level = logging.getLevelNamesMapping()[settings.log_level]
     if quiet:  # the local chat owns the terminal: only warnings from the bot interrupt it
         level = max(level, logging.WARNING)
-    discord.utils.setup_logging(level=level, root=True)
+    # discord.py's own log format, set up without importing discord.py: the database and file commands need
+    # none of it, and a second of imports is most of their run.
+    logging.basicConfig(
+        level=level, format="[{asctime}] [{levelname:<8}] {name}: {message}", datefmt="%Y-%m-%d %H:%M:%S", style="{"
+    )

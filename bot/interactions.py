@@ -42,6 +42,15 @@ class Reply:
     ephemeral: bool = True
     view: discord.ui.View | None = None  # buttons under the reply
     files: list[discord.File] = field(default_factory=list)  # attachments, e.g. a post's images
+    mentions: tuple[int, ...] = ()  # users the reply pings: only those who must act now (the default: nobody)
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return (
+            discord.AllowedMentions(users=[discord.Object(user) for user in self.mentions])
+            if self.mentions
+            else (discord.AllowedMentions.none())
+        )
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
@@ -76,7 +85,12 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
         await _resolve_deferral(interaction, reply, deferred_ephemeral=ephemeral)
     else:
         await interaction.response.send_message(
-            reply.content, embeds=reply.embeds, ephemeral=reply.ephemeral, view=_view(reply), files=reply.files
+            reply.content,
+            embeds=reply.embeds,
+            ephemeral=reply.ephemeral,
+            view=_view(reply),
+            files=reply.files,
+            allowed_mentions=reply.allowed_mentions,
         )
     if metrics is not None:
         metrics.answered(interaction, deferred=not done)
@@ -88,7 +102,11 @@ async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, d
     replaces the placeholder with a followup instead of showing private things publicly or the reverse."""
     if reply.ephemeral == deferred_ephemeral:
         await interaction.edit_original_response(
-            content=reply.content, embeds=reply.embeds, attachments=reply.files, view=_view(reply)
+            content=reply.content,
+            embeds=reply.embeds,
+            attachments=reply.files,
+            view=_view(reply),
+            allowed_mentions=reply.allowed_mentions,
         )
         return
     log.warning(
@@ -99,7 +117,12 @@ async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, d
     )
     await interaction.delete_original_response()
     await interaction.followup.send(
-        reply.content or "", embeds=reply.embeds, ephemeral=reply.ephemeral, view=_view(reply), files=reply.files
+        reply.content or "",
+        embeds=reply.embeds,
+        ephemeral=reply.ephemeral,
+        view=_view(reply),
+        files=reply.files,
+        allowed_mentions=reply.allowed_mentions,
     )
 
 

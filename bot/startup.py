@@ -9,8 +9,6 @@ import errno
 import tempfile
 from pathlib import Path
 
-import aiohttp
-import discord
 import yarl
 
 DEVELOPER_PORTAL = "https://discord.com/developers/applications"
@@ -46,6 +44,9 @@ def _folder_problem(path: Path, exc: OSError) -> str:
 
 def discord_failure(exc: BaseException, api_url: str) -> str | None:
     """The line for a failure to log in or connect to Discord, or None for anything else."""
+    import aiohttp  # only a bot that has started has these to fail with; the other commands need neither
+    import discord
+
     host = yarl.URL(api_url).host or api_url
     if isinstance(exc, discord.LoginFailure):
         return (

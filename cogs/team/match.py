@@ -19,8 +19,10 @@ from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
 from bot.services.actor import Actor
+from bot.services.team import next_steps
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
+from bot.services.team.next_steps import StepKind
 from bot.services.team.scoreboard import Scoreboard
 from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
 from cogs.team.views import PERSISTENT_BUTTONS, ScoreView, agreement_view, disputed, publish_scoreboard
@@ -169,18 +171,19 @@ class MatchNightCommands(commands.Cog):
         p3=player_autocomplete,
         p4=player_autocomplete,
     )
-    @replies(ephemeral=True)
+    @replies(ephemeral=False)  # public: it pings the captain who declares next
     async def lineup(
         self, interaction: discord.Interaction, match: int,
         p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
         m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
         league: LeagueOption = None,
     ) -> Reply:  # fmt: skip
-        context, round_index, side = await self.bot.services.match_night.declare(
+        board, round_index, side = await self.bot.services.match_night.declare(
             actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
         )
-        await self._after(interaction, context)
-        return Reply(f"📋 {context.teams[side].name} declared round {round_index}. It is locked now.")
+        await self._after(interaction, board)
+        declared = f"📋 {board.context.teams[side].name} declared round {round_index}. It is locked now."
+        return _guided(interaction, declared, board, StepKind.DECLARE)
 
     @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
     @app_commands.describe(
@@ -202,12 +205,16 @@ class MatchNightCommands(commands.Cog):
         league: LeagueOption = None,
     ) -> Reply:  # fmt: skip
         game_ref = GameRef(match, round, game)
-        context, rows, names = await self.bot.services.match_night.enter_scores(
+        board = await self.bot.services.match_night.enter_scores(
             actor_from(interaction), league, game_ref,
             {Side.HOME: [home1 or "", home2 or ""], Side.AWAY: [away1 or "", away2 or ""]},
         )  # fmt: skip
-        await self._after(interaction, context)
-        return Reply(scores_echo(names, rows), ephemeral=False, view=ScoreView(game_ref))
+        await self._after(interaction, board)
+        confirming = next_steps.step_for(board, StepKind.CONFIRM, game_ref)
+        return Reply(
+            scores_echo(board, game_ref), ephemeral=False, view=ScoreView(game_ref),
+            mentions=confirming.users if confirming else (),
+        )  # fmt: skip
 
     tiebreak_group = app_commands.Group(
         name="tiebreak", description="The tie-breaker game of a level match", guild_only=True
@@ -220,7 +227,8 @@ class MatchNightCommands(commands.Cog):
     async def tiebreak_defer(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
         board = await self.bot.services.tiebreaks.defer(actor_from(interaction), league, match)
         await self._after(interaction, board)
-        return Reply("↪️ The first tie-breaker decision goes to the away team.", ephemeral=False)
+        deferred = "↪️ The first tie-breaker decision goes to the away team."
+        return _guided(interaction, deferred, board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="choose", description="Make one tie-breaker decision: the format or the machine")
     @app_commands.describe(
@@ -238,7 +246,7 @@ class MatchNightCommands(commands.Cog):
             actor_from(interaction), league, match, game_format=format.value if format else None, machine=machine
         )
         await self._after(interaction, board)
-        return Reply("🎲 Tie-breaker decision recorded.", ephemeral=False)
+        return _guided(interaction, "🎲 Tie-breaker decision recorded.", board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="declare", description="Name your tie-breaker players, in ball order (captains)")
     @app_commands.describe(
@@ -256,7 +264,7 @@ class MatchNightCommands(commands.Cog):
     ) -> Reply:  # fmt: skip
         board = await self.bot.services.tiebreaks.declare(actor_from(interaction), league, match, [p1, p2, p3 or ""])
         await self._after(interaction, board)
-        return Reply("📋 Tie-breaker players declared.", ephemeral=False)
+        return _guided(interaction, "📋 Tie-breaker players declared.", board, StepKind.TIEBREAK)
 
     @tiebreak_group.command(name="score", description="Enter the tie-breaker's score: one per team (captains)")
     @app_commands.describe(match=MATCH_OPTION, home="Home team's score", away="Away team's score", league=LEAGUE_OPTION)
@@ -267,7 +275,8 @@ class MatchNightCommands(commands.Cog):
     ) -> Reply:
         board = await self.bot.services.tiebreaks.score(actor_from(interaction), league, match, home, away)
         await self._after(interaction, board)
-        return Reply("🎯 Tie-breaker recorded: it decides the winner and adds no match points.", ephemeral=False)
+        recorded = "🎯 Tie-breaker recorded: it decides the winner and adds no match points."
+        return _guided(interaction, recorded, board, StepKind.SIGN)
 
     match_group = app_commands.Group(name="match", description="A team match", guild_only=True)
 
@@ -546,6 +555,12 @@ class MatchNightCommands(commands.Cog):
         board = await self.bot.services.match_rulings.extension(actor_from(interaction), league, match, agreed=agreed)
         await self._after(interaction, board)
         return Reply("⏱️ Extension " + ("agreed: the window closes at 20:30." if agreed else "declined."))
+
+
+def _guided(interaction: discord.Interaction, done: str, board: Scoreboard, *created: StepKind) -> Reply:
+    """A public reply that says what is next, pinging the people the action just made due (once)."""
+    mentions = next_steps.pings(board, *created, actor=interaction.user.id)
+    return Reply(f"{done} {next_steps.next_line(board)}".strip(), ephemeral=False, mentions=mentions)
 
 
 async def setup(bot: LeagueBot) -> None:

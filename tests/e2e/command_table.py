@@ -27,14 +27,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import text
-from sqlmodel import SQLModel, select
+from sqlmodel import select
 
 from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult
 from storage.matches import Match
 from storage.models import League, Machine, Season, Team, Venue
 from tests.e2e.format_nights import FIVE_GAMES, OpenNight, open_field_night, open_ladder_night
-from tests.e2e.harness import RunningBot
+from tests.e2e.harness import RunningBot, league_tables
 
 NEW_YORK = ZoneInfo("America/New_York")
 MATCH_DAY = date(2027, 3, 3)  # a Wednesday
@@ -326,7 +326,6 @@ async def seed(running: RunningBot, league_name: str, files: Path) -> Seeded:
 async def row_counts(running: RunningBot) -> tuple[int, ...]:
     """Rows in every table of league data, in one query (a refusal must leave every count as it was);
     `bot_state` is the bot's own bookkeeping (interaction claims on PostgreSQL)."""
-    tables = [t for t in SQLModel.metadata.sorted_tables if t.name != "bot_state"]
-    counts = ", ".join(f'(SELECT count(*) FROM "{t.name}")' for t in tables)
+    counts = ", ".join(f'(SELECT count(*) FROM "{t.name}")' for t in league_tables())
     async with running.db.engine.connect() as connection:
         return tuple((await connection.execute(text(f"SELECT {counts}"))).one())

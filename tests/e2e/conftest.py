@@ -9,6 +9,7 @@ import pytest
 from storage.db import Database
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import set_up_season_league
+from tests.e2e.team_night import night  # noqa: F401 - the team match night fixture, for every e2e test
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from aiohttp import BodyPartReader, web
 from .errors import ApiError
 from .guild import User
 from .ids import iso, snowflake_time
+from .limits import pinged_users, validate_message_components
 from .payloads import JSON, user_payload
 from .records import Attachment, Output, OutputKind
 
@@ -63,6 +64,7 @@ class StoredMessage:
     interaction_id: int | None = None
     interaction_metadata: JSON | None = None
     edited_at: datetime | None = None
+    pinged: tuple[int, ...] = ()  # users notified when it was posted (an edit notifies no one)
 
     @property
     def ephemeral(self) -> bool:
@@ -85,6 +87,7 @@ class StoredMessage:
             embeds=list(self.embeds),
             components=list(self.components),
             attachments=list(self.attachments),
+            pinged=list(self.pinged),
         )
 
 
@@ -114,7 +117,7 @@ class MessageStore:
             interaction_id=interaction_id,
             interaction_metadata=interaction_metadata,
         )
-        message = self._applied(message, body)
+        message = replace(self._applied(message, body), pinged=pinged_users(body.fields))
         self._messages[message.id] = message
         return message
 
@@ -124,6 +127,8 @@ class MessageStore:
             settable = MessageFlag.SETTABLE_ON_EDIT
             flags = (flags & ~settable) | (int(body.fields["flags"]) & settable)
         edited = self._applied(replace(message, flags=flags, edited_at=datetime.now(UTC)), body)
+        if message.loading:  # a deferred reply's content arrives now: that is when it notifies
+            edited = replace(edited, pinged=pinged_users(body.fields))
         self._messages[message.id] = edited
         return edited
 
@@ -211,6 +216,7 @@ def validate_message(message: StoredMessage) -> None:
                 )
     if total > 6000:
         raise ApiError.invalid_form("embeds", "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
+    validate_message_components(message.components, layout=bool(message.flags & MessageFlag.IS_COMPONENTS_V2))
     if not (message.content or message.embeds or message.attachments or message.components or message.loading):
         raise ApiError(400, 50006, "Cannot send an empty message")
 

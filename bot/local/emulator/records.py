@@ -52,6 +52,7 @@ class Output:
     attachments: list[Attachment] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None  # autocomplete
     modal: dict[str, Any] | None = None  # modal: custom_id, title, components
+    pinged: list[int] = field(default_factory=list)  # users the message notified when posted
 
     def text(self) -> str:
         """Content and embed text, one block per embed, as a terminal would show them."""

@@ -13,6 +13,7 @@ from aiohttp import web
 from .errors import ApiError
 from .guild import APPLICATION_ID, Channel
 from .interactions import CallbackType, InteractionRecord
+from .limits import validate_modal
 from .messages import MessageFlag, RequestBody, StoredMessage
 from .payloads import (
     JSON,
@@ -203,6 +204,7 @@ class RestApi:
         for key in ("custom_id", "title", "components"):
             if not body.fields.get(key):
                 raise ApiError.invalid_form(f"data.{key}", "This field is required", "BASE_TYPE_REQUIRED")
+        validate_modal(body.fields)
         return None, Output("modal", record.id, channel.name, channel.id, None, True, bot, modal=body.fields)
 
     # --- followups and @original (the interaction's webhook) ---

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.scores import format_score
-from bot.rules.team import lineup
-from bot.rules.team.model import MatchOutcome, Side
-from bot.services.team import match_facts
-from bot.services.team.scoreboard import Scoreboard
-from storage.matches import GameScore
+from bot.rules.team import lineup, scoring
+from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
+from bot.services.team import match_facts, next_steps
+from bot.services.team.match_access import GameRef
+from bot.services.team.next_steps import StepKind
+from bot.services.team.scoreboard import BoardGame, GameState, Scoreboard
 
 FINAL_COLOUR = discord.Colour.green()
 DISPUTED_COLOUR = discord.Colour.orange()
 # Discord allows 25 fields and 6,000 characters per embed: the rounds take four, disputes at most four more.
 DISPUTES_SHOWN = 3
+STATE_MARKS = {
+    GameState.SCORES_DUE: "",
+    GameState.REPLAY_DUE: " 🔁",
+    GameState.CONFIRMATION_DUE: " ⏳",
+    GameState.DONE: " ✅",
+}
 
 
 def scoreboard_embed(board: Scoreboard) -> discord.Embed:
@@ -23,15 +32,19 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
     home, away = context.teams[Side.HOME].name, context.teams[Side.AWAY].name
     points = f"**{away} {result.points[Side.AWAY]} – {result.points[Side.HOME]} {home}**"
     colour = FINAL_COLOUR if result.final else DISPUTED_COLOUR if board.open_challenges else LEAGUE_COLOUR
+    lines = [f"{context.match.play_on:%a %Y-%m-%d} · {points}", _state(board), next_steps.next_line(board)]
     embed = discord.Embed(
         title=f"Week {context.match.week}: {away} at {home}",
-        description=f"{context.match.play_on:%a %Y-%m-%d} · {points}\n{_state(board)}",
+        description="\n".join(line for line in lines if line),
         colour=colour,
     )
     for plan in lineup.round_plan(context.options):
-        lines = _round_lines(board, plan)
-        if lines:
-            embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value="\n".join(lines), inline=False)
+        round_lines = _round_lines(board, plan)
+        if round_lines:
+            value = "\n".join(round_lines)
+            embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value=value[:1024], inline=False)
+    if tiebreaker := board.facts.tiebreaker:
+        embed.add_field(name="Tie-breaker", value=_tiebreaker_line(board, tiebreaker), inline=False)
     shown = board.open_challenges[:DISPUTES_SHOWN]
     for challenge in shown:
         photo = f"\n[Photo of the scoresheet]({challenge.photo_url})" if challenge.photo_url else ""
@@ -49,61 +62,85 @@ def _state(board: Scoreboard) -> str:
         return f"✅ Final: {board.context.teams[winner].name} win."
     if board.open_challenges:
         return "⚠️ Disputed: waiting for the commissioner's ruling."
-    unconfirmed = sorted({(s.round_index, s.game_number) for s in board.scores if s.confirmed_at is None})
-    waiting = [f"confirm round {r} game {g}" for r, g in unconfirmed] + list(result.missing)
-    return "Still to do: " + "; ".join(waiting[:6]) + ("…" if len(waiting) > 6 else "") if waiting else "In progress."
+    return ""
 
 
 def _round_lines(board: Scoreboard, plan: lineup.RoundPlan) -> list[str]:
     declared = match_facts.effective_lineups(board.night, plan.index)
     if not declared:
         return []
-    machines = {m.machine_id: m.name for m in board.night.machines}
     if len(declared) < 2:
         # TEAM-LINEUP-2: the second team sees the first team's lineup before it declares.
+        machines = {m.machine_id: m.name for m in board.night.machines}
         side, declared_lineup = next(iter(declared.items()))
         shown = [
-            f"{n}. {machines.get(g.machine or 0, '—')}: {_side_text(board, side, g.players, plan.index, n)}"
+            f"{n}. {machines.get(g.machine or 0, '—')}: {_players_text(board, g.players, {})}"
             for n, g in enumerate(declared_lineup.games, start=1)
         ]
-        waiting = board.context.teams[side.other].name
-        return [f"{board.context.teams[side].name} declared; {waiting} declares next.", *shown]
-    lines = []
-    for number, first_entry in enumerate(declared[plan.first_declarer].games, start=1):
-        machine = machines.get(first_entry.machine or 0, "—")
-        sides = [
-            _side_text(board, side, declared[side].games[number - 1].players, plan.index, number)
-            for side in (Side.AWAY, Side.HOME)
-        ]
-        tick = " ✅" if _confirmed(board.scores, plan.index, number) else ""
-        lines.append(f"{number}. {machine}: {sides[0]} vs {sides[1]}{tick}")
-    return lines
+        return [f"{board.context.teams[side].name} declared; {board.context.teams[side.other].name}'s turn.", *shown]
+    games = [game for game in board.games if game.ref.round_index == plan.index]
+    return [_game_line(board, game) for game in games]
 
 
-def _side_text(board: Scoreboard, side: Side, players: tuple[int, ...], round_index: int, game: int) -> str:
+def _game_line(board: Scoreboard, game: BoardGame) -> str:
+    """ "2. Godzilla: A1 9,000,000 + A2 6,900,000 vs H1 … → Flipper Kings +2 ✅", with what is still due."""
+    standing = {row.player_id: row for row in game.scores}  # oldest first: a replay's row comes last
+    scores = {player: row.score for player, row in standing.items()}
+    sides = [_players_text(board, game.players[side], scores) for side in (Side.AWAY, Side.HOME)]
+    line = f"{game.ref.game_number}. {game.machine}: {sides[0]} vs {sides[1]}"
+    if any(row.status is ScoreStatus.REPLAY_REPLACES for row in standing.values()):
+        line += " (replay)"
+    if game.result is not None:
+        line += _result_text(board, game.result)
+    line += "".join(_penalty_tags(board, game))
+    return line + STATE_MARKS[game.state]
+
+
+def _players_text(board: Scoreboard, players: tuple[int, ...], scores: dict[int, int]) -> str:
     if not players:
         return "(forfeit)"
-    scores = {
-        s.player_id: s.score
-        for s in board.scores
-        if (s.round_index, s.game_number, s.side) == (round_index, game, side)
-    }
-    return " + ".join(
-        f"{board.names.get(p, '?')}" + (f" {format_score(scores[p])}" if p in scores else "") for p in players
-    )
+    return " + ".join(board.names.get(p, "?") + (f" {format_score(scores[p])}" if p in scores else "") for p in players)
 
 
-def _confirmed(scores: list[GameScore], round_index: int, game: int) -> bool:
-    rows = [s for s in scores if (s.round_index, s.game_number) == (round_index, game)]
-    return bool(rows) and all(s.confirmed_at is not None for s in rows)
+def _result_text(board: Scoreboard, result: scoring.GameResult) -> str:
+    """The game's winner and points (TEAM-GAME-1/4), or the replay a tie needs (TEAM-AMB-4)."""
+    if result.needs_replay:
+        return " · tied: replay, same machine, same players"
+    if result.winner is None:
+        return " · no result: the commissioner is told"
+    return f" → {board.context.teams[result.winner].name} +{result.points[result.winner]}"
 
 
-def scores_echo(names: dict[int, str], rows: list[GameScore]) -> str:
-    """COMMON-SCORE-1: echo what was entered, with thousands separators, for the submitter to check."""
-    parts = [f"{names.get(r.player_id, '?')} {format_score(r.score)}" for r in rows]
-    first = rows[0]
+def _penalty_tags(board: Scoreboard, game: BoardGame) -> list[str]:
+    """TEAM-PEN-*: tags for the penalties, shown where they change who wins the game."""
+    played = board.facts.rounds[game.ref.round_index - 1][game.ref.game_number - 1]
+    if not game.penalties or not played.is_entered or game.result is None:
+        return []
+    without = scoring.game_result(replace(played, penalties=()), board.context.options)
+    if without.winner == game.result.winner and without.needs_replay == game.result.needs_replay:
+        return []
+    return [f" 🚩 {board.names.get(p.player, '?')}: {p.offence.value.replace('_', ' ')}" for p in game.penalties]
+
+
+def _tiebreaker_line(board: Scoreboard, scores: scoring.TiebreakerScores) -> str:
+    """TEAM-TB-3/4: one score per team (AWAY is Player 1); the higher wins the match and adds no points."""
+    teams = board.context.teams
+    line = f"{teams[Side.AWAY].name} {format_score(scores.away)} – {format_score(scores.home)} {teams[Side.HOME].name}"
+    winner = scoring.tiebreaker_winner(scores)
+    return line + (f": {teams[winner].name} win the match (no match points)" if winner else ": level, replay it")
+
+
+def scores_echo(board: Scoreboard, game: GameRef, *, fixed: bool = False) -> str:
+    """COMMON-SCORE-1: the scores exactly as stored, with thousands separators, and who confirms them."""
+    played = board.game(game)
+    pending = [row for row in played.scores if row.confirmed_at is None]
+    parts = ", ".join(f"{board.names.get(r.player_id, '?')} {format_score(r.score)}" for r in pending)
+    replay = " replay" if any(r.status is ScoreStatus.REPLAY_REPLACES for r in pending) else ""
+    verb = "fixed" if fixed else "entered"
+    where = f"Round {game.round_index} game {game.game_number}{replay}"
+    confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
+    ask = f" {confirming.text[0].upper()}{confirming.text[1:]} with **Confirm**" if confirming else ""
     return (
-        f"📝 Round {first.round_index} game {first.game_number}: "
-        + ", ".join(parts)
-        + ". The opposing captain confirms below."
+        f"📝 {where} {verb}: {parts}.{ask}, or **Dispute**; until then the captain who entered it can **Edit** "
+        "or **Undo** it."
     )

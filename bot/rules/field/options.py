@@ -37,12 +37,18 @@ class FieldOptions(ScoreInputOptions):
     top_points: int = Field(25, ge=1)
     top_bonus: int = Field(5, ge=0)
     bonus_rule: Literal["top_score", "double_second"] = "top_score"
-    machine_ties: Literal["playoff", "share_higher"] = "playoff"  # playoff = one-ball playoff (FIELD-SCORE-3)
+    # playoff = one-ball playoff (FIELD-SCORE-3); share_lower: 29, 27, 27, 26 (UKPL seasons 15-16)
+    machine_ties: Literal["playoff", "share_higher", "share_lower"] = "playoff"
     guests_ranked: bool = True  # FIELD-ATT-3: guests count in the field ranking
     zero_no_rank_all: bool = False  # FIELD-AMB-3
+    # A score never recorded (UKPL legacy NULL): ranked last and scored (rank_last), or 0 points and left out
+    # of the machine's N (no_points) or still counted in it (no_points_counted)
+    unrecorded_scores: Literal["rank_last", "no_points", "no_points_counted"] = "rank_last"
 
     # Meet positions and season (FIELD-STAND-1, UKPL best-N)
     position_points_first: int = Field(20, ge=1)  # place k earns max(0, first + 1 − k), shared places averaged
+    top_half_points: int = Field(0, ge=0)  # at least this for a place in the top half, k ≤ players // 2
+    position_by: Literal["machine_points", "position_points"] = "machine_points"  # what the meet position ranks
     season_points: Literal["machine_points", "position_points"] = "machine_points"
     drop_lowest_weeks: int = Field(2, ge=0)  # FIELD-STAND-1
     best_meets: int | None = Field(None, ge=1)  # UKPL: only the best N meets count (replaces drop_lowest_weeks)

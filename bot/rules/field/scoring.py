@@ -4,6 +4,8 @@ Lafayette (defaults): points 25, 24 … 0 by rank, +5 for the top score; an exac
 the one-ball playoff order is entered (FIELD-SCORE-3), or shares the best tied rank when the playoff cannot
 be played (FIELD-AMB-17). UKPL (`UKPL_OPTIONS`): N…1 where N is the players ranked on that machine, ties
 share the higher points, +1 to a sole first place at least double the second, position points by place.
+Its earlier eras (bot/rules/field/ukpl_eras.py) also need ties on the lower points, unrecorded scores without
+points, a top-half floor for position points and positions ranked by position points.
 """
 
 from __future__ import annotations
@@ -79,16 +81,20 @@ def rank_machine(
     playoffs = playoffs or {}
     counted = [s for s in scores if s.status is not ScoreStatus.VOID and (options.guests_ranked or not s.guest)]
     no_rank = {ScoreStatus.FORFEITED} | ({ScoreStatus.ZEROED} if options.zero_no_rank_all else set())
-    ranked = [s for s in counted if s.status not in no_rank]
-    result = {s.player: MachinePoints(s.player, None, 0, 0) for s in counted if s.status in no_rank}
+
+    def unranked(s: MachineScore) -> bool:
+        """0 points and no rank: a forfeit, or an unrecorded score unless the league ranks those last."""
+        return s.status in no_rank or (s.score is None and options.unrecorded_scores != "rank_last")
+
+    ranked = [s for s in counted if not unranked(s)]
+    result = {s.player: MachinePoints(s.player, None, 0, 0) for s in counted if unranked(s)}
+    unrecorded = sum(1 for s in counted if s.score is None and s.status not in no_rank)
 
     in_order = sorted(ranked, key=_rank_key)
     ranks = dict(zip((s.player for s in in_order), competition_ranks([_rank_key(s) for s in in_order]), strict=True))
     provisional: set[PlayerId] = set()
     open_ties, unplayed = [], []
-    for tie in _ties(ranked, options):
-        if options.machine_ties == "share_higher":
-            continue
+    for tie in _ties(ranked) if options.machine_ties == "playoff" else ():
         if tie.players not in playoffs:
             provisional |= tie.players
             open_ties.append(tie)
@@ -99,12 +105,17 @@ def rank_machine(
             for offset, player in enumerate(order):
                 ranks[player] = base + offset
 
-    size = len(ranked)
+    size = len(ranked) + (unrecorded if options.unrecorded_scores == "no_points_counted" else 0)
     firsts = [s for s in ranked if ranks[s.player] == 1]
     seconds = [s for s in ranked if ranks[s.player] == 2]
+    sharing = Counter(ranks[s.player] for s in ranked)
     for s in ranked:
         rank = ranks[s.player]
-        points = max(0, options.top_points + 1 - rank) if options.points_scale == "fixed" else size - rank + 1
+        # share_lower: the tied players all take the last of the places they cover
+        scored_rank = rank + sharing[rank] - 1 if options.machine_ties == "share_lower" else rank
+        points = (
+            max(0, options.top_points + 1 - scored_rank) if options.points_scale == "fixed" else size - scored_rank + 1
+        )
         bonus = options.top_bonus if rank == 1 and _earns_bonus(firsts, seconds, options) else 0
         result[s.player] = MachinePoints(s.player, rank, points, bonus, s.player in provisional)
     return MachineResult(result, tuple(open_ties), tuple(unplayed))
@@ -118,7 +129,7 @@ def _rank_key(score: MachineScore) -> tuple[int, int]:
     return (0, -score.score)
 
 
-def _ties(ranked: Sequence[MachineScore], options: FieldOptions) -> list[TieToBreak]:
+def _ties(ranked: Sequence[MachineScore]) -> list[TieToBreak]:
     by_score: dict[int, set[PlayerId]] = defaultdict(set)
     for s in ranked:
         if s.status is ScoreStatus.NORMAL and s.score is not None:
@@ -160,26 +171,25 @@ def meet_results(
     guest_set = set(guests)
     ordered = sorted(totals, key=lambda p: (-totals[p], str(p)))
     sharing = Counter(totals.values())
-    rows = []
-    for player, position in zip(ordered, competition_ranks([totals[p] for p in ordered]), strict=True):
-        shared = sharing[totals[player]]
-        rows.append(
-            MeetRow(
-                player,
-                totals[player],
-                position,
-                position_points(position, shared, options),
-                player in provisional,
-                player in guest_set,
-            )
-        )
-    return rows
+    places = dict(zip(ordered, competition_ranks([totals[p] for p in ordered]), strict=True))
+    earned = {p: position_points(places[p], sharing[totals[p]], options, field=len(ordered)) for p in ordered}
+    if options.position_by == "position_points":  # UKPL seasons 1-14: everyone on 0 shares one position
+        places = dict(zip(ordered, competition_ranks([earned[p] for p in ordered]), strict=True))
+    return [
+        MeetRow(player, totals[player], places[player], earned[player], player in provisional, player in guest_set)
+        for player in ordered
+    ]
 
 
-def position_points(position: int, shared: int, options: FieldOptions) -> Fraction:
-    """Place k earns max(0, first + 1 − k); k players sharing a place get the mean of the places they cover."""
-    first = options.position_points_first
-    return Fraction(sum(max(0, first + 1 - place) for place in range(position, position + shared)), shared)
+def position_points(position: int, shared: int, options: FieldOptions, *, field: int = 0) -> Fraction:
+    """Place k earns max(0, first + 1 − k), or `top_half_points` if more while k ≤ field // 2; k players
+    sharing a place get the mean of the places they cover."""
+    first, top_half = options.position_points_first, field // 2
+
+    def earns(place: int) -> int:
+        return max(first + 1 - place, options.top_half_points if place <= top_half else 0)
+
+    return Fraction(sum(earns(place) for place in range(position, position + shared)), shared)
 
 
 def weekly_score(ranks: Sequence[int], options: FieldOptions) -> int:

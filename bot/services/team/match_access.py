@@ -6,6 +6,7 @@ for either side (COMMON-ROLE-1). Every lookup is confined to the actor's guild.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -123,9 +124,24 @@ def side_of_player(rosters: dict[Side, tuple[attendance.RosterEntry, ...]], play
     return next((side for side, entries in rosters.items() if any(e.player_id == player_id for e in entries)), None)
 
 
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+async def player_text(session: AsyncSession, league: League, text: str) -> str:
+    """A member mention ("<@123>", as Discord sends "@alice" typed in a text option) as that member's player
+    id, the form autocomplete gives; anything else unchanged, for `player_from`."""
+    mention = MENTION.fullmatch(text.strip())
+    if mention is None:
+        return text
+    player_id = await player_id_of(session, league, int(mention[1]))
+    if player_id is None:
+        raise InvalidInput(f"{text.strip()} is not a player in {league.name}; pick a player from the list.")
+    return str(player_id)
+
+
 def player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
-    """An autocomplete value (a player id) or a typed name from the side's roster."""
-    typed = text.strip()
+    """An autocomplete value (a player id), or a typed name ("Alice" or "@Alice") from the side's roster."""
+    typed = text.strip().removeprefix("@")
     if typed.isdigit():
         return int(typed)  # the rules refuse ids that are not on the roster (TEAM-LINEUP-7)
     for entry in night.rosters[side]:

@@ -6,7 +6,7 @@ what was accepted in one transaction. Captains act for their own side; a commiss
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
@@ -23,7 +23,7 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import find_league
-from bot.services.team import match_facts, playoff_lineups, scoreboard
+from bot.services.team import match_facts, next_steps, playoff_lineups, scoreboard
 from bot.services.team.match_access import (
     Acting,
     GameRef,
@@ -32,12 +32,14 @@ from bot.services.team.match_access import (
     lock_match,
     player_from,
     player_id_of,
+    player_text,
     require_side,
     require_unsigned,
     score_field,
     side_of_player,
 )
 from bot.services.team.match_facts import MatchContext
+from bot.services.team.scoreboard import GameState
 from storage.db import Database
 from storage.matches import (
     GameScore,
@@ -50,6 +52,33 @@ from storage.matches import (
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's field on a game's score form, in the side's lineup order."""
+
+    side: Side
+    position: int
+    player_id: int
+    name: str
+    score: int | None  # the stored score, when the captain who entered it fixes it
+
+    @property
+    def key(self) -> str:
+        """As `/score` names it: home1, away2…"""
+        return f"{self.side.value}{self.position}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.side.value.title()} {self.position} · {self.name}"
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    game: GameRef
+    replay: bool  # TEAM-AMB-4: the game was tied, and this is its replay
+    seats: tuple[Seat, ...]
 
 
 class MatchNightService:
@@ -96,8 +125,9 @@ class MatchNightService:
         match_id: int,
         players: list[str | None],
         machines: list[int | None],
-    ) -> tuple[MatchContext, int, Side]:
-        """Declare the acting captain's lineup for their next round. Returns the match, round and side."""
+    ) -> tuple[scoreboard.Scoreboard, int, Side]:
+        """Declare the acting captain's lineup for their next round. Returns the board after it, the round and
+        the side."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
@@ -109,7 +139,8 @@ class MatchNightService:
             side = acting.side or _side_to_declare(night, context)
             round_index = _round_to_declare(night, side, context)
             plan = lineup.round_plan(context.options)[round_index - 1]
-            chosen = [player_from(night, side, text) if text else None for text in players]
+            typed = [await player_text(session, context.league, text) if text else None for text in players]
+            chosen = [player_from(night, side, text) if text else None for text in typed]
             await require_in_good_standing(
                 session, context.league, [p for p in chosen if p is not None], on=today, doing="play in a lineup"
             )
@@ -139,7 +170,7 @@ class MatchNightService:
             except IntegrityError:
                 raise RuleViolation("TEAM-LINEUP-4", "Lineups are locked once declared.") from None
             audit.created(session, actor, row, at=now)
-        return context, round_index, side
+        return await self.current_board(context), round_index, side
 
     async def replace_game(
         self,
@@ -239,18 +270,37 @@ class MatchNightService:
 
     # --- scores (TEAM-GAME-*, COMMON-SCORE-1) ---------------------------------------------------------
 
+    async def score_sheet(self, actor: Actor, game: GameRef, *, correcting: bool = False) -> ScoreSheet:
+        """The form for a game's scores: one field per player, pre-filled with the stored scores when the
+        captain who entered them fixes them (`correcting`)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, None, game.match_id, any_league=True)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            board = await scoreboard.build(session, context, self.clock.now())
+            played = _fixable(board, game, acting) if correcting else _entry_due(board, game)
+        stored = {row.player_id: row.score for row in played.scores if row.confirmed_at is None} if correcting else {}
+        seats = tuple(
+            Seat(side, position, player, board.names.get(player, "?"), stored.get(player))
+            for side in Side
+            for position, player in enumerate(played.players[side], start=1)
+        )
+        return ScoreSheet(game, replay=played.state is GameState.REPLAY_DUE, seats=seats)
+
     async def enter_scores(
         self,
         actor: Actor,
         league_name: str | None,
         game: GameRef,
         typed: dict[Side, list[str]],
-    ) -> tuple[MatchContext, list[GameScore], dict[int, str]]:
-        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms.
-        Returns the match, the stored scores and the names of the match's players (for the echo)."""
+    ) -> scoreboard.Scoreboard:
+        """A captain enters one game's scores, in each side's lineup order; the opponent then confirms. A game
+        confirmed level is replayed (TEAM-AMB-4): its replay is entered the same way, for every player at
+        once, and replaces the first scores (REPLAY_REPLACES). Returns the board after the entry."""
         match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
+            await lock_match(session, match_id)
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
@@ -258,49 +308,84 @@ class MatchNightService:
             in_game = [p for side in Side for p in entries[side].players]
             today = now.astimezone(context.zone).date()
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
-            rows = []
-            for side in Side:
-                players = entries[side].players
-                values = [text for text in typed[side] if text.strip()]
-                if len(values) != len(players):
-                    who = context.teams[side].name
-                    raise InvalidInput(
-                        f"{who} had {len(players)} player(s) in round {round_index} game {game_number}; "
-                        f"give {len(players)} score(s) for them, in lineup order."
-                    )
-                for player_id, text in zip(players, values, strict=True):
-                    rows.append(
-                        GameScore(
-                            match_id=match_id,
-                            round_index=round_index,
-                            game_number=game_number,
-                            side=side,
-                            player_id=player_id,
-                            score=score_rules.parse_score(
-                                text,
-                                field=score_field(night, side, players, player_id),
-                                rules=context.options.score_input,
-                            ),
-                            entered_by=actor.user_id,
-                            entered_for=acting.side,
-                            entered_at=now,
-                        )
-                    )
+            replay = False
+            if await self._game_scores(session, game):  # the rare case: scores already there
+                due = _entry_due(await scoreboard.build(session, context, now), game)
+                replay = due.state is GameState.REPLAY_DUE
+                if replay:
+                    await self._void_replays(session, actor, game)  # a replay tied again: kept, VOID
+            status = ScoreStatus.REPLAY_REPLACES if replay else ScoreStatus.NORMAL
+            rows = [
+                GameScore(
+                    match_id=match_id,
+                    round_index=round_index,
+                    game_number=game_number,
+                    side=side,
+                    player_id=player_id,
+                    score=score,
+                    status=status,
+                    entered_by=actor.user_id,
+                    entered_for=acting.side,
+                    entered_at=now,
+                )
+                for side, player_id, score in _parsed(context, night, game, typed)
+            ]
             session.add_all(rows)
             try:
                 await session.flush()
             except IntegrityError:
-                raise Conflict(
-                    f"Round {round_index} game {game_number} already has scores. "
-                    "If they are wrong, dispute them with the Dispute button."
-                ) from None
+                raise Conflict(_already_entered(game)) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-        names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-        return context, rows, names
+        return await self.current_board(context)
 
-    async def confirm_game(self, actor: Actor, game: GameRef) -> MatchContext:
-        """The opposing captain confirms a game's entered scores."""
+    async def correct_scores(self, actor: Actor, game: GameRef, typed: dict[Side, list[str]]) -> scoreboard.Scoreboard:
+        """The captain who entered a game's scores fixes them until the other side confirms (COMMON-SCORE-3
+        holds after that). Each changed score is audited with its value before and after."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, game.match_id)  # a fix racing the confirmation: one of them waits
+            context = await load_context(session, actor, None, game.match_id, any_league=True)
+            await require_unsigned(session, context)
+            acting, night = await _acting_and_night(session, actor, context)
+            played = _fixable(await scoreboard.build(session, context, now), game, acting)
+            pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
+            for _side, player_id, score in _parsed(context, night, game, typed):
+                row = pending[player_id]
+                if row.score != score:
+                    before = audit.snapshot(row)
+                    row.score, row.entered_at = score, now
+                    session.add(row)
+                    audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
+        return await self.current_board(context)
+
+    async def undo_scores(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
+        """The captain who entered a game's scores takes them back before they are confirmed."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, game.match_id)
+            context = await load_context(session, actor, None, game.match_id, any_league=True)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            played = _own_entry(await scoreboard.build(session, context, now), game, acting)
+            for row in played.scores:
+                if row.confirmed_at is None:
+                    audit.deleted(session, actor, row, at=now, reason="taken back before confirmation")
+                    await session.delete(row)
+        return await self.current_board(context)
+
+    async def _void_replays(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
+        for row in await self._game_scores(session, game):
+            if row.status is ScoreStatus.REPLAY_REPLACES:
+                before = audit.snapshot(row)
+                row.status = ScoreStatus.VOID
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=self.clock.now(), reason="replayed again")
+        await session.flush()
+
+    async def confirm_game(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
+        """The opposing captain confirms a game's entered scores (an official's entry: either captain). Returns the
+        board after it."""
         match_id, round_index, game_number = game
         now = self.clock.now()
         async with self.db.writing() as session:
@@ -314,15 +399,17 @@ class MatchNightService:
             pending = [row for row in live if row.confirmed_at is None]
             if not pending:
                 raise Conflict(f"Round {round_index} game {game_number} is already confirmed.")
-            entered_for = {row.entered_for for row in pending}
-            if not acting.official and (acting.side is None or acting.side in entered_for):
+            # Each side confirms what the other entered: two captains who each entered a replay for their own
+            # player confirm each other's, rather than both being refused.
+            theirs = [row for row in pending if acting.official or row.entered_for is not acting.side]
+            if not theirs:
                 raise PermissionDenied("The opposing captain confirms scores; the captain who entered them cannot.")
-            for row in pending:
+            for row in theirs:
                 before = audit.snapshot(row)
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-        return context
+        return await self.current_board(context)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -434,18 +521,19 @@ def _round_to_declare(night: lineup.MatchNight, side: Side, context: MatchContex
 
 def _open_round(night: lineup.MatchNight, context: MatchContext) -> int:
     """The round being declared now: the first one not declared by both sides."""
-    for plan in lineup.round_plan(context.options):
-        declared = {d.side for d in night.declarations if d.round_index == plan.index}
-        if len(declared) < 2:
-            return plan.index
-    raise RuleViolation("TEAM-LINEUP-4", "Every round of this match is declared; lineups are locked.")
+    return _declaration_due(night, context)[0]
 
 
 def _side_to_declare(night: lineup.MatchNight, context: MatchContext) -> Side:
     """For an official acting for a team: the side whose turn it is in the open round (TEAM-LINEUP-2)."""
-    plan = lineup.round_plan(context.options)[_open_round(night, context) - 1]
-    declared = {d.side for d in night.declarations if d.round_index == plan.index}
-    return plan.first_declarer if plan.first_declarer not in declared else plan.first_declarer.other
+    return _declaration_due(night, context)[1]
+
+
+def _declaration_due(night: lineup.MatchNight, context: MatchContext) -> tuple[int, Side]:
+    due = next_steps.declaration_due(night, context.options)
+    if due is None:
+        raise RuleViolation("TEAM-LINEUP-4", "Every round of this match is declared; lineups are locked.")
+    return due
 
 
 def _games(kind: RoundKind, players: list[int | None], machines: list[int | None]) -> tuple[lineup.GameEntry, ...]:
@@ -468,6 +556,78 @@ def _game_entries(night: lineup.MatchNight, context: MatchContext, game: GameRef
     if not 1 <= game_number <= games:
         raise InvalidInput(f"Round {round_index} has games 1 to {games}.")
     return {side: lineups[side].games[game_number - 1] for side in Side}
+
+
+def _entry_due(board: scoreboard.Scoreboard, game: GameRef) -> scoreboard.BoardGame:
+    """The game, if its scores (or its replay's) are due now; else why not and what to do instead."""
+    played = board.game(game)
+    if played.state is GameState.CONFIRMATION_DUE:
+        raise Conflict(_already_entered(game))
+    if played.state is GameState.DONE:
+        raise Conflict(
+            f"Round {game.round_index} game {game.game_number} is confirmed. If it is wrong, dispute it "
+            "(Dispute, or `/match dispute`), or record the correction both captains agree (`/match agreement`)."
+        )
+    return played
+
+
+def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> scoreboard.BoardGame:
+    """COMMON-SCORE-3: scores awaiting confirmation may be fixed by the side that entered them (an official's
+    entry by an official); once confirmed, a change is a dispute or an agreed correction."""
+    played = board.game(game)
+    where = f"Round {game.round_index} game {game.game_number}"
+    if played.state is not GameState.CONFIRMATION_DUE:
+        raise RuleViolation(
+            "COMMON-SCORE-3",
+            f"{where} has no scores waiting for confirmation. Once confirmed, a change is a dispute (Dispute) "
+            "or a correction both captains agree (`/match agreement`).",
+        )
+    if played.entered_for is not acting.side:  # None for both: an official fixes an official's entry
+        entered_by = board.context.teams[played.entered_for].name if played.entered_for else "a commissioner"
+        raise PermissionDenied(
+            f"{where} was entered by {entered_by}; only they can fix it before it is confirmed. "
+            "If it is wrong, press Dispute."
+        )
+    return played
+
+
+def _fixable(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> scoreboard.BoardGame:
+    """An entry its form can fix: the acting side's, for every player of the game (not one player's replay)."""
+    played = _own_entry(board, game, acting)
+    pending = {row.player_id for row in played.scores if row.confirmed_at is None}
+    if pending != {player for side in Side for player in played.players[side]}:
+        raise InvalidInput(
+            f"Round {game.round_index} game {game.game_number} waits for one player's replay score; to change it, "
+            "press Undo and enter it again (`/match replay`)."
+        )
+    return played
+
+
+def _parsed(
+    context: MatchContext, night: lineup.MatchNight, game: GameRef, typed: dict[Side, list[str]]
+) -> list[tuple[Side, int, int]]:
+    """Each player's typed score, in lineup order (COMMON-SCORE-1); a refusal names the field and its player."""
+    entries = _game_entries(night, context, game)
+    parsed = []
+    for side in Side:
+        players = entries[side].players
+        values = [text for text in typed[side] if text.strip()]
+        if len(values) != len(players):
+            raise InvalidInput(
+                f"{context.teams[side].name} had {len(players)} player(s) in round {game.round_index} game "
+                f"{game.game_number}; give {len(players)} score(s) for them, in lineup order."
+            )
+        for player, text in zip(players, values, strict=True):
+            field = score_field(night, side, players, player)
+            parsed.append((side, player, score_rules.parse_score(text, field=field, rules=context.options.score_input)))
+    return parsed
+
+
+def _already_entered(game: GameRef) -> str:
+    return (
+        f"Round {game.round_index} game {game.game_number} already has scores waiting for confirmation. The "
+        "captain who entered them can Edit them until then; otherwise Confirm or Dispute them."
+    )
 
 
 def _day(day: date) -> str:

@@ -1,18 +1,51 @@
-"""A match's state as people see it: lineups, scores with their confirmations, result, open disputes."""
+"""A match's state as people see it: lineups, each game's scores, state and result, disputes and the captains.
+
+The living scoreboard, its buttons and the replies are all drawn from one `Scoreboard`, so what the board says
+is due is exactly what its buttons offer.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from enum import StrEnum
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.team import lineup, scoring
-from bot.rules.team.model import ScoreStatus, Side
+from bot.rules.team.model import RosterRole, ScoreStatus, Side
+from bot.rules.team.options import TeamOptions
 from bot.services.team import match_facts
+from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
-from storage.matches import GameScore, MatchChallenge
+from storage.matches import GameScore, MatchChallenge, TiebreakerSetup
+from storage.models import Player
+
+
+class GameState(StrEnum):
+    """Where one declared game stands, which decides the action its board shows."""
+
+    SCORES_DUE = "scores_due"  # both lineups declared, nothing entered yet
+    REPLAY_DUE = "replay_due"  # confirmed level: replay on the same machine, same players (TEAM-AMB-4)
+    CONFIRMATION_DUE = "confirmation_due"  # entered; the other side's captain confirms
+    DONE = "done"  # confirmed, or a forfeited Singles game (TEAM-SHORT-5)
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """One declared game. `entered_for`: the side whose captain entered the scores awaiting confirmation (None
+    for an official's entry); `result`: None until both sides have scores."""
+
+    ref: GameRef
+    machine: str
+    players: dict[Side, tuple[int, ...]]
+    state: GameState
+    result: scoring.GameResult | None
+    entered_for: Side | None
+    penalties: tuple[scoring.Penalty, ...]
+    scores: tuple[GameScore, ...]  # the live (not VOID) rows, oldest first
 
 
 @dataclass(frozen=True)
@@ -22,9 +55,30 @@ class Scoreboard:
     context: MatchContext
     names: dict[int, str]  # player id → display name
     night: lineup.MatchNight
+    facts: scoring.MatchFacts
     result: scoring.MatchResult
     scores: list[GameScore]
     open_challenges: list[MatchChallenge]
+    games: tuple[BoardGame, ...]
+    captains: dict[Side, tuple[int, ...]]  # Discord user ids of each side's captains
+    tiebreak: TiebreakerSetup | None
+
+    def game(self, ref: GameRef) -> BoardGame:
+        found = next((game for game in self.games if game.ref == ref), None)
+        if found is None:
+            if len(match_facts.effective_lineups(self.night, ref.round_index)) < 2:
+                raise RuleViolation("TEAM-LINEUP-2", f"Round {ref.round_index} is not declared by both teams yet.")
+            games = sum(1 for game in self.games if game.ref.round_index == ref.round_index)
+            raise InvalidInput(f"Round {ref.round_index} has games 1 to {games}.")
+        return found
+
+    @property
+    def ready_to_sign(self) -> bool:
+        """Everything but the captains' signatures is in (TEAM-MATCH-2/3/4)."""
+        if self.open_challenges or any(game.state is not GameState.DONE for game in self.games):
+            return False
+        signed = scoring.match_result(replace(self.facts, confirmed_by=frozenset(Side)), self.context.options)
+        return not signed.missing
 
 
 async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchChallenge]:
@@ -37,12 +91,72 @@ async def build(session: AsyncSession, context: MatchContext, now: datetime) -> 
     names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
     every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
     facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
-    scores = [s for s in every_score if s.status is not ScoreStatus.VOID]  # a replayed game's first (TEAM-MACH-5)
+    scores = sorted(
+        (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
+        key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
+    )
+    tiebreak = (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == context.match.id))).first()
     return Scoreboard(
         context=context,
         names=names,
         night=night,
+        facts=facts,
         result=scoring.match_result(facts, context.options),
-        scores=sorted(scores, key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0)),
+        scores=scores,
         open_challenges=await open_challenges(session, context.match.id or 0),
+        games=_games(context, night, facts, scores),
+        captains=await _captain_users(session, night),
+        tiebreak=tiebreak,
     )
+
+
+def _games(
+    context: MatchContext, night: lineup.MatchNight, facts: scoring.MatchFacts, scores: list[GameScore]
+) -> tuple[BoardGame, ...]:
+    machines = {m.machine_id: m.name for m in night.machines}
+    games = []
+    for plan, played in zip(lineup.round_plan(context.options), facts.rounds, strict=False):
+        declared = match_facts.effective_lineups(night, plan.index)
+        for number, game in enumerate(played, start=1):
+            ref = GameRef(context.match.id or 0, plan.index, number)
+            rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
+            games.append(
+                BoardGame(
+                    ref=ref,
+                    machine=machines.get(declared[plan.first_declarer].games[number - 1].machine or 0, "—"),
+                    players={side: declared[side].games[number - 1].players for side in Side},
+                    state=_state(game, rows, context.options),
+                    result=scoring.game_result(game, context.options) if game.is_entered else None,
+                    entered_for=next((row.entered_for for row in rows if row.confirmed_at is None), None),
+                    penalties=game.penalties,
+                    scores=rows,
+                )
+            )
+    return tuple(games)
+
+
+def _state(game: scoring.GameScores, rows: tuple[GameScore, ...], options: TeamOptions) -> GameState:
+    if game.forfeited_by:
+        return GameState.DONE
+    if not rows:
+        return GameState.SCORES_DUE
+    if any(row.confirmed_at is None for row in rows):
+        return GameState.CONFIRMATION_DUE
+    if game.is_entered and scoring.game_result(game, options).needs_replay:
+        return GameState.REPLAY_DUE
+    return GameState.DONE if game.is_entered else GameState.SCORES_DUE
+
+
+async def _captain_users(session: AsyncSession, night: lineup.MatchNight) -> dict[Side, tuple[int, ...]]:
+    """The Discord users to ask when a side's captain must act."""
+    by_player = {
+        e.player_id: side for side, entries in night.rosters.items() for e in entries if e.role is RosterRole.CAPTAIN
+    }
+    rows = (
+        await session.exec(select(Player.id, Player.discord_user_id).where(col(Player.id).in_(list(by_player))))
+    ).all()
+    users: dict[Side, list[int]] = {Side.HOME: [], Side.AWAY: []}
+    for player_id, user_id in sorted(rows):
+        if player_id is not None and user_id:
+            users[by_player[player_id]].append(user_id)
+    return {side: tuple(ids) for side, ids in users.items()}

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from tests.e2e.team import test_match_night
-from tests.e2e.team.test_match_night import Night, four_each_checked_in
-
-night = test_match_night.night  # the match-night fixture: two teams of five, a match tonight
+from tests.e2e.team_night import Night, four_each_checked_in
 
 
 async def test_a_lineup_breaking_two_rules_names_both_team_lineup_5_team_lineup_7(night: Night) -> None:

@@ -9,10 +9,7 @@ from sqlmodel import select
 from bot.rules.team.scoring import Offence
 from storage.matches import GamePenalty, Match
 from storage.models import Player, Season
-from tests.e2e.team import test_match_night
-from tests.e2e.team.test_match_night import Night, four_each_checked_in
-
-night = test_match_night.night  # the match-night fixture: two teams of five, a match tonight
+from tests.e2e.team_night import Night, four_each_checked_in
 
 
 async def a_slam_tilt_last_season(night: Night, member: str) -> None:

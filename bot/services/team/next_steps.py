@@ -1,0 +1,122 @@
+"""Who must act next in a team match, read from its scoreboard: the board's **Next:** line and the replies' pings.
+
+A step names the captains who must act (as mentions) and carries their user ids, so a reply can ping exactly
+them. Each kind of step is created by one kind of action (entering scores makes a confirmation due, a
+declaration the next declaration…), and the reply to that action is the one that pings, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.rules.team import lineup
+from bot.rules.team.model import Side
+from bot.rules.team.options import TeamOptions
+from bot.services.team.match_access import GameRef
+from bot.services.team.scoreboard import BoardGame, GameState, Scoreboard
+
+
+class StepKind(StrEnum):
+    RULING = "ruling"
+    CONFIRM = "confirm"
+    ENTER = "enter"
+    DECLARE = "declare"
+    TIEBREAK = "tiebreak"
+    SIGN = "sign"
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: StepKind
+    text: str
+    users: tuple[int, ...] = ()
+    game: GameRef | None = None  # for a game's scores: the game
+
+
+def steps(board: Scoreboard) -> tuple[Step, ...]:
+    """Everything due now, most blocking first; nothing once the match is final."""
+    if board.result.final:
+        return ()
+    if board.open_challenges:
+        numbers = ", ".join(f"#{c.id}" for c in board.open_challenges)
+        return (Step(StepKind.RULING, f"a commissioner rules on dispute {numbers} (`/match ruling`)"),)
+    due: list[Step] = [_game_step(board, game) for game in board.games if game.state is not GameState.DONE]
+    if declaration := declaration_due(board.night, board.context.options):
+        round_index, side = declaration
+        due.append(Step(StepKind.DECLARE, f"{_who(board, side)} declares round {round_index}", board.captains[side]))
+    if board.result.needs_tiebreaker and not due:
+        due.append(_tiebreak_step(board))
+    if board.ready_to_sign:
+        unsigned = [side for side in (Side.AWAY, Side.HOME) if side not in board.facts.confirmed_by]
+        users = tuple(user for side in unsigned for user in board.captains[side])
+        who = " and ".join(_who(board, side) for side in unsigned)
+        due.append(Step(StepKind.SIGN, f"{who} sign{'s' if len(unsigned) == 1 else ''} the scoresheet", users))
+    return tuple(due)
+
+
+def step_for(board: Scoreboard, kind: StepKind, game: GameRef) -> Step | None:
+    return next((step for step in steps(board) if step.kind is kind and step.game == game), None)
+
+
+def pings(board: Scoreboard, *created: StepKind, actor: int) -> tuple[int, ...]:
+    """The users asked to act by the steps of the kinds an action creates, but not whoever just acted."""
+    users = (user for step in steps(board) if step.kind in created for user in step.users if user != actor)
+    return tuple(dict.fromkeys(users))
+
+
+def next_line(board: Scoreboard, limit: int = 4) -> str:
+    """ "Next: …", for the board and the replies; empty when nothing is due."""
+    due = [step.text for step in steps(board)]
+    if not due:
+        return ""
+    shown = "; ".join(due[:limit]) + (f"; and {len(due) - limit} more" if len(due) > limit else "")
+    return f"**Next:** {shown}."
+
+
+def declaration_due(night: lineup.MatchNight, options: TeamOptions) -> tuple[int, Side] | None:
+    """The round being declared now and the side whose turn it is (TEAM-LINEUP-2); None once all are declared."""
+    for plan in lineup.round_plan(options):
+        declared = {d.side for d in night.declarations if d.round_index == plan.index}
+        if len(declared) < 2:
+            return plan.index, plan.first_declarer if plan.first_declarer not in declared else plan.first_declarer.other
+    return None
+
+
+def _game_step(board: Scoreboard, game: BoardGame) -> Step:
+    where = f"round {game.ref.round_index} game {game.ref.game_number}"
+    if game.state is GameState.CONFIRMATION_DUE:
+        if game.entered_for is None:
+            return Step(StepKind.CONFIRM, f"a captain confirms {where}", game=game.ref)
+        confirming = game.entered_for.other
+        users = board.captains[confirming]
+        return Step(StepKind.CONFIRM, f"{_who(board, confirming)} confirms {where}", users, game.ref)
+    if game.state is GameState.REPLAY_DUE:
+        text = f"replay {where}, tied: same machine, same players, then **Enter scores**"
+        return Step(StepKind.ENTER, text, game=game.ref)
+    return Step(StepKind.ENTER, f"**Enter scores** for {where} once it is played", game=game.ref)
+
+
+def _tiebreak_step(board: Scoreboard) -> Step:
+    """TEAM-TB-1/2: HOME decides first (unless it deferred), the other team decides the other; AWAY declares
+    first; then either captain enters the scores."""
+    setup = board.tiebreak
+    decided = (setup.format_by or setup.machine_by) if setup else None
+    both_decided = setup is not None and setup.format_by is not None and setup.machine_by is not None
+    if not both_decided:
+        first = Side.AWAY if setup is not None and setup.deferred_to_away else Side.HOME
+        side = first if decided is None else decided.other
+        what = "the tie-breaker's format or machine (`/tiebreak choose`)"
+        return Step(StepKind.TIEBREAK, f"{_who(board, side)} picks {what}", board.captains[side])
+    assert setup is not None
+    for side, players in ((Side.AWAY, setup.away_players), (Side.HOME, setup.home_players)):
+        if not players:
+            text = f"{_who(board, side)} names the tie-breaker players (`/tiebreak declare`)"
+            return Step(StepKind.TIEBREAK, text, board.captains[side])
+    return Step(StepKind.TIEBREAK, "enter the tie-breaker's scores, one per team (`/tiebreak score`)")
+
+
+def _who(board: Scoreboard, side: Side) -> str:
+    """The side's captains as mentions (Discord shows their names), or the team's name if none is known."""
+    mentions = " / ".join(f"<@{user}>" for user in board.captains[side])
+    return mentions or board.context.teams[side].name
