@@ -12,7 +12,7 @@ from bot.local.emulator import Output
 from tests.e2e.field.test_night import field_league  # noqa: F401 - the fixture
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.test_night import PLAYERS, ladder, ok  # noqa: F401 - the fixture
-from tests.e2e.team.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
+from tests.e2e.team_night import Night, four_each_checked_in
 
 
 def notices(tonight: Night | RunningBot, title: str) -> list[Output]:
@@ -34,7 +34,7 @@ async def name_channels(tonight: Night) -> None:
     assert "Posting settings saved" in reply, reply
 
 
-async def test_common_notify_1_a_second_warning_is_told_once_even_after_a_restart(night: Night) -> None:  # noqa: F811
+async def test_common_notify_1_a_second_warning_is_told_once_even_after_a_restart(night: Night) -> None:
     """COMMON-NOTIFY-1 / TEAM-DISC-2: the second warning suspends the player automatically; the commissioners
     get one notice of the suspension (and one of each warning) right after the command, without waiting for the
     tick; the next tick and a restarted bot send nothing again."""
@@ -56,7 +56,7 @@ async def test_common_notify_1_a_second_warning_is_told_once_even_after_a_restar
     assert len(notices(night, "Automatic suspension")) == 1
 
 
-async def test_common_notify_1_a_dispute_is_told_and_nothing_without_a_channel(night: Night) -> None:  # noqa: F811
+async def test_common_notify_1_a_dispute_is_told_and_nothing_without_a_channel(night: Night) -> None:
     """COMMON-NOTIFY-1 / TEAM-DISP-4: a captain's dispute reaches the commissioners with the match and the reason;
     while no commissioners channel is named nothing is sent or claimed, and naming it within the grace delivers
     it."""
@@ -76,7 +76,7 @@ async def test_common_notify_1_a_dispute_is_told_and_nothing_without_a_channel(n
     assert f"match #{night.match_id}" in told.text() and "A1 had a ball saver stolen" in told.text(), told.text()
 
 
-async def test_an_override_tells_the_commissioners_and_mentions_the_affected_captains(night: Night) -> None:  # noqa: F811
+async def test_an_override_tells_the_commissioners_and_mentions_the_affected_captains(night: Night) -> None:
     """COMMON-NOTIFY-1, COMMON-ROLE-1: a commissioner's score override is told with its old and new values and
     reason, and both captains (and the player whose score changed) are mentioned in #scores."""
     league = night.league

@@ -18,7 +18,7 @@ from storage.discipline import MachineIssue, Precedent
 from storage.matches import GameScore, Match, MatchChallenge, MatchConfirmation
 from tests.e2e.harness import RunningBot
 from tests.e2e.season import NEW_YORK, Facts, between, refused, stored_matches, teams_by_name
-from tests.e2e.team.test_match_night import Night, four_each_checked_in, night  # noqa: F401 - the fixture
+from tests.e2e.team_night import Night, four_each_checked_in
 
 WEST = ("Spinners", "Rollovers")
 PREFIX = {"Spinners": "sp", "Rollovers": "ro"}
@@ -144,7 +144,7 @@ async def test_dispute_from_challenge_to_ruling_to_standings(season_league: Runn
     )
 
 
-async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Night) -> None:  # noqa: F811
+async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Night) -> None:
     """TEAM-DISC-1 / TEAM-DISC-2 / TEAM-TV-19: a player's 2nd warning in the season suspends them automatically;
     their captain's next lineup naming them is refused with the ruling's id (COMMON-PLAYER-2) and nothing is
     stored; the history shows it all; once lifted, the same lineup is accepted. Only commissioners discipline
@@ -215,7 +215,7 @@ async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Nig
     )  # fmt: skip
 
 
-async def test_machine_issue_log_for_venue_operators(night: Night) -> None:  # noqa: F811
+async def test_machine_issue_log_for_venue_operators(night: Night) -> None:
     """TEAM-MACH-7: a major failure taken out of a match goes in the machine-issue log (COMMON-MALF-1), as does a
     status override; TEAM-MACH-8: an adjustment reported on match night is recorded only; the log is exported as
     CSV for the venue operator, by commissioners only."""
@@ -247,7 +247,7 @@ async def test_machine_issue_log_for_venue_operators(night: Night) -> None:  # n
     assert "machine_major_failure machine_issue" in trail.text()
 
 
-async def test_a_game_played_both_ways_and_an_agreement(night: Night) -> None:  # noqa: F811
+async def test_a_game_played_both_ways_and_an_agreement(night: Night) -> None:
     """TEAM-DISP-3: a disputed game is stored with a second result; the ruling must say which stands, and picking
     B replaces the entered scores, so the match is recomputed. TEAM-DISP-2: one captain writes down what both
     agreed for this match, the other accepts it (not the proposer)."""
@@ -288,7 +288,7 @@ def proposed_id(result: InteractionResult) -> int:
     return int(found[1])
 
 
-async def test_a_match_with_many_open_disputes_still_shows(night: Night) -> None:  # noqa: F811
+async def test_a_match_with_many_open_disputes_still_shows(night: Night) -> None:
     """COMMON-DISPUTE-1: thirty open disputes on one match must not break its scoreboard (Discord allows 25 embed
     fields; the bad-input suite found `/match show` failing): three are shown, the rest are counted."""
     await four_each_checked_in(night)
