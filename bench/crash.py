@@ -26,7 +26,8 @@ class CrashCycle:
 
 
 async def crash_cycle(league: TeamLeague, bot: BotProcess, sqlite_path: str, rng: random.Random) -> CrashCycle:
-    """One burst, killed part-way; then PRAGMA integrity_check and every acknowledged entry looked up."""
+    """One burst, killed part-way; then PRAGMA integrity_check, every acknowledged entry looked up, and every
+    game's stored scores are one whole entry of the burst."""
     await league.reset_tonight(rounds_declared=4)
     await bot.start()
     games = [
@@ -65,9 +66,19 @@ async def crash_cycle(league: TeamLeague, bot: BotProcess, sqlite_path: str, rng
     for row in sorted(stored, key=lambda row: (row.side.value != "home", row.id or 0)):
         by_game.setdefault((row.match_id, row.round_index, row.game_number), []).append(row.score)
     for match_id, r, g, values in acknowledged:
-        home, away = values[0::2], values[1::2]
-        assert by_game.get((match_id, r, g)) == [*home, *away], f"acknowledged entry lost: match {match_id} {r}/{g}"
+        assert by_game.get((match_id, r, g)) == _as_stored(values), f"acknowledged entry lost: match {match_id} {r}/{g}"
+    # An entry the kill cut short was saved whole or not at all: never some of its scores, never other values.
+    sent = {(match.match_id, r, g): _as_stored(values) for _, match, r, g, values in lines}
+    for game, scores in by_game.items():
+        assert scores == sent.get(game), (
+            f"half-written or stray entry after the kill: match {game[0]} {game[1]}/{game[2]}"
+        )
     return CrashCycle(len(lines), len(acknowledged), integrity)
+
+
+def _as_stored(values: list[int]) -> list[int]:
+    """The typed values (home1, away1, home2, away2) in the order the check reads them: home first, then away."""
+    return [*values[0::2], *values[1::2]]
 
 
 async def _part_way(emulator: Emulator, *, already: int, answers: int, within: float = 10.0) -> None:

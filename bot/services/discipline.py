@@ -25,6 +25,7 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, find_team
 from bot.services.permissions import require_commissioner
+from bot.services.team.attendance_record import short_attendance_flags
 from bot.services.team.schedule import parse_date
 from storage.db import Database
 from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
@@ -321,7 +322,7 @@ class DisciplineService:
     async def history(
         self, actor: Actor, league_name: str | None, *, member_id: int | None, team_name: str | None
     ) -> History:
-        """COMMON-DISC-1: a player's or a team's ledger, with what it calls for (TEAM-DISC-2/3/4)."""
+        """COMMON-DISC-1: a player's or a team's ledger, with what it calls for (TEAM-DISC-2/3/4, TEAM-SCHED-4)."""
         if (member_id is None) == (team_name is None):
             raise InvalidInput("Show the history of either a `member` or a `team`.")
         async with self.db.reading() as session:
@@ -331,7 +332,10 @@ class DisciplineService:
                 _require_teams(league)
                 team = await find_team(session, league, team_name)
                 entries = await _entries(session, team_id=team.id)
-                return History(team.name, entries, rules.team_flags(sanction(e) for e in entries), 0)
+                season = await current_season(session, league)
+                flags = rules.team_flags(sanction(e) for e in entries)
+                flags += await short_attendance_flags(session, league, team, season.id or 0, self.clock.now())
+                return History(team.name, entries, flags, 0)
             assert member_id is not None
             player = await _player(session, league, member_id, lock=False)
             entries = await _entries(session, player_id=player.id)

@@ -1,6 +1,7 @@
 """Hypothesis-generated values for every option of every command, sent through the emulator as commissioners,
 captains, players and strangers: scores with odd separators, negatives, huge numbers, unicode, unknown
-players and machines, stale matches. No unhandled exception, a clear answer, and no change on a refusal.
+players and machines, stale matches. No unhandled exception, a clear answer, and no change on a refusal: every
+table's contents are compared, not only its row count.
 
 The guild holds a team league on match night, a ladder with tonight's night open and a field league with
 tonight's groups made, so each format's commands also get values that name its real players, machines, groups
@@ -12,8 +13,10 @@ real work rather than being refused at once), or PINLEAGUE_BAD_INPUT_EXAMPLES (t
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +27,6 @@ from discord import app_commands
 from discord.ext import commands
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from bench import field as field_league
@@ -39,6 +41,7 @@ from bot.rules.team.model import Side
 from bot.services.field.options import OPTION_NAMES as FIELD_OPTION_NAMES
 from storage.db import Database
 from storage.migrate import upgrade
+from tests.e2e.command_table import COMMANDS
 from tests.robustness.conftest import SMALL, MatchNight, match_night_of
 
 EXAMPLES = int(os.environ.get("PINLEAGUE_BAD_INPUT_EXAMPLES", "40"))
@@ -87,6 +90,7 @@ class Leagues:
     night: MatchNight
     ladder: LadderLeague
     field: FieldLeague
+    tables: TableDigests
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +102,11 @@ async def leagues(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Lea
         async with match_night_of(db, SMALL) as match_night:
             ladder = await seed_ladder_league(db, match_night.emulator, LadderLeagueSize(players=9, weeks_played=1))
             field = await seed_field_league(db, match_night.emulator, FieldLeagueSize(players=10, weeks_played=1))
-            yield Leagues(match_night, ladder, field)
+            tables = TableDigests(path)
+            try:
+                yield Leagues(match_night, ladder, field, tables)
+            finally:
+                tables.connection.close()
     finally:
         await db.dispose()
 
@@ -196,16 +204,67 @@ def leaf_options(leagues: Leagues, path: list[str]) -> list[dict[str, Any]]:
     return list(options)
 
 
-async def fingerprint(db: Database) -> tuple[int, ...]:
-    """Row counts of every league table (the audit trail included) in one round trip."""
-    tables = [t.name for t in SQLModel.metadata.sorted_tables if t.name != "bot_state"]
-    query = "select " + ", ".join(f'(select count(*) from "{name}")' for name in tables)
-    async with db.connect() as connection:
-        return tuple((await connection.execute(text(query))).one())
+class TableDigests:
+    """A digest of every league table's contents (the audit trail included), per table, so that a refusal that
+    changed a value, not only one that added a row, shows, and the failure names the table.
+
+    Read on a connection of the test's own: SQLite's `data_version` moves whenever another connection commits,
+    so the tables are read again only after the bot committed something (on SQLite it writes no interaction
+    claims), and each example costs one pragma when nothing changed."""
+
+    def __init__(self, path: Path) -> None:
+        self.connection = sqlite3.connect(path)
+        tables = [t for t in SQLModel.metadata.sorted_tables if t.name != "bot_state"]
+        self.names = [table.name for table in tables]
+        self.query = "select " + ", ".join(
+            "(select group_concat(row, char(10)) from (select "
+            + " || ',' || ".join(f'quote("{column.name}")' for column in table.columns)
+            + f' as row from "{table.name}" order by rowid))'
+            for table in tables
+        )  # quote() spells each value exactly, NULL included
+        self.version: int | None = None
+        self.digests: dict[str, str] = {}
+
+    def current(self) -> dict[str, str]:
+        version = self.connection.execute("pragma data_version").fetchone()[0]
+        if version != self.version:
+            contents = self.connection.execute(self.query).fetchone()
+            self.digests = {
+                name: hashlib.sha256((content or "").encode()).hexdigest()
+                for name, content in zip(self.names, contents, strict=True)
+            }
+            self.version = version
+        return self.digests
+
+
+async def test_the_digest_sees_a_changed_value_that_keeps_the_row_count(tmp_path: Path) -> None:
+    """The comparison must be able to fail: a value changed by another connection changes its table's digest."""
+    path = tmp_path / "league.db"
+    db = Database(f"sqlite+aiosqlite:///{path}")
+    await upgrade(db)
+    await db.dispose()
+    league = (
+        "insert into league values (1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1)"
+    )
+    tables, bot = TableDigests(path), sqlite3.connect(path)  # the bot: another connection
+    try:
+        with bot:
+            bot.execute(league)
+        before = tables.current()
+        with bot:
+            bot.execute("update league set name = 'NYC 2' where id = 1")
+        after = tables.current()
+    finally:
+        tables.connection.close()
+        bot.close()
+    assert [name for name in before if after[name] != before[name]] == ["league"]
 
 
 def test_every_command_is_covered() -> None:
-    assert len(command_paths()) >= 39
+    """Every command the cogs define, exactly: a new command is a conscious change, with its row in the command
+    table (tests/e2e/command_table.py) that the permission matrix and this suite share."""
+    assert command_paths() == sorted(COMMANDS)
+    assert len(COMMANDS) == 115
 
 
 @pytest.mark.parametrize("path", command_paths())
@@ -225,7 +284,7 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing_when_refused(
     people = ["alice", match.home_captain, match.away_captain, match.roster[Side.HOME][-1], STRANGER]
     people += {"ladder": leagues.ladder.players[:2], "field": leagues.field.players[:2]}.get(names[0], [])
     member = data.draw(st.sampled_from(people), label="as")
-    before = await fingerprint(night.bot.db)
+    before = leagues.tables.current()
     dispatched = len(night.emulator.interactions)
     try:
         result = await night.emulator.invoke(names, values, as_member=member, timeout=10)
@@ -237,4 +296,6 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing_when_refused(
     assert reply.strip(), f"/{path} {values} got no reply"
     assert "Something went wrong" not in reply, f"/{path} {values} as {member}: {reply}"
     if reply.startswith("⛔"):
-        assert await fingerprint(night.bot.db) == before, f"/{path} {values} refused but changed the database"
+        after = leagues.tables.current()
+        changed = sorted(table for table in before if after[table] != before[table])
+        assert not changed, f"/{path} {values} refused but changed {', '.join(changed)}"

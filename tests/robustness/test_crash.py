@@ -1,5 +1,6 @@
 """The bot process is killed with SIGKILL in the middle of a burst of score entries, several times: after
-each kill SQLite passes its integrity check, and every entry the bot acknowledged is stored as echoed.
+each kill SQLite passes its integrity check, every entry the bot acknowledged is stored as echoed, and every
+entry it had not acknowledged is stored whole or not at all, never half written (checked in `crash_cycle`).
 The benchmark run does the same 20 times (`python -m bench`)."""
 
 from __future__ import annotations

@@ -26,20 +26,6 @@ def check_meet_machines(
         )
 
 
-def check_replacement(
-    replacement: MachineId,
-    selected: Collection[MachineId],
-    working: Collection[MachineId],
-    unplayable: Collection[MachineId],
-    name: str,
-) -> None:
-    """FIELD-MSEL-4 / FIELD-AMB-12: working, not already one of the meet's machines, not declared unplayable."""
-    if replacement in selected:
-        raise RuleViolation("FIELD-MSEL-4", f"{name} is already one of tonight's machines: name another.")
-    if replacement in unplayable or replacement not in working:
-        raise RuleViolation("FIELD-MSEL-4", f"{name} is not working: the replacement must be a working machine.")
-
-
 def check_new_score(
     player: PlayerId, machine: MachineId, existing: Collection[tuple[PlayerId, MachineId]], label: str
 ) -> None:

@@ -124,11 +124,6 @@ def season_forfeits(all_sanctions: Iterable[Sanction]) -> set[PlayerId]:
     return {s.penalty.player for s in all_sanctions if s.effect is Effect.SEASON_FORFEIT}
 
 
-def suspended(all_sanctions: Iterable[Sanction]) -> set[PlayerId]:
-    """FIELD-PEN-3/10: suspended players may not enter scores (COMMON-PLAYER-2)."""
-    return {s.penalty.player for s in all_sanctions if s.effect in (Effect.SEASON_FORFEIT, Effect.SUSPENSION)}
-
-
 def apply_sanctions(
     scores: Sequence[tuple[MachineId, MachineScore]],
     meet: int,

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 
-from bot.rules.refusals import RuleViolation
 from bot.rules.team.model import MatchId, PlayerId, ScoreStatus
 from bot.rules.team.options import TeamOptions
 
@@ -59,16 +58,6 @@ class HighScoreKey:
 class HighScore:
     key: HighScoreKey
     entry: ScoreEntry
-
-
-def check_high_score_claim(entry: ScoreEntry) -> None:
-    """TEAM-HS-2..4: refuse a claim that cannot be a high score."""
-    if entry.source is GameSource.TIEBREAKER_GAME:
-        raise RuleViolation("TEAM-HS-4", "Tie-breaker game scores are team scores, not high scores")
-    if entry.source not in COUNTING_SOURCES:
-        raise RuleViolation("TEAM-HS-2", "Only league match games qualify")
-    if entry.status not in COUNTING_STATUSES:
-        raise RuleViolation("TEAM-HS-4", "DQ, forfeited and void scores are not high scores")
 
 
 def high_score_table(entries: Iterable[ScoreEntry], options: TeamOptions) -> list[HighScore]:

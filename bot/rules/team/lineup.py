@@ -10,13 +10,14 @@ Rounds and games are numbered from 1, as on the scoresheet.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from functools import partial
 from itertools import zip_longest
 
-from bot.rules.refusals import RuleViolation
+from bot.rules.refusals import RuleViolation, refuse_all
 from bot.rules.team.attendance import FULL_SIDE, RosterEntry, Visit, present_players
 from bot.rules.team.model import MachineId, PlayerId, RosterRole, RoundKind, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
@@ -25,6 +26,7 @@ MACHINE_CAPACITIES = (1, 2, 4)  # COMMON-MACH-2 max_players
 MAX_GAMES_PER_MACHINE = 2  # TEAM-MACH-1 (NYC VII.O.3)
 MAX_GAMES_IN_PROGRESS = 2  # TEAM-MACH-2 (NYC VII.O.6)
 WRITE_IN_ROUND, WRITE_IN_GAME = 1, 2  # TEAM-SHORT-4 (NYC VI.A.2.4)
+EVERY_BROKEN_RULE = "This lineup breaks {count} rules; fix them all, then declare it again:"
 
 
 # --- Rounds ---------------------------------------------------------------------------------------------
@@ -293,25 +295,45 @@ def validate_declaration(
     now: datetime,
     options: TeamOptions,
 ) -> DeclaredLineup:
-    """Accept one team's lineup for one round, or raise the first rule it breaks.
+    """Accept one team's lineup for one round, or refuse it naming every rule it breaks.
 
-    TEAM-LINEUP-11 (captain or official), LINEUP-4 (locked), LINEUP-2 (order), LINEUP-8 (games),
-    LINEUP-3 and MACH-1/3 (machines), SHORT-4 (write-in), LINEUP-7 (roster, checked in), LINEUP-5 (once per
-    round), LINEUP-8 and SHORT-2/5/6 (slots), SHORT-3 (solo twice), LINEUP-6 (pairs), LINEUP-9 (minimum play).
+    Whether the team may declare now comes first, alone: TEAM-LINEUP-11 (captain or official), LINEUP-4 (locked),
+    LINEUP-2 (order), LINEUP-8 (games). Then every rule the lineup itself breaks, together, so the captain fixes
+    all of them at once: LINEUP-3 and MACH-1/3 (machines), SHORT-4 (write-in), LINEUP-7 (roster, checked in),
+    LINEUP-5 (once per round), LINEUP-8 and SHORT-2/5/6 (slots), SHORT-3 (solo twice), LINEUP-6 (pairs),
+    LINEUP-9 (minimum play).
     """
     facts = _Facts(night, options, now)
     plan = facts.plan(round_index)
     _check_declarant(facts, side, by)
     _check_turn(facts, side, plan)
     _check_game_count(facts, side, plan, lineup)
-    if side is plan.first_declarer:
-        _check_machine_picks(facts, plan, [g.machine for g in lineup.games if g.players])
-    else:
-        _check_no_machines(facts, plan, lineup.games)
-    _check_write_in(facts, side, plan, lineup)
-    _check_present(facts, side, [p for g in lineup.games for p in g.players if p != lineup.write_in])
-    _check_lineup(facts, side, plan, lineup, chosen_games=range(1, plan.games + 1))
+    machines = (
+        partial(_check_machine_picks, facts, plan, [g.machine for g in lineup.games if g.players])
+        if side is plan.first_declarer
+        else partial(_check_no_machines, facts, plan, lineup.games)
+    )
+    refuse_all(
+        _broken_rules(
+            machines,
+            partial(_check_write_in, facts, side, plan, lineup),
+            partial(_check_present, facts, side, [p for g in lineup.games for p in g.players if p != lineup.write_in]),
+            *_lineup_checks(facts, side, plan, lineup, chosen_games=range(1, plan.games + 1)),
+        ),
+        EVERY_BROKEN_RULE,
+    )
     return DeclaredLineup(side, round_index, lineup, now, by)
+
+
+def _broken_rules(*checks: Callable[[], None]) -> list[RuleViolation]:
+    """Run every check and keep what each refuses (a check stops at its own rule's first problem)."""
+    broken = []
+    for check in checks:
+        try:
+            check()
+        except RuleViolation as violation:
+            broken.append(violation)
+    return broken
 
 
 def _check_declarant(facts: _Facts, side: Side, by: Declarant) -> None:
@@ -418,16 +440,20 @@ def _check_present(facts: _Facts, side: Side, players: Iterable[PlayerId]) -> No
             raise RuleViolation("TEAM-LINEUP-7", f"{facts.name(player_id)} is not checked in.")
 
 
-def _check_lineup(facts: _Facts, side: Side, plan: RoundPlan, lineup: Lineup, *, chosen_games: Iterable[int]) -> None:
+def _lineup_checks(
+    facts: _Facts, side: Side, plan: RoundPlan, lineup: Lineup, *, chosen_games: Iterable[int]
+) -> list[Callable[[], None]]:
     """The checks on a whole round's lineup; `chosen_games` are the games the team is choosing now."""
-    _check_once_per_round(facts, lineup)
-    if plan.kind is RoundKind.DOUBLES:
-        _check_doubles_slots(facts, side, plan, lineup)
-        _check_solo_once(facts, side, plan, lineup)
-        _check_pairs(facts, side, plan, lineup)
-    else:
-        _check_singles_slots(facts, side, plan, lineup)
-    _check_minimum_play(facts, side, plan, lineup, chosen_games)
+    slots = (
+        [_check_doubles_slots, _check_solo_once, _check_pairs]
+        if plan.kind is RoundKind.DOUBLES
+        else [_check_singles_slots]
+    )
+    return [
+        partial(_check_once_per_round, facts, lineup),
+        *(partial(check, facts, side, plan, lineup) for check in slots),
+        partial(_check_minimum_play, facts, side, plan, lineup, tuple(chosen_games)),
+    ]
 
 
 def _check_once_per_round(facts: _Facts, lineup: Lineup) -> None:
@@ -618,8 +644,13 @@ def validate_replacement(
     else:
         _check_opponent_may_change(facts, side, plan, game_number, entry)
     changed = replace(lineup, games=tuple(entry if g == game_number else e for g, e in enumerate(lineup.games, 1)))
-    _check_present(facts, side, entry.players)
-    _check_lineup(facts, side, plan, changed, chosen_games=(game_number,))
+    refuse_all(
+        _broken_rules(
+            partial(_check_present, facts, side, entry.players),
+            *_lineup_checks(facts, side, plan, changed, chosen_games=(game_number,)),
+        ),
+        EVERY_BROKEN_RULE,
+    )
     return Replacement(side, round_index, game_number, entry, now, by)
 
 

@@ -121,14 +121,6 @@ def standings(teams: Collection[TeamId], results: Iterable[MatchResult]) -> list
     return _with_ranks(rows)
 
 
-def conference_standings(
-    conferences: Mapping[str, Collection[TeamId]], results: Iterable[MatchResult]
-) -> dict[str, list[StandingRow]]:
-    """TEAM-CFG-1: standings are kept per conference."""
-    results = list(results)
-    return {conference: standings(teams, results) for conference, teams in conferences.items()}
-
-
 def ties_needing_tiebreaker_match(rows: Sequence[StandingRow], *, playoff_teams: int) -> list[frozenset[TeamId]]:
     """TEAM-STAND-2: the ties still level after step 5 that touch the playoffs, so a tie-breaker match is due.
 

@@ -13,7 +13,6 @@ from bot.rules.field.meet import (
     check_meet_machines,
     check_new_score,
     check_official_edit,
-    check_replacement,
     correction_state,
     machines_left,
 )
@@ -53,13 +52,6 @@ def test_groups_play_machines_in_any_order_field_msel_2():
 def test_extra_ball_machines_are_announced_field_msel_3():
     """FIELD-MSEL-3: machines with an allowed extra ball are announced in advance."""
     assert announcement(["Godzilla", "TAF"], {"TAF"}) == ["Godzilla", "TAF (extra ball allowed)"]
-
-
-def test_replacement_machine_field_msel_4():
-    """FIELD-MSEL-4 / FIELD-AMB-12: working, not already selected, not declared unplayable."""
-    check_replacement(6, {1, 2, 3, 4, 5}, WORKING, {5}, "Machine 6")
-    assert refused(check_replacement, 2, {1, 2, 3, 4, 5}, WORKING, {5}, "Machine 2").rule_id == "FIELD-MSEL-4"
-    assert "not working" in refused(check_replacement, 7, {1, 2, 3, 4, 5}, WORKING, {5}, "Machine 7").message
 
 
 def test_one_score_per_player_per_machine_field_score_1():

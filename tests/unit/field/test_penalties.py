@@ -17,7 +17,6 @@ from bot.rules.field.penalties import (
     sanctions,
     season_forfeits,
     slam_tilt_offence,
-    suspended,
     victim_choice,
     wrong_game_count,
 )
@@ -56,7 +55,7 @@ def test_interference_ladder_is_cumulative_over_the_season_field_pen_3():
     p = [Penalty("X", week, Offence.INTERFERENCE, "M1") for week in (1, 2, 5, 7)]
     assert effects(*p) == [Effect.GAME_FORFEIT, Effect.GAME_FORFEIT, Effect.MATCH_FORFEIT, Effect.SEASON_FORFEIT]
     all_sanctions = sanctions(p)
-    assert season_forfeits(all_sanctions) == {"X"} and suspended(all_sanctions) == {"X"}
+    assert season_forfeits(all_sanctions) == {"X"}
 
 
 def test_automatic_escalations_field_pen_4():
@@ -90,8 +89,8 @@ def test_game_penalties_must_name_the_machine_field_pen_3():
 
 
 def test_cheating_suspends_field_pen_10():
-    """FIELD-PEN-10: cheating → immediate suspension (COMMON-PLAYER-2)."""
-    assert suspended(sanctions([Penalty("X", 1, Offence.CHEATING)])) == {"X"}
+    """FIELD-PEN-10: cheating → immediate suspension (COMMON-PLAYER-2, recorded in the discipline ledger)."""
+    assert [s.effect for s in sanctions([Penalty("X", 1, Offence.CHEATING)])] == [Effect.SUSPENSION]
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.refusals import RuleViolation
 from bot.rules.team.highscores import (
     GameSource,
     HighScoreKey,
     ScoreEntry,
-    check_high_score_claim,
     high_score_table,
 )
 from bot.rules.team.model import ScoreStatus
@@ -93,10 +91,7 @@ class TestVariants:
 class TestWhatQualifies:
     @pytest.mark.parametrize("source", [GameSource.WARM_UP, GameSource.PRACTICE, GameSource.OFF_NIGHT])
     def test_games_outside_matches_are_refused(self, source: GameSource) -> None:
-        """TEAM-HS-2: "Only league match games qualify"; such scores never enter the table."""
-        with pytest.raises(RuleViolation) as refusal:
-            check_high_score_claim(score(1, 200_000_000, source=source))
-        assert (refusal.value.rule_id, refusal.value.message) == ("TEAM-HS-2", "Only league match games qualify")
+        """TEAM-HS-2: only league match games qualify; such scores never enter the table."""
         assert holders([score(1, 200_000_000, source=source), score(2, 10_000_000)]) == {
             ("East", GODZILLA_PRO): 10_000_000
         }
@@ -104,30 +99,22 @@ class TestWhatQualifies:
     def test_forfeit_evening_games_count(self) -> None:
         """TEAM-HS-3: every game played on a forfeit evening counts."""
         entry = score(1, 200_000_000, source=GameSource.FORFEIT_EVENING)
-        check_high_score_claim(entry)
         assert holders([entry]) == {("East", GODZILLA_PRO): 200_000_000}
 
     @pytest.mark.parametrize("status", [ScoreStatus.DQ, ScoreStatus.FORFEITED_GAME, ScoreStatus.VOID])
     def test_dq_forfeited_and_void_scores_do_not_count(self, status: ScoreStatus) -> None:
         """TEAM-HS-4 / TEAM-AMB-16: DQ and forfeited scores are not high scores (nor void ones, replayed)."""
         entry = score(1, 200_000_000, status=status)
-        with pytest.raises(RuleViolation) as refusal:
-            check_high_score_claim(entry)
-        assert refusal.value.rule_id == "TEAM-HS-4"
         assert holders([entry, score(2, 10_000_000)]) == {("East", GODZILLA_PRO): 10_000_000}
 
     def test_tiebreaker_team_scores_do_not_count(self) -> None:
         """TEAM-HS-4 / TEAM-TV-17: a tie-breaker game's 2,450,000,000 is a team score, not a high score."""
         entry = score(1, 2_450_000_000, model=JAWS, source=GameSource.TIEBREAKER_GAME)
-        with pytest.raises(RuleViolation) as refusal:
-            check_high_score_claim(entry)
-        assert refusal.value.rule_id == "TEAM-HS-4"
         assert holders([entry]) == {}
 
     def test_replay_that_replaces_counts(self) -> None:
         """TEAM-HS-2: a REPLAY_REPLACES score is the player's match score."""
         entry = score(1, 30_000_000, status=ScoreStatus.REPLAY_REPLACES)
-        check_high_score_claim(entry)
         assert holders([entry]) == {("East", GODZILLA_PRO): 30_000_000}
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rules.refusals import RuleViolation
+from bot.rules.refusals import Refusals, RuleViolation
 from bot.rules.team.attendance import RosterEntry, Visit
 from bot.rules.team.lineup import (
     Declarant,
@@ -135,6 +135,16 @@ def refused(rule_id: str, message: str) -> Iterator[None]:
         yield
     assert info.value.rule_id == rule_id
     assert message in info.value.message, info.value.message
+
+
+@contextmanager
+def refused_every(*expected: tuple[str, str]) -> Iterator[None]:
+    """A lineup breaking several rules is refused naming each (rule id, words of its message), in this order."""
+    with pytest.raises(Refusals) as info:
+        yield
+    named = [(r.rule_id, r.message) for r in info.value.refusals]
+    assert [rule for rule, _ in named] == [rule for rule, _ in expected], named
+    assert all(words in message for (_, message), (_, words) in zip(named, expected, strict=True)), named
 
 
 def arrive(night: MatchNight, side: Side, player: int, when: datetime) -> MatchNight:
@@ -766,7 +776,10 @@ class TestOneTeamShort:
         night = declare(make_night(away=SHORT_TRIO), AWAY, 1, [(A(1), A(2)), (A(3),)], [M1, M2])
         night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
         night = declare(night, HOME, 2, [(H(5), H(6)), (H(1), H(3))], [M1, M2])
-        with refused("TEAM-SHORT-3", "A3 already played alone in a Doubles round"):
+        with refused_every(
+            ("TEAM-SHORT-3", "A3 already played alone in a Doubles round"),
+            ("TEAM-LINEUP-6", "A1 and A2 were already paired this match"),
+        ):
             declare(night, AWAY, 2, [(A(3),), (A(1), A(2))])
         assert declare(night, AWAY, 2, [(A(1), A(3)), (A(2),)]).declarations
 
@@ -939,7 +952,10 @@ class TestWriteIn:
         )
         assert {s.player_id for s in game_order(night, 1, 2, now=t(20), options=OPTIONS)} == {A(3), H(3), H(4)}
         night = declare(night, HOME, 2, [(H(1), H(3)), (H(2), H(4))], [M1, M1], now=t(14))
-        with refused("TEAM-SHORT-3", "A3 already played alone in a Doubles round"):
+        with refused_every(
+            ("TEAM-SHORT-3", "A3 already played alone in a Doubles round"),
+            ("TEAM-LINEUP-6", "A1 and A2 were already paired this match"),
+        ):
             declare(night, AWAY, 2, [(A(3),), (A(1), A(2))], now=t(14))
 
     def test_write_in_only_in_game_2(self) -> None:

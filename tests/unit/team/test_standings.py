@@ -15,7 +15,6 @@ from bot.rules.team.standings import (
     MatchResult,
     StandingRow,
     TieStep,
-    conference_standings,
     head_to_head,
     standings,
     tiebreaker_match_date,
@@ -240,12 +239,13 @@ class TestHeadToHeadMatrix:
 
 class TestConferences:
     def test_each_conference_has_its_own_table(self) -> None:
-        """TEAM-CFG-1: standings are kept per conference; an inter-conference match counts for both teams."""
+        """TEAM-CFG-1: standings are kept per conference (one table of its teams each, as the standings service
+        asks); an inter-conference match counts for both teams."""
         results = [result(1, 2, 10, 6), result(3, 4, 6, 10), result(1, 3, 9, 7)]
-        tables = conference_standings({"East": [1, 2], "West": [3, 4]}, results)
-        assert order(tables["East"]) == [1, 2]
-        assert order(tables["West"]) == [4, 3]
-        assert row_of(tables["West"], 3).played == 2
+        east, west = standings([1, 2], results), standings([3, 4], results)
+        assert order(east) == [1, 2]
+        assert order(west) == [4, 3]
+        assert row_of(west, 3).played == 2
 
 
 class TestTiebreakerMatch:
