@@ -366,11 +366,15 @@ async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -
     match = board.context.match
     match_id = match.id or 0
     embed, view = scoreboard_embed(board), board_view(board)
+    match_night = bot.services.match_night
     # A board built before this process posted the match's first one does not know that message yet.
-    channel_id, message_id = bot.scoreboards.posted_at(match_id) or (
-        match.scoreboard_channel_id,
-        match.scoreboard_message_id,
-    )
+    where = bot.scoreboards.posted_at(match_id) or (match.scoreboard_channel_id, match.scoreboard_message_id)
+    unposted = not (where[0] and where[1])
+    if unposted and isinstance(channel, discord.abc.Messageable):
+        channel_id = getattr(channel, "id", 0)
+        if not await match_night.claim_scoreboard(match_id, channel_id):  # another process is posting it
+            where = await match_night.scoreboard_posted_elsewhere(match_id) or (None, None)
+    channel_id, message_id = where
     if channel_id and message_id:
         try:
             await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed, view=view)
@@ -379,6 +383,10 @@ async def _send_scoreboard(bot: LeagueBot, channel: object, board: Scoreboard) -
             pass  # deleted by someone: post a fresh one
     if not isinstance(channel, discord.abc.Messageable):
         return
-    message = await channel.send(embed=embed, view=view)
+    try:
+        message = await channel.send(embed=embed, view=view)
+    except discord.HTTPException:
+        await match_night.release_scoreboard(match_id)
+        raise
     bot.scoreboards.posted(match_id, message.channel.id, message.id)
-    await bot.services.match_night.scoreboard_posted(match_id, message.channel.id, message.id)
+    await match_night.scoreboard_posted(match_id, message.channel.id, message.id)

@@ -6,12 +6,13 @@ what was accepted in one transaction. Captains act for their own side; a commiss
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -52,6 +53,7 @@ from storage.matches import (
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
+CLAIMED_POST_WAIT = 5.0  # seconds to wait for another process's first scoreboard before posting one
 
 
 @dataclass(frozen=True)
@@ -458,6 +460,39 @@ class MatchNightService:
             return await scoreboard.build(
                 session, await load_context(session, actor, league_name, match_id), self.clock.now()
             )
+
+    async def claim_scoreboard(self, match_id: int, channel_id: int) -> bool:
+        """Whether this process posts the match's first scoreboard. Two processes answering a match's first
+        commands at once would each post one; the claim names the channel, with no message until
+        `scoreboard_posted`."""
+        unclaimed = col(Match.scoreboard_channel_id).is_(None)
+        async with self.db.writing() as session:
+            claimed = await session.exec(
+                update(Match).where(col(Match.id) == match_id, unclaimed).values(scoreboard_channel_id=channel_id)
+            )
+            return claimed.rowcount == 1
+
+    async def release_scoreboard(self, match_id: int) -> None:
+        """Give up a claim whose post Discord refused, so the next change tries again."""
+        async with self.db.writing() as session:
+            await session.exec(
+                update(Match)
+                .where(col(Match.id) == match_id, col(Match.scoreboard_message_id).is_(None))
+                .values(scoreboard_channel_id=None)
+            )
+
+    async def scoreboard_posted_elsewhere(self, match_id: int) -> tuple[int, int] | None:
+        """Where the process that claimed the match's first scoreboard posted it, once it has (it is one message
+        away), or None if it has not within a few seconds."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + CLAIMED_POST_WAIT
+        while loop.time() < give_up:
+            async with self.db.reading() as session:
+                match = await session.get(Match, match_id, populate_existing=True)
+            if match is not None and match.scoreboard_channel_id and match.scoreboard_message_id:
+                return match.scoreboard_channel_id, match.scoreboard_message_id
+            await asyncio.sleep(0.05)
+        return None
 
     async def scoreboard_posted(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember the living scoreboard message so later changes edit it instead of posting anew."""
