@@ -4,7 +4,6 @@ tie-breaker, signing) and, for officials, the open disputes of those matches."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -12,12 +11,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.formats import Guide
-from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team import attendance, lineup
 from bot.rules.team.model import RosterRole, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.help import Asker, Due, Role, Situation
 from bot.services.lookup import current_season
-from bot.services.team import match_facts, scoreboard
+from bot.services.team import match_facts, next_steps, scoreboard
 from bot.services.team.match_access import player_id_of, side_of_player
 from bot.services.team.match_night import CHOICE_WINDOW
 from bot.services.team.scoreboard import Scoreboard
@@ -55,9 +54,7 @@ async def situation(session: AsyncSession, league: League, asker: Asker, now: da
             continue
         context = await match_facts.context_for(session, league, match)
         if mine:
-            board = await scoreboard.build(session, context, now)
-            facts = await match_facts.facts(session, context, now, known=board.night, scores=board.scores)
-            due += _match_due(board, facts, player_id or 0, now)
+            due += _match_due(await scoreboard.build(session, context, now), player_id or 0, now)
         if asker.official:  # TEAM-DISP-1: the commissioner rules
             due += [
                 Due(f"Dispute #{challenge.id} on {_label(context, today)} awaits your ruling", "`/match ruling`")
@@ -97,7 +94,7 @@ async def _part(session: AsyncSession, in_force: list[RosterEntry], player_id: i
     return (Role.CAPTAIN if captain else Role.PLAYER), " and ".join(parts)
 
 
-def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now: datetime) -> list[Due]:
+def _match_due(board: Scoreboard, player_id: int, now: datetime) -> list[Due]:
     """What the player (and, as captain, their team) still has to do in one match."""
     context, night, result = board.context, board.night, board.result
     side = side_of_player(dict(night.rosters), player_id)
@@ -123,7 +120,7 @@ def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now
         due += _scores_due(board, label)
         if result.needs_tiebreaker:
             due.append(Due(f"{label} is level: the tie-breaker decides it", "`/tiebreak`"))
-        if _ready_to_sign(facts, board, side):
+        if board.ready_to_sign and side not in board.facts.confirmed_by:  # TEAM-MATCH-4
             due.append(Due(f"Check the scoresheet of {label} and sign it", SIGN))
     if board.open_challenges:
         due.append(Due(f"{label} is disputed: a commissioner rules on it", "`/match show`"))
@@ -133,17 +130,16 @@ def _match_due(board: Scoreboard, facts: scoring.MatchFacts, player_id: int, now
 def _lineup_due(board: Scoreboard, side: Side) -> list[Due]:
     """TEAM-LINEUP-2: in the first round not declared by both teams, the first declarer declares, then the other."""
     label = board.context.label
-    for plan in lineup.round_plan(board.context.options):
-        declared = {d.side for d in board.night.declarations if d.round_index == plan.index}
-        if len(declared) == len(Side):
-            continue
-        if side in declared:
-            return []
-        if plan.first_declarer is side or plan.first_declarer in declared:
-            return [Due(f"Your lineup for round {plan.index} of {label} is due", "`/lineup`")]
-        first = board.context.teams[plan.first_declarer].name
-        return [Due(f"Round {plan.index} of {label}: {first} declares first, then your lineup", "`/lineup`")]
-    return []
+    declaration = next_steps.declaration_due(board.night, board.context.options)
+    if declaration is None:
+        return []
+    round_index, turn = declaration
+    if turn is side:
+        return [Due(f"Your lineup for round {round_index} of {label} is due", "`/lineup`")]
+    if any(d.side is side and d.round_index == round_index for d in board.night.declarations):
+        return []
+    first = board.context.teams[turn].name
+    return [Due(f"Round {round_index} of {label}: {first} declares first, then your lineup", "`/lineup`")]
 
 
 def _scores_due(board: Scoreboard, label: str) -> list[Due]:
@@ -159,14 +155,6 @@ def _scores_due(board: Scoreboard, label: str) -> list[Due]:
             numbers = ", ".join(str(n) for n in games)
             due.append(Due(f"{label}: round {plan.index} game(s) {numbers} need scores", "`/score`"))
     return due
-
-
-def _ready_to_sign(facts: scoring.MatchFacts, board: Scoreboard, side: Side) -> bool:
-    """TEAM-MATCH-4, as signing checks it: the side has not signed, every game is confirmed, no dispute is open,
-    and nothing but the captains' signatures stands between the match and final."""
-    if side in facts.confirmed_by or board.open_challenges or any(not s.confirmed_at for s in board.scores):
-        return False
-    return not scoring.match_result(replace(facts, confirmed_by=frozenset(Side)), board.context.options).missing
 
 
 GUIDE = Guide(
