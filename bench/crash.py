@@ -13,6 +13,7 @@ from sqlmodel import col, select
 from bench.bot_process import BotProcess
 from bench.team import ROUND_GAMES, TeamLeague
 from bot.local.emulator import Emulator, InteractionResult
+from bot.local.emulator.records import REPLY_KINDS
 from storage.matches import GameScore
 
 BURST = 24  # score entries dispatched at once, each for a different game
@@ -56,7 +57,7 @@ async def crash_cycle(league: TeamLeague, bot: BotProcess, sqlite_path: str, rng
     acknowledged = []
     for (_, match, r, g, values), outcome in zip(lines, outcomes, strict=True):
         if isinstance(outcome, InteractionResult) and any(
-            o.kind in ("response", "followup") and o.content.startswith("📝") for o in outcome.outputs
+            o.kind in REPLY_KINDS and o.content.startswith("📝") for o in outcome.outputs
         ):
             acknowledged.append((match.match_id, r, g, values))
     async with league.db.reading() as session:
@@ -84,7 +85,7 @@ def _as_stored(values: list[int]) -> list[int]:
 async def _part_way(emulator: Emulator, *, already: int, answers: int, within: float = 10.0) -> None:
     """Until `answers` entries of the burst have been acknowledged (so the kill lands mid-burst)."""
     for _ in range(int(within / 0.005)):
-        echoed = [o for o in emulator.outputs[already:] if o.kind in ("response", "followup") and "📝" in o.content]
+        echoed = [o for o in emulator.outputs[already:] if o.kind in REPLY_KINDS and "📝" in o.content]
         if len(echoed) >= answers:
             return
         await asyncio.sleep(0.005)

@@ -15,7 +15,7 @@ from bot.local.emulator import Emulator, EmulatorError, InteractionResult, Outpu
 from bot.local.emulator.commands import parse_line
 from bot.local.emulator.interactions import InteractionRecord, InteractionType
 
-REPLY_KINDS = ("response", "followup", "autocomplete", "modal")
+REPLY_KINDS = ("response", "followup", "edit", "autocomplete", "modal")  # "edit": a deferral resolved
 Call = Callable[[], Awaitable[InteractionResult]]
 
 
@@ -149,9 +149,7 @@ async def measure(
             result.reply.append(replied - record.dispatched_at)
             command = "autocomplete" if record.label.startswith("autocomplete") else record.label  # "/ladder score"
             result.reply_by_command.setdefault(command, []).append(replied - record.dispatched_at)
-        refusals = [
-            o.content for o in record.outputs if o.kind in ("response", "followup") and o.content.startswith("⛔")
-        ]
+        refusals = [o.content for o in record.outputs if o.kind in REPLY_KINDS and o.content.startswith("⛔")]
         if refusals:
             result.refused += 1
             result.refusals.append(refusals[0])

@@ -13,6 +13,7 @@ import itertools
 from bench.load import Call, TimedEmulator, Workload
 from bench.team import FIRST_DECLARER, ROUND_GAMES, TeamLeague, TonightMatch
 from bot.local.emulator import InteractionResult
+from bot.local.emulator.records import REPLY_KINDS
 from bot.rules.team.model import Side
 
 SINGLES_SLOTS = 4
@@ -117,7 +118,7 @@ def _confirm(
     emulator: TimedEmulator, entry: InteractionResult, match: TonightMatch, round_index: int, game: int
 ) -> Call:
     record = emulator.interactions[entry.interaction_id]
-    reply = next(o for o in record.outputs if o.kind in ("response", "followup"))  # the echo with the buttons
+    reply = next(o for o in record.outputs if o.kind in REPLY_KINDS)  # the echo with the buttons
     custom_id = f"score:confirm:{match.match_id}:{round_index}:{game}"
     return lambda: emulator.click(reply, custom_id, as_member=match.away_captain, timeout=30)
 

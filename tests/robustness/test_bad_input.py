@@ -36,6 +36,7 @@ from bench.ladder import LadderLeague, LadderLeagueSize, seed_ladder_league
 from bot.client import cog_modules
 from bot.local.emulator import Attachment, EmulatorError
 from bot.local.emulator.commands import OptionType
+from bot.local.emulator.records import REPLY_KINDS
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.team.model import Side
 from bot.services.field.options import OPTION_NAMES as FIELD_OPTION_NAMES
@@ -292,7 +293,7 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing_when_refused(
         assert len(night.emulator.interactions) == dispatched, f"no answer to /{path} {values}: {error}"
         assume(False)  # Discord's own client would not send this (e.g. a value of the wrong type)
         return
-    reply = "\n".join(o.text() for o in result.outputs if o.kind in ("response", "followup"))
+    reply = "\n".join(o.text() for o in result.outputs if o.kind in REPLY_KINDS)
     assert reply.strip(), f"/{path} {values} got no reply"
     assert "Something went wrong" not in reply, f"/{path} {values} as {member}: {reply}"
     if reply.startswith("⛔"):

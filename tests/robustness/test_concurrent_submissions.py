@@ -17,6 +17,7 @@ from sqlmodel import col, select
 
 from bench.team import ROUND_GAMES, TeamLeagueSize, TonightMatch
 from bot.local.emulator import Emulator, InteractionResult, Output
+from bot.local.emulator.records import REPLY_KINDS
 from bot.rules.team.model import Side
 from storage.db import Database
 from storage.matches import GameScore, MatchVisit
@@ -129,7 +130,7 @@ async def test_500_mixed_submissions_from_50_members_at_once(db: Database) -> No
 
 def reply_text(outputs: list[Output]) -> str:
     """What the member reads in answer (not the scoreboard the answer also updates)."""
-    return "\n".join(o.text() for o in outputs if o.kind in ("response", "followup"))
+    return "\n".join(o.text() for o in outputs if o.kind in REPLY_KINDS)
 
 
 async def replies(emulator: Emulator, results: list[InteractionResult], *, within: float = 30.0) -> list[str]:

@@ -7,6 +7,7 @@ import asyncio
 from sqlalchemy import func
 from sqlmodel import select
 
+from bot.local.emulator.records import REPLY_KINDS
 from bot.rules.team.model import Side
 from storage.matches import MatchVisit
 from tests.robustness.conftest import MatchNight
@@ -43,7 +44,7 @@ async def test_duplicates_arriving_together_check_in_once(match_night: MatchNigh
     await asyncio.sleep(SETTLE)
 
     assert "is checked in" in result.text(), result.text()
-    answers = [o.kind for o in emulator.interactions[newest].outputs if o.kind in ("response", "followup")]
+    answers = [o.kind for o in emulator.interactions[newest].outputs if o.kind in REPLY_KINDS]
     assert len(answers) == 1, answers  # answered once: directly, or after a deferral when the machine is slow
     assert emulator.interactions[newest].rejections == []
     async with match_night.bot.db.reading() as session:
