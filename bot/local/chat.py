@@ -25,7 +25,6 @@ from bot.local import controls, kept_members
 from bot.local.controls import ChatError
 from bot.local.demo import DEMO_ACTOR, DEMO_SETUP
 from bot.local.emulator import Emulator, EmulatorError, InteractionResult, Output
-from bot.local.emulator.records import MESSAGE_KINDS
 from bot.local.screen import render_output
 from bot.runtime import migrated_database
 from bot.settings import Settings
@@ -147,35 +146,12 @@ class LocalChat:
         mine = {id(output) for output in outputs}
         return outputs + [o for o in self.emulator.outputs[seen:] if id(o) not in mine]
 
-    def _visible_messages(self, member: str) -> list[Output]:
-        """The messages `member` sees, newest first, each as it looks now."""
-        viewer, seen, visible = self.emulator.member(member), set(), []
-        for output in reversed(self.emulator.outputs):
-            if output.message_id is None or output.message_id in seen:
-                continue
-            seen.add(output.message_id)
-            origin = self.emulator.interactions.get(output.interaction_id or 0)
-            if output.kind in MESSAGE_KINDS and (not output.ephemeral or (origin and origin.member is viewer)):
-                visible.append(output)
-        return visible
-
-    def _newest_with(
-        self, member: str, wanted: str, items: Callable[[Output], list[dict[str, Any]]], name: str, what: str
-    ) -> tuple[Output, dict[str, Any]]:
-        """The newest message showing an item called `wanted`: one named exactly, else by a unique beginning."""
-        messages = self._visible_messages(member)
-        for output in messages:
-            if exact := [i for i in items(output) if str(i.get(name, "")).casefold() == wanted.casefold()]:
-                return output, exact[0]
-        for output in messages:
-            if found := controls.by_name(wanted, items(output), lambda i: str(i.get(name, "")), what):
-                return output, found
-        raise ChatError(f"no message you can see shows a {what} {wanted!r}")
-
     async def _click(self, label: str, member: str) -> InteractionResult:
         """Press the button with this label on the newest bot message showing one."""
         label = " ".join(_words(label))
-        output, button = self._newest_with(member, label, lambda o: controls.buttons(o.components), "label", "button")
+        output, button = controls.newest_with(
+            self.emulator, member, label, lambda o: controls.buttons(o.components), "label", "button"
+        )
         return await self.emulator.click(output.message_id or 0, button["custom_id"], as_member=member)
 
     async def _pick(self, rest: str, member: str) -> InteractionResult:
@@ -183,8 +159,8 @@ class LocalChat:
         words = _words(rest)
         if len(words) < 2:
             raise ChatError('usage: :pick MENU OPTION … (the menu by its placeholder, e.g. :pick Confirm "R2 G1")')
-        output, menu = self._newest_with(
-            member, words[0], lambda o: controls.menus(o.components), "placeholder", "menu"
+        output, menu = controls.newest_with(
+            self.emulator, member, words[0], lambda o: controls.menus(o.components), "placeholder", "menu"
         )
         values = controls.picked_values(menu, words[1:])
         return await self.emulator.click(output.message_id or 0, menu["custom_id"], as_member=member, values=values)

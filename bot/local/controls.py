@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.local.emulator import Emulator, Output
 from bot.local.emulator.components import SELECTS, ComponentType, walk
+from bot.local.emulator.records import MESSAGE_KINDS
 
 T = TypeVar("T")
 
@@ -32,6 +34,39 @@ def by_name(wanted: str, candidates: Iterable[T], name: Callable[[T], str], what
         names = ", ".join(repr(name(c)) for c in prefixed)
         raise ChatError(f"{wanted!r} could be any of {names}: type more of the {what}")
     return prefixed[0] if prefixed else None
+
+
+def visible_messages(emulator: Emulator, member: str) -> list[Output]:
+    """The messages `member` sees, newest first, each as it looks now (others' ephemeral replies left out)."""
+    viewer, seen, visible = emulator.member(member), set(), []
+    for output in reversed(emulator.outputs):
+        if output.message_id is None or output.message_id in seen:
+            continue
+        seen.add(output.message_id)
+        origin = emulator.interactions.get(output.interaction_id or 0)
+        if output.kind in MESSAGE_KINDS and (not output.ephemeral or (origin and origin.member is viewer)):
+            visible.append(output)
+    return visible
+
+
+def newest_with(
+    emulator: Emulator,
+    member: str,
+    wanted: str,
+    items: Callable[[Output], list[dict[str, Any]]],
+    name: str,
+    what: str,
+) -> tuple[Output, dict[str, Any]]:
+    """The newest message `member` sees with an item (button, menu) whose `name` key is `wanted`: named exactly
+    on any message first, so an exact label is never shadowed by a newer message's longer one."""
+    messages = visible_messages(emulator, member)
+    for output in messages:
+        if exact := [i for i in items(output) if str(i.get(name, "")).casefold() == wanted.casefold()]:
+            return output, exact[0]
+    for output in messages:
+        if found := by_name(wanted, items(output), lambda i: str(i.get(name, "")), what):
+            return output, found
+    raise ChatError(f"no message you can see shows a {what} {wanted!r}")
 
 
 def buttons(components: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

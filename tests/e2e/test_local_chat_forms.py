@@ -82,6 +82,8 @@ async def test_a_form_is_shown_with_its_fields_and_filled_by_label_or_in_order(c
         await chat.execute("@a1 :fill 1 2 3 4")
     refused = await _say(chat, '@h1 :fill "home 1"=30,000,000 "Home 2"=20.000.000 "Away 1"=10,000,000 "away 2"=9M')
     assert "Away 2 (A2): '9M' is shorthand" in refused and "[Fix and send again]" in refused
+    with pytest.raises(ChatError, match="no message you can see shows a button 'Fix and send'"):
+        await chat.execute('@a1 :click "Fix and send"')  # the refusal is h1's alone (ephemeral)
     reopened = await _say(chat, '@h1 :click "Fix and send"')
     assert "1. Home 1 · H1 (required) = 30,000,000" in reopened and "4. Away 2 · A2 (required) = 9M" in reopened
     entered = await _say(chat, '@h1 :fill "away 2"="9 000 000"')
