@@ -7,6 +7,7 @@ someone else; lines starting with `:` control the emulated world (see HELP); `#`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import shlex
@@ -333,7 +334,9 @@ async def run_chat(
         await chat.start()
         if demo:
             for line in DEMO_SETUP:
-                await chat.execute(f"@{DEMO_ACTOR} {line}")
+                # On a kept database the demo's members are back already (and its league refuses a second one).
+                with contextlib.suppress(ChatError):
+                    await chat.execute(f"@{DEMO_ACTOR} {line}")
             if not as_json:
                 print(
                     'Demo league ready. Try /league show and /roster show team:"Flipper Kings", or :as bob '
