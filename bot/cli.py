@@ -54,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--json", action="store_true", help="print one JSON object per bot output")
     local.add_argument("--demo", action="store_true", help="start with a demo league already set up")
     local.add_argument("--db", help="database URL to keep (default: a fresh temporary SQLite file)")
+    local.add_argument("--attachments", type=Path, metavar="DIR", help="save the files the bot sends into DIR")
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)
     db_sub.add_parser("upgrade", help="apply migrations up to the newest")
@@ -94,7 +95,8 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "local":
         from bot.local.chat import run_chat
 
-        return await run_chat(settings, script=args.script, as_json=args.json, demo=args.demo, db_url=args.db)
+        options = {"as_json": args.json, "demo": args.demo, "db_url": args.db, "attachments": args.attachments}
+        return await run_chat(settings, script=args.script, **options)
     if settings.token is None:
         from bot.local.chat import run_chat
 

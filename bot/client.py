@@ -141,7 +141,9 @@ class LeagueBot(commands.Bot):
     async def close(self) -> None:
         self.posts.shutdown()
         if self._first_catch_up is not None:
+            # Awaited so that a catch-up cut short ends its database work before the runtime disposes the engine.
             self._first_catch_up.cancel()
+            await asyncio.gather(self._first_catch_up, return_exceptions=True)
         for task in self._notices:
             task.cancel()
         await self.scoreboards.close()  # while the connection to Discord is still open

@@ -7,6 +7,7 @@ someone else; lines starting with `:` control the emulated world (see HELP); `#`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import shlex
@@ -21,9 +22,11 @@ from zoneinfo import ZoneInfo
 from bot.client import LeagueBot
 from bot.clock import ManualClock
 from bot.discord_endpoints import point_discord_at
+from bot.local import controls, kept_members
+from bot.local.controls import ChatError
 from bot.local.demo import DEMO_ACTOR, DEMO_SETUP
-from bot.local.emulator import Emulator, EmulatorError, Output
-from bot.local.emulator.records import embed_text
+from bot.local.emulator import Emulator, EmulatorError, InteractionResult, Output
+from bot.local.screen import render_output
 from bot.runtime import migrated_database
 from bot.settings import Settings
 
@@ -34,7 +37,12 @@ HELP = """\
   :members                     list members and their roles      :channels     list channels
   :member add NAME [ROLE …]    add a member (roles: Commissioner, Captain, Admin, or any you add)
   :role NAME ROLE / :unrole NAME ROLE    give or take a role
-  :click LABEL                 press the button LABEL on the newest message that has it
+  :click LABEL                 press the button LABEL on the newest message you see that has it
+  :pick MENU OPTION …          pick OPTIONs in the menu whose placeholder is MENU, on the newest message with it
+  :fill LABEL=VALUE … | :fill VALUE …    fill and send the form the bot opened for you: by field label, or
+                               in the fields' order; fields you leave out keep what the form shows
+  :complete /command option:partial      show the suggestions the bot offers while typing that option
+  (labels, menus, options and fields match by any unique beginning, in any case: :click "Enter R1 G2")
   :clock                       show the emulated time
   :clock +2h30m | +3d | YYYY-MM-DD HH:MM [ZONE]   move the clock forward (scheduled posts follow it)
   :help   :quit"""
@@ -42,16 +50,17 @@ HELP = """\
 _DURATION = re.compile(r"^\+(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
 
 
-class ChatError(Exception):
-    """A line the chat could not carry out; shown to the person, never fatal."""
-
-
 class LocalChat:
     """One emulated Discord server with the real bot connected to it."""
 
-    def __init__(self, settings: Settings, *, db_url: str | None) -> None:
+    def __init__(self, settings: Settings, *, db_url: str | None, attachments: Path | None = None) -> None:
         self._temp = None if db_url else tempfile.TemporaryDirectory(prefix="pinleague-local-")
         self.db_url = db_url or f"sqlite+aiosqlite:///{Path(self._temp.name) / 'local.db'}"  # type: ignore[union-attr]
+        self._members_file = kept_members.members_file(db_url) if db_url else None
+        self._added_members: list[str] = []
+        self.attachments = attachments
+        self._saved_attachments: set[int] = set()
+        self._open_forms: dict[str, Output] = {}  # member name → the form the bot opened for them last
         self.settings = settings
         self.clock = ManualClock()
         self.emulator = Emulator(guild_name="Pinball Club")
@@ -62,6 +71,8 @@ class LocalChat:
         self._database = AsyncExitStack()  # the migrated database, closed after the bot
 
     async def start(self) -> None:
+        if self._members_file is not None:  # before the bot connects, so its GUILD_CREATE lists them
+            self._added_members = kept_members.restore(self.emulator, self._members_file)
         await self.emulator.start()
         point_discord_at(self.emulator.api_url, self.emulator.gateway_url)
         db = await self._database.enter_async_context(migrated_database(self.db_url))
@@ -100,8 +111,15 @@ class LocalChat:
         if line.startswith("@"):
             name, _, line = line[1:].partition(" ")
             member, line = name, line.strip()
-        if line.startswith(":click "):
-            return await self._click(line.removeprefix(":click ").strip().strip('"'), member), None
+        word, _, rest = line.partition(" ")
+        actions = {":click": self._click, ":pick": self._pick, ":fill": self._fill, ":complete": self._complete}
+        if word in actions:
+            seen = len(self.emulator.outputs)
+            try:
+                result = await actions[word](rest.strip(), member)
+            except EmulatorError as exc:
+                raise ChatError(str(exc)) from None
+            return await self._settled(result.outputs, seen), None
         if line.startswith(":clock ") and self._bot is not None:
             # Scheduled posts follow the emulated clock: whatever fell due by the new time goes out now.
             note, seen = self._control(line[1:]), len(self.emulator.outputs)
@@ -116,37 +134,72 @@ class LocalChat:
             result = await self.emulator.run(line, as_member=member, channel=self.channel)
         except EmulatorError as exc:
             raise ChatError(str(exc)) from None
-        return await self._with_scoreboards(result.outputs, seen), None
+        return await self._settled(result.outputs, seen), None
 
-    async def _with_scoreboards(self, outputs: list[Output], seen: int) -> list[Output]:
-        """A command's outputs and then the scoreboard edits it caused, which the bot publishes after replying
-        (as they appear in Discord a moment after the reply)."""
+    async def _settled(self, outputs: list[Output], seen: int) -> list[Output]:
+        """An interaction's outputs and then the scoreboard edits it caused, which the bot publishes after
+        replying (as they appear in Discord a moment after the reply). A form it opened is kept for `:fill`."""
         if self._bot is not None:
             await self._bot.scoreboards.flush()
+        for output in outputs:
+            if output.kind == "modal" and output.interaction_id is not None:
+                self._open_forms[self.emulator.interactions[output.interaction_id].member.name] = output
         mine = {id(output) for output in outputs}
         return outputs + [o for o in self.emulator.outputs[seen:] if id(o) not in mine]
 
-    async def _click(self, label: str, member: str) -> list[Output]:
+    async def _click(self, label: str, member: str) -> InteractionResult:
         """Press the button with this label on the newest bot message showing one."""
-        for output in reversed(self.emulator.outputs):
-            for row in output.components:
-                for component in row.get("components", []):
-                    if component.get("label") == label and output.message_id is not None:
-                        seen = len(self.emulator.outputs)
-                        try:
-                            result = await self.emulator.click(
-                                output.message_id, component["custom_id"], as_member=member
-                            )
-                        except EmulatorError as exc:
-                            raise ChatError(str(exc)) from None
-                        return await self._with_scoreboards(result.outputs, seen)
-        raise ChatError(f"no message shows a button labelled {label!r}")
+        label = " ".join(_words(label))
+        output, button = controls.newest_with(
+            self.emulator, member, label, lambda o: controls.buttons(o.components), "label", "button"
+        )
+        return await self.emulator.click(output.message_id or 0, button["custom_id"], as_member=member)
+
+    async def _pick(self, rest: str, member: str) -> InteractionResult:
+        """Pick options in the menu with this placeholder on the newest message showing it."""
+        words = _words(rest)
+        if len(words) < 2:
+            raise ChatError('usage: :pick MENU OPTION … (the menu by its placeholder, e.g. :pick Confirm "R2 G1")')
+        output, menu = controls.newest_with(
+            self.emulator, member, words[0], lambda o: controls.menus(o.components), "placeholder", "menu"
+        )
+        values = controls.picked_values(menu, words[1:])
+        return await self.emulator.click(output.message_id or 0, menu["custom_id"], as_member=member, values=values)
+
+    async def _fill(self, rest: str, member: str) -> InteractionResult:
+        """Fill and send the form the bot opened for `member` last."""
+        form = self._open_forms.get(self.emulator.member(member).name)
+        if form is None or form.modal is None:
+            raise ChatError(f"no form is open for {member}: press the button that opens one (:click LABEL)")
+        values = controls.fill(form.modal, _words(rest))
+        result = await self.emulator.submit_modal(form, values, as_member=member)
+        del self._open_forms[self.emulator.member(member).name]  # sent: Discord closes the form
+        return result
+
+    async def _complete(self, line: str, member: str) -> InteractionResult:
+        """The suggestions for the option being typed, as an autocomplete interaction's result."""
+        if not line.startswith("/"):
+            raise ChatError("usage: :complete /command option:partial")
+        seen = len(self.emulator.outputs)
+        await self.emulator.autocomplete(line, as_member=member, channel=self.channel)
+        outputs = self.emulator.outputs[seen:]
+        return InteractionResult(outputs[0].interaction_id or 0, outputs, None, deferred=False)
+
+    def save_attachments(self, outputs: list[Output]) -> list[Path]:
+        """Write the files the bot sent into the attachments folder, each once: the paths written."""
+        if self.attachments is None:
+            return []
+        self.attachments.mkdir(parents=True, exist_ok=True)
+        saved = []
+        for attachment in (a for o in outputs for a in o.attachments if a.id not in self._saved_attachments):
+            self._saved_attachments.add(attachment.id)
+            path = self.attachments / f"{attachment.id}-{Path(attachment.filename).name}"
+            path.write_bytes(attachment.data)
+            saved.append(path)
+        return saved
 
     def _control(self, line: str) -> str:
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            raise ChatError(f"cannot read that line: {exc}") from None
+        words = _words(line)
         if not words:
             raise ChatError("type :help for the chat's commands")
         command, args = words[0].lower(), words[1:]
@@ -192,16 +245,20 @@ class LocalChat:
         if len(args) < 2 or args[0] != "add":
             raise ChatError("usage: :member add NAME [ROLE …]")
         member = self.emulator.add_member(args[1], roles=args[2:])
+        self._added_members.append(member.name)
+        self._keep_members()
         return f"{member.name} joined the server"
+
+    def _keep_members(self) -> None:
+        if self._members_file is not None:
+            kept_members.save(self.emulator, self._members_file, self._added_members)
 
     def _role(self, args: list[str], *, grant: bool) -> str:
         if len(args) != 2:
             raise ChatError(f"usage: :{'role' if grant else 'unrole'} NAME ROLE")
-        if grant:
-            self.emulator.grant_role(args[0], args[1])
-            return f"{args[0]} now has {args[1]}"
-        self.emulator.revoke_role(args[0], args[1])
-        return f"{args[0]} no longer has {args[1]}"
+        (self.emulator.grant_role if grant else self.emulator.revoke_role)(args[0], args[1])
+        self._keep_members()
+        return f"{args[0]} {'now has' if grant else 'no longer has'} {args[1]}"
 
     def _clock(self, args: list[str]) -> str:
         if args and args[0].startswith("+"):
@@ -209,6 +266,13 @@ class LocalChat:
         elif args:
             self.clock.set(parse_moment(args, self.clock.now()))
         return f"the time is {self.clock.now():%Y-%m-%d %H:%M} UTC"
+
+
+def _words(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise ChatError(f"cannot read that line: {exc}") from None
 
 
 def parse_duration(text: str) -> timedelta:
@@ -230,29 +294,6 @@ def parse_moment(words: list[str], now: datetime) -> datetime:
     return moment
 
 
-def render_output(output: Output) -> str:
-    """An output as a person would read it in a terminal."""
-    where = f"#{output.channel}" + (" (only you)" if output.ephemeral else "")
-    if output.kind == "autocomplete":
-        return f"bot ▸ suggestions: {', '.join(c['name'] for c in output.choices or [])}"
-    if output.kind == "modal":
-        return f"bot ▸ opens a form: {(output.modal or {}).get('title', '')}"
-    if output.kind == "deferred":
-        return f"bot ▸ {where}: is thinking…"
-    if output.kind == "message_delete":
-        return f"bot ▸ {where}: deleted a message"
-    lines = [f"bot ▸ {where}{' (edited)' if output.kind in ('edit', 'message_edit') else ''}:"]
-    if output.content:
-        lines.extend(f"  {line}" for line in output.content.splitlines())
-    for embed in output.embeds:
-        lines.extend(f"  ┃ {line}" for line in embed_text(embed).splitlines())
-    for row in output.components:
-        buttons = [c.get("label") or c.get("custom_id") for c in row.get("components", [])]
-        lines.append(f"  [{'] ['.join(str(b) for b in buttons)}]")
-    lines.extend(f"  📎 {attachment.filename}" for attachment in output.attachments)
-    return "\n".join(lines)
-
-
 async def _lines(script: list[str] | None) -> AsyncIterator[str]:
     if script is not None:
         for line in script:
@@ -269,13 +310,21 @@ async def _lines(script: list[str] | None) -> AsyncIterator[str]:
         yield line
 
 
-async def run_chat(settings: Settings, *, script: Path | None, as_json: bool, demo: bool, db_url: str | None) -> int:
+async def run_chat(
+    settings: Settings,
+    *,
+    script: Path | None,
+    as_json: bool,
+    demo: bool,
+    db_url: str | None,
+    attachments: Path | None = None,
+) -> int:
     try:
         script_lines = script.read_text(encoding="utf-8").splitlines() if script else None  # noqa: ASYNC240
     except OSError as exc:
         print(f"cannot read the script: {exc}")
         return 2
-    chat = LocalChat(settings, db_url=db_url)
+    chat = LocalChat(settings, db_url=db_url, attachments=attachments)
     failures = 0
 
     def emit(payload: dict[str, Any], text: str) -> None:
@@ -285,7 +334,9 @@ async def run_chat(settings: Settings, *, script: Path | None, as_json: bool, de
         await chat.start()
         if demo:
             for line in DEMO_SETUP:
-                await chat.execute(f"@{DEMO_ACTOR} {line}")
+                # On a kept database the demo's members are back already (and its league refuses a second one).
+                with contextlib.suppress(ChatError):
+                    await chat.execute(f"@{DEMO_ACTOR} {line}")
             if not as_json:
                 print(
                     'Demo league ready. Try /league show and /roster show team:"Flipper Kings", or :as bob '
@@ -304,6 +355,8 @@ async def run_chat(settings: Settings, *, script: Path | None, as_json: bool, de
                 continue
             for output in outputs:
                 emit(output.as_dict(), render_output(output))
+            for path in chat.save_attachments(outputs):
+                emit({"kind": "saved", "line": number, "path": str(path)}, f"📎 saved {path}")
             if note and not as_json:
                 print(note)
     finally:

@@ -45,6 +45,7 @@ def test_script_prints_one_json_object_per_bot_output() -> None:
     assert any("Godzilla (Premium)" in field["value"] for field in shown["fields"])
     assert "nme" in lines[7]["message"]
     assert done.returncode == 1  # the script had an error line
+    assert "discord." not in done.stdout + done.stderr  # discord.py's gateway log stays out of the chat
 
 
 def test_run_without_a_token_opens_the_local_chat_on_a_demo_league() -> None:
