@@ -73,8 +73,6 @@ def test_postgresql_on_a_closed_port(tmp_path: Path) -> None:
 
 
 def test_the_console_script_says_the_same(tmp_path: Path) -> None:
-    if not PINLEAGUE_SCRIPT.exists():
-        pytest.skip(f"no {PINLEAGUE_SCRIPT}: the package is not installed in this environment")
     command = [str(PINLEAGUE_SCRIPT), "run"]
     line = one_line_failure(
         *start(tmp_path, command=command, database_url="postgresql+asyncpg://postgres@127.0.0.1:1/x")
