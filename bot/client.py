@@ -16,7 +16,7 @@ from discord.ext import commands
 from sqlmodel import select
 
 import cogs
-from bot import errors
+from bot import channel_check, errors
 from bot.clock import Clock
 from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
@@ -115,8 +115,13 @@ class LeagueBot(commands.Bot):
         _freeze_startup_objects()
 
     async def _catch_up_when_ready(self) -> None:
-        """At start, send what fell due while the bot was down (within the grace), once the gateway is up."""
+        """At start, once the gateway is up: tell the commissioners what the bot may not do in their channels, and
+        send what fell due while the bot was down (within the grace)."""
         await self.wait_until_ready()
+        try:
+            await channel_check.tell_commissioners(self)
+        except Exception:
+            log.exception("checking the bot's channel permissions failed; the posts go out regardless")
         await self.posts.catch_up()
 
     async def on_app_command_completion(
