@@ -58,12 +58,12 @@ def problems(bot: discord.Client, posting: Posting) -> list[ChannelProblem]:
     return found
 
 
-def report(found: list[ChannelProblem]) -> str:
+def report(posting: Posting, found: list[ChannelProblem]) -> str:
     """The lines a commissioner reads, with the next step."""
     lines = "\n".join(f"• {problem.line()}" for problem in found)
     return (
-        f"⚠️ The bot is missing permissions:\n{lines}\nFix them in the channel's settings → Permissions (the bot's "
-        "role), then run `/posts channels` again to check."
+        f"⚠️ The bot is missing permissions in the channels of **{posting.league.name}**:\n{lines}\n"
+        "Fix them in the channel's settings → Permissions (the bot's role), then run `/posts channels` again to check."
     )
 
 
@@ -77,4 +77,4 @@ async def tell_commissioners(bot: LeagueBot) -> None:
         league_id = posting.league.id or 0
         log.warning("league %s: %s", league_id, "; ".join(problem.line() for problem in found))
         period = " ".join(problem.key() for problem in found)[:80]
-        await bot.posts.claim_and_send(league_id, KIND, period, Channel.COMMISSIONERS, Outgoing(report(found)))
+        await bot.posts.claim_and_send(league_id, KIND, period, Channel.COMMISSIONERS, Outgoing(report(posting, found)))

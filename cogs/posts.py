@@ -98,7 +98,7 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
         )
         await self.bot.posts.rebuild(posting.league.id)
         problems = channel_check.problems(self.bot, posting)
-        checked = channel_check.report(problems) if problems else channel_check.ALL_GOOD
+        checked = channel_check.report(posting, problems) if problems else channel_check.ALL_GOOD
         return Reply(f"📬 Posting settings saved.\n{checked}", embeds=[settings_embed(posting)])
 
     @app_commands.command(name="set", description="Turn a kind of post on or off, or change its time (commissioners)")

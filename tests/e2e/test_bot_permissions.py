@@ -88,7 +88,7 @@ async def test_common_notify_1_at_start_a_channel_without_attach_files_is_told_o
                 f"<#{announcements.id}>: the bot cannot Attach Files — give it that permission there, or standings "
                 "and bracket images won't post" in notice.text()
             ), notice.text()
-            assert "Send Messages" not in notice.text()
+            assert "the channels of **NYC**" in notice.text() and "Send Messages" not in notice.text()
 
             resumed = asyncio.Event()
 

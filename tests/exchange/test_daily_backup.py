@@ -7,12 +7,11 @@ import asyncio
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
-
 from bot.clock import ManualClock
 from bot.daily_backup import DailyBackup
 from bot.settings import load_settings
 from storage.db import Database
+from tests.e2e.harness import running_bot
 from tests.exchange.test_backup import _counts, _until, _writer
 from tests.storage import helpers as make
 
@@ -94,24 +93,20 @@ async def test_a_backup_made_while_writes_happen_is_a_valid_database_with_the_ro
     assert 20 <= venues < len(written)
 
 
-async def test_the_scheduler_runs_it_at_start_and_daily_at_the_utc_time(sqlite_db: Database, tmp_path: Path) -> None:
+async def test_the_bot_schedules_it_at_start_and_daily_at_the_utc_time(sqlite_db: Database, tmp_path: Path) -> None:
     settings = load_settings(backup_time="03:30", backup_keep=2, data_dir=tmp_path)
-    job = DailyBackup.from_settings(settings, sqlite_db, ManualClock(utc(1, 12)))
+    clock = ManualClock(utc(1, 12))
+    job = DailyBackup.from_settings(settings, sqlite_db, clock)
     assert job is not None and job.folder == tmp_path / "backups" and job.keep == 2
-    scheduler = AsyncIOScheduler(timezone="UTC")
-    scheduler.start()
-    try:
-        job.schedule(scheduler)
-        daily = scheduler.get_job("backup:daily")
+    async with running_bot(sqlite_db, clock=clock, backups=job) as league:
+        daily = league.bot.posts.scheduler.get_job("backup:daily")
         assert daily is not None
         assert (daily.next_run_time.astimezone(UTC).hour, daily.next_run_time.minute) == (3, 30)
         for _ in range(100):  # the start-up run, as soon as the scheduler gets to it
             if (tmp_path / "backups" / "pinleague-2027-03-01.db").exists():
                 break
             await asyncio.sleep(0.02)
-        assert day_files(tmp_path / "backups") == ["pinleague-2027-03-01.db"]
-    finally:
-        scheduler.shutdown(wait=False)
+    assert day_files(tmp_path / "backups") == ["pinleague-2027-03-01.db"]
 
 
 async def test_without_a_backup_time_there_is_no_job(sqlite_db: Database, tmp_path: Path) -> None:
