@@ -29,14 +29,13 @@ ALL_GOOD = "The bot may post in every channel named. `/posts upcoming` lists wha
 class ChannelProblem:
     channel_id: int
     lacking: tuple[access.Need, ...]  # empty when the bot cannot find the channel at all
-    found: bool = True
 
     def line(self) -> str:
         where = f"<#{self.channel_id}>"
-        return access.missing_line(where, list(self.lacking)) if self.found else access.unknown_line(where)
+        return access.missing_line(where, list(self.lacking)) if self.lacking else access.unknown_line(where)
 
     def key(self) -> str:
-        return f"{self.channel_id}:{sum(need.bit for need in self.lacking) if self.found else 'gone'}"
+        return f"{self.channel_id}:{sum(need.bit for need in self.lacking) or 'gone'}"
 
 
 def problems(bot: discord.Client, posting: Posting) -> list[ChannelProblem]:
@@ -50,7 +49,7 @@ def problems(bot: discord.Client, posting: Posting) -> list[ChannelProblem]:
     for channel_id, used_for in purposes.items():
         channel = bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.GuildChannel):
-            found.append(ChannelProblem(channel_id, (), found=False))
+            found.append(ChannelProblem(channel_id, ()))
             continue
         lacking = access.missing(used_for, channel.permissions_for(channel.guild.me).value)
         if lacking:

@@ -104,3 +104,17 @@ async def test_common_notify_1_at_start_a_channel_without_attach_files_is_told_o
             await started_up(league)
             assert isinstance(league.bot.get_channel(announcements.id), discord.TextChannel)
         assert len(told(emulator)) == 1
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_told_at_start(sqlite_db: Database) -> None:
+    async with Emulator(guild_name="Pinball Club") as emulator:
+        async with running_bot(sqlite_db, emulator) as league:
+            await create_league(league)
+            await league.run(CHANNELS, as_member="alice")
+        scores = emulator.channel("scores")
+        emulator.guild.channels.remove(scores)  # deleted in Discord: the next GUILD_CREATE lacks it
+
+        async with running_bot(sqlite_db, emulator, sync=False) as league:
+            await started_up(league)
+        [notice] = told(emulator)
+        assert f"<#{scores.id}>: the bot cannot find this channel (deleted?) — name another one" in notice.text()
