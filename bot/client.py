@@ -23,6 +23,7 @@ from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
 from bot.metrics import Metrics, MetricsServer
+from bot.rules import channel_access
 from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
@@ -182,3 +183,5 @@ class LeagueBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("to add it to another server: %s", channel_access.invite_link(self.application_id))
