@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from datetime import datetime
+    from datetime import datetime, time
 
     import discord
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -109,6 +109,9 @@ class Format:
     calendar_file: CalendarFile
     posts: Posts[Any, Any]
     guide: Guide
+    # `/schedule nights` (COMMON-SEASON-1): a night's default local start; None where the format schedules its
+    # season otherwise (the team's `/schedule generate`)
+    night_start: Callable[[League], time] | None = None
 
 
 @cache

@@ -4,6 +4,6 @@ Importing the package registers every table on SQLModel's metadata, so migration
 all see the same schema whichever module they import first.
 """
 
-from storage import discipline, field, ladder, matches, models, posts, results
+from storage import discipline, field, ladder, matches, models, nights, posts, results
 
-__all__ = ["discipline", "field", "ladder", "matches", "models", "posts", "results"]
+__all__ = ["discipline", "field", "ladder", "matches", "models", "nights", "posts", "results"]

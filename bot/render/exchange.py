@@ -40,8 +40,8 @@ def export_file(export: ExportFile) -> discord.File:
 
 def calendar_ready(calendar: ExportFile) -> str:
     if not calendar.items:
-        return "📅 No matches to put in a calendar yet: the season has no schedule for that choice."
+        return "📅 Nothing to put in a calendar yet: the season has no schedule for that choice."
     return (
-        f"📅 {calendar.items} match(es) in `{calendar.filename}`. Open it, or import it into your calendar app; "
+        f"📅 {calendar.items} event(s) in `{calendar.filename}`. Open it, or import it into your calendar app; "
         "times show in your own time zone."
     )

@@ -24,6 +24,7 @@ from bot.services.ladder.standings import LadderStandingsService
 from bot.services.league_standings import LeagueStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.machine_log import MachineLogService
+from bot.services.nights import NightScheduleService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
 from bot.services.ratings import RatingService
@@ -51,6 +52,7 @@ class Services:
     players: PlayerService
     rosters: RosterService
     schedule: ScheduleService
+    night_schedule: NightScheduleService  # /schedule nights: ladder and field seasons' dates
     standings: StandingsService
     playoffs: PlayoffService
     match_night: MatchNightService
@@ -90,6 +92,7 @@ class Services:
             players=PlayerService(db, clock),
             rosters=RosterService(db, clock),
             schedule=ScheduleService(db, clock),
+            night_schedule=NightScheduleService(db, clock),
             standings=StandingsService(db, clock),
             playoffs=PlayoffService(db, clock),
             match_night=MatchNightService(db, clock),

@@ -6,21 +6,17 @@ each format exports is its registration's (`bot.formats`: `calendar_file`, `stan
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import formats
 from bot.clock import Clock
 from bot.exchange.files import ExportFile, StandingsExport
 from bot.exchange.reports import Finisher, ifpa_results_csv
-from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
 from bot.services.league_standings import LeagueTable
 from bot.services.lookup import find_league
 from storage.db import Database
-from storage.models import League, Player
+from storage.models import Player
 
 
 class ExportService:
@@ -41,21 +37,6 @@ class ExportService:
     async def standings_files(self, actor: Actor, table: LeagueTable) -> StandingsExport:
         """`/standings export`: the table as CSV, and IFPA results where the format has them."""
         return await table.format.standings_files(self.db, self.clock, actor, table.view)
-
-
-def nights_opened_one_by_one(command: str) -> formats.CalendarFile:
-    """The calendar of a format whose nights are stored only when a commissioner opens one (`command`)."""
-
-    async def refuse(
-        session: AsyncSession, league: League, *, now: datetime, team_name: str | None, member_id: int | None
-    ) -> ExportFile:
-        raise InvalidInput(
-            f"{league.name} is a {league.format.value} league: a league night gets its date only when a commissioner "
-            f"opens it (`{command}`), so there is no schedule ahead to put in a calendar. `/schedule ics` exports "
-            "team leagues' matches."
-        )
-
-    return refuse
 
 
 async def results_file(db: Database, league_name: str, bands: list[list[int]]) -> ExportFile:

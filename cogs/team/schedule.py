@@ -1,5 +1,5 @@
 """/schedule: generate the team season's schedule, reschedule or move a match, and read it (TEAM-SCHED-1,
-TEAM-VENUE-2/3)."""
+TEAM-VENUE-2/3); date a ladder or field season's nights (COMMON-SEASON-1)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from discord.ext import commands
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.exchange import calendar_ready, export_file
+from bot.render.nights import nights_embed
 from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
+from bot.rules.nights import MAX_NIGHTS
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies, venue_autocomplete
 from cogs.team.match import MATCH_OPTION, match_autocomplete
@@ -42,6 +44,29 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
     ) -> Reply:
         season = await self.bot.services.schedule.generate(actor_from(interaction), league, weeks=weeks, start=start)
         return Reply(embeds=[generated_embed(season)], ephemeral=False)
+
+    @app_commands.command(name="nights", description="Date a ladder or field season's nights (commissioners)")
+    @app_commands.describe(
+        first="The first night, YYYY-MM-DD; every night falls on its weekday, a week apart",
+        nights=f"How many nights the season has (1–{MAX_NIGHTS}), skipped dates not counted",
+        skip="Dates without a night (holidays), YYYY-MM-DD, comma-separated",
+        start="The nights' local start time, HH:MM (default: the format's, e.g. the ladder's check-in)",
+        league=LEAGUE_OPTION,
+    )
+    @replies(ephemeral=False)
+    async def nights(
+        self,
+        interaction: discord.Interaction,
+        first: str,
+        nights: app_commands.Range[int, 1, MAX_NIGHTS],
+        skip: str | None = None,
+        start: str | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:
+        schedule = await self.bot.services.night_schedule.schedule(
+            actor_from(interaction), league, first=first, nights=nights, skip=skip, start=start
+        )
+        return Reply(embeds=[nights_embed(schedule, scheduled=True)], ephemeral=False)
 
     @app_commands.command(name="reschedule", description="Record a new date both captains agreed to (commissioners)")
     @app_commands.describe(

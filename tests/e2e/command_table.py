@@ -168,6 +168,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schedule generate": ("/schedule generate weeks:1 start:2027-03-08", "RDDDDR"),  # the seeded match exists
     "schedule ics": ('/schedule ics team:"{team}"', "YYYYYR"),
     "schedule move": ('/schedule move match:{match} venue:"{venue}" reason:"Machines down"', "RDDDDR"),
+    "schedule nights": ("/schedule nights first:2027-03-10 nights:2", "RDDDDR"),  # the team league: refused
     "schedule reschedule": (
         '/schedule reschedule match:{match} date:2027-03-10 agreed:true reason:"Storm"', "RDDDDR"),
     "schedule show": ("/schedule show", "YYYYYR"),

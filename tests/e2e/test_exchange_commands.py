@@ -134,7 +134,7 @@ async def test_schedule_ics_of_a_team_and_a_player_parses_back_in_league_time(hi
         assert str(event["LOCATION"]) in VENUES
     utc_starts = [event.decoded("DTSTART").astimezone(UTC).strftime("%m-%d %H:%M") for event in events]
     assert [s[-5:] for s in utc_starts] == ["01:00", "01:00", "00:00"], utc_starts  # EST, EST, then EDT
-    assert f"{len(events)} match(es)" in reply.content
+    assert f"{len(events)} event(s)" in reply.content
 
     fk1 = league.emulator.member("fk1")
     players = await league.run("/schedule ics player:@fk1", as_member="fk1")

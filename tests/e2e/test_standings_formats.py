@@ -51,7 +51,7 @@ async def test_ladder_standings_and_their_export(ladder: RunningBot) -> None:
 
     await refused(ladder, "/standings conference:East", as_member="p5", rule=None,
                   message="conferences are only for team leagues")  # fmt: skip
-    await refused(ladder, "/schedule ics", as_member="p5", rule=None, message="no schedule ahead")
+    await refused(ladder, "/schedule ics", as_member="p5", rule=None, message="nights are not scheduled yet")
 
     exported = await ladder.run("/standings export:true", as_member="p5")
     assert exported.ephemeral and "once all 10 regular weeks are closed (1 so far)" in exported.content

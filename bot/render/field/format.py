@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import time
+
 from bot.clock import Clock
 from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.field import posts
@@ -9,12 +11,15 @@ from bot.render.field.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
-from bot.services.exports import nights_opened_one_by_one
 from bot.services.field import exports
 from bot.services.field import help as guide
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
+from bot.services.nights import nights_calendar
 from storage.db import Database
+
+# FIELD-CFG-1: the SLO sets the start time; `/schedule nights start:` gives it, this is the default
+MEET_START = time(19, 0)
 
 
 def _standings(db: Database, clock: Clock) -> StandingsReader:
@@ -33,7 +38,8 @@ FORMAT = Format(
     standings=_standings,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
-    calendar_file=nights_opened_one_by_one("/field night open"),
+    calendar_file=nights_calendar("field meet"),
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
+    night_start=lambda league: MEET_START,
 )

@@ -1,5 +1,5 @@
-"""The field format's scheduled posts as messages: a night's results, the season table and the finals bracket.
-Pure: facts in, `Outgoing` out (the finals bracket is edited in place as results arrive)."""
+"""The field format's scheduled posts as messages: the meet-day reminder, a night's results, the season table and
+the finals bracket. Pure: facts in, `Outgoing` out (the finals bracket is edited in place as results arrive)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,32 @@ import discord
 from bot.render import images
 from bot.render.field.replies import finals_embed, night_embed
 from bot.render.field.replies import standings_embed as field_standings_embed
-from bot.render.posts import Outgoing, Pictures, facts_of, with_pictures
+from bot.render.posts import Outgoing, Pictures, clock_time, facts_of, with_pictures
+from bot.render.setup import LEAGUE_COLOUR
 from bot.rules import posts as rules
 from bot.rules.brackets import Bye, MatchState, Part
-from bot.rules.field.posts import NIGHT_RESULTS
+from bot.rules.field.posts import MEET_NIGHT, NIGHT_RESULTS
 from bot.services.field.finals import BracketView, FinalsView
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
+from bot.services.nights import NightDay
 from bot.services.post_content import PostContent
 
 FIELD_MAX = 1024
 MACHINE_TOP = 8  # per machine in the embed, which Discord caps at 6,000 characters; the image has everyone
 PART_TITLES = {Part.WINNERS: "Winners' bracket", Part.LOSERS: "Losers' bracket", Part.GRAND_FINAL: "Grand final"}
+
+
+def meet_night(day: NightDay) -> discord.Embed:
+    """Meet day: the week and start time, and how to check in (FIELD-ATT-1)."""
+    return discord.Embed(
+        title=f"🎳 {day.league}: week {day.week} is tonight",
+        description=(
+            f"League play starts at **{clock_time(day.starts.time())}**. Check in with `/field checkin` when you "
+            "arrive; groups are made from who is checked in (FIELD-ATT-1)."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
 
 
 def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
@@ -131,6 +145,7 @@ def _points(value: Fraction) -> str:
 
 
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
+    MEET_NIGHT.name: lambda content: Outgoing(embeds=[meet_night(facts_of(content, NightDay))]),
     # a closed night: points per machine and the night's totals (FIELD-SCORE-2)
     NIGHT_RESULTS.name: lambda content: with_pictures(night_results(facts_of(content, NightView))),
     rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(field_standings(facts_of(content, FieldStandingsView))),

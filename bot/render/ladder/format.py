@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import time
+
 from bot.clock import Clock
 from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.ladder import posts
@@ -9,12 +11,18 @@ from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
-from bot.services.exports import nights_opened_one_by_one
 from bot.services.ladder import exports
 from bot.services.ladder import help as guide
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
+from bot.services.nights import nights_calendar
 from storage.db import Database
+from storage.models import League
+
+
+def _night_start(league: League) -> time:
+    """LADDER-CFG-1: a night starts with check-in (19:15 by default)."""
+    return LadderOptions.model_validate(league.options).check_in
 
 
 def _standings(db: Database, clock: Clock) -> StandingsReader:
@@ -33,7 +41,8 @@ FORMAT = Format(
     standings=_standings,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
-    calendar_file=nights_opened_one_by_one("/ladder night open"),
+    calendar_file=nights_calendar("ladder night"),
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
+    night_start=_night_start,
 )

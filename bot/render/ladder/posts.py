@@ -1,5 +1,5 @@
-"""The ladder format's scheduled posts as messages: next week's groups, the standings and the playoff places.
-Pure: facts in, `Outgoing` out."""
+"""The ladder format's scheduled posts as messages: the night-day reminder, next week's groups, the standings and
+the playoff places. Pure: facts in, `Outgoing` out."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ import discord
 from bot.render import images
 from bot.render.ladder.replies import group_title, playoffs_embed
 from bot.render.ladder.replies import standings_embed as ladder_standings_embed
-from bot.render.posts import Outgoing, Pictures, facts_of, with_pictures
+from bot.render.posts import Outgoing, Pictures, clock_time, facts_of, with_pictures
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules import posts as rules
-from bot.rules.ladder.posts import NEXT_GROUPS
+from bot.rules.ladder.options import LadderOptions
+from bot.rules.ladder.posts import LEAGUE_NIGHT, NEXT_GROUPS
 from bot.rules.ladder.scoring import show
 from bot.services.ladder.nights import GroupsView
 from bot.services.ladder.standings import LadderStandings, Playoffs
+from bot.services.nights import NightDay
 from bot.services.post_content import PostContent
 
 FIELD_MAX = 1024
@@ -41,6 +43,21 @@ def next_groups(view: GroupsView) -> discord.Embed:
             name=group_title(group.number, group.division), value="\n".join(lines)[:FIELD_MAX], inline=False
         )
     return embed
+
+
+def league_night(day: NightDay, content: PostContent) -> discord.Embed:
+    """Night day: the week and start, how to check in (LADDER-ATT-1) and the notice deadlines (LADDER-ATT-3/4)."""
+    options = LadderOptions.model_validate(content.league.options)
+    return discord.Embed(
+        title=f"🎳 {day.league}: week {day.week} is tonight",
+        description=(
+            f"Check-in from **{clock_time(options.check_in)}** with `/ladder checkin`; groups start at "
+            f"{clock_time(options.group_start)}. Coming late? `/ladder absent late:true` by "
+            f"{clock_time(options.late_notice_deadline)} (LADDER-ATT-3). Can't come? `/ladder absent` by "
+            f"{clock_time(options.absence_notice_deadline)} (LADDER-ATT-4)."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
 
 
 def ladder_standings(view: LadderStandings) -> tuple[discord.Embed, Pictures]:
@@ -71,6 +88,7 @@ def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
 
 
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
+    LEAGUE_NIGHT.name: lambda content: Outgoing(embeds=[league_night(facts_of(content, NightDay), content)]),
     # LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed
     NEXT_GROUPS.name: lambda content: Outgoing(embeds=[next_groups(facts_of(content, GroupsView))]),
     rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(ladder_standings(facts_of(content, LadderStandings))),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import time
 
+from bot.rules.nights import plan_each_night_day
 from bot.rules.posts import Channel, PostKind, Timing, plan_after_each_closed_night, register
 
 FIELD = frozenset({"field"})
@@ -20,5 +21,16 @@ NIGHT_RESULTS = register(
         Timing(at=time(10, 0), days=1),
         FIELD,
         plan_after_each_closed_night,
+    )
+)
+MEET_NIGHT = register(
+    PostKind(
+        "meet_night",
+        "meet-night reminder",
+        "Meet day: the week and start time, and check-in at the venue (FIELD-ATT-1)",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(17, 0)),
+        FIELD,
+        plan_each_night_day,
     )
 )

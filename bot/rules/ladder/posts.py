@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import time
 
+from bot.rules.nights import plan_each_night_day
 from bot.rules.posts import Channel, PostKind, Timing, plan_after_each_closed_night, register
 
 LADDER = frozenset({"ladder"})
@@ -20,5 +21,16 @@ NEXT_GROUPS = register(
         Timing(at=time(12, 0), days=1),
         LADDER,
         plan_after_each_closed_night,
+    )
+)
+LEAGUE_NIGHT = register(
+    PostKind(
+        "league_night",
+        "league-night reminder",
+        "Night day: check-in (LADDER-ATT-1), and the late and absence notice deadlines (LADDER-ATT-3/4)",
+        Channel.ANNOUNCEMENTS,
+        Timing(at=time(12, 0)),
+        LADDER,
+        plan_each_night_day,
     )
 )

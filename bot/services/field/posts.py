@@ -1,6 +1,6 @@
 """What the field format's scheduled posts are about: its nights as a `bot.rules.posts` calendar, and each post's
-facts (`PostContent.facts`): one night's results (night_results), the season table (weekly_standings) or the
-finals (bracket)."""
+facts (`PostContent.facts`): the meet day (meet_night), one night's results (night_results), the season table
+(weekly_standings) or the finals (bracket)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
 from bot.rules.field.options import FieldOptions
-from bot.rules.field.posts import NIGHT_RESULTS
+from bot.rules.field.posts import MEET_NIGHT, NIGHT_RESULTS
 from bot.rules.refusals import NotFound
 from bot.services.field.facts import FieldContext, load_season
 from bot.services.field.finals import finals_view
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
 from bot.services.lookup import current_season
+from bot.services.nights import night_day, planned_events
 from bot.services.post_content import PostContent, aware
 from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League
@@ -61,12 +62,15 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
         )
         for night in season_nights
     )
+    events += await planned_events(session, context.season)
     finals = (await session.exec(select(FieldFinals).where(FieldFinals.season_id == context.season.id))).first()
     seeded_at = aware(finals.seeded_at) if finals is not None and finals.seeds else None
     return rules.Calendar(context.season.number, events, bracket_at=seeded_at)
 
 
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
+    if post.kind == MEET_NIGHT.name:
+        return PostContent(league, post, facts=await night_day(session, league, post))
     context = await field_context_of(session, league)
     if post.kind == rules.BRACKET.name:
         return PostContent(league, post, facts=await finals_view(session, context))

@@ -1,6 +1,6 @@
 """What the ladder format's scheduled posts are about: its nights as a `bot.rules.posts` calendar, and each post's
-facts (`PostContent.facts`): next week's groups (next_groups), the standings (weekly_standings) or the playoff
-places once the regular season is over (bracket)."""
+facts (`PostContent.facts`): the night day (league_night), next week's groups (next_groups), the standings
+(weekly_standings) or the playoff places once the regular season is over (bracket)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
 from bot.rules.ladder.options import LadderOptions
-from bot.rules.ladder.posts import NEXT_GROUPS
+from bot.rules.ladder.posts import LEAGUE_NIGHT, NEXT_GROUPS
 from bot.rules.refusals import NotFound
 from bot.services.ladder.facts import LadderLeague, nights
 from bot.services.ladder.nights import GroupsView, planned_groups
 from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_places, standings_table
 from bot.services.lookup import current_season
+from bot.services.nights import night_day, planned_events
 from bot.services.post_content import PostContent, aware
 from storage.models import League
 
@@ -34,11 +35,14 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
         for night in season_nights
     )
     last = next((n for n in season_nights if n.week == ladder.options.regular_weeks), None)
+    events += await planned_events(session, ladder.season)
     return rules.Calendar(ladder.season.number, events, bracket_at=aware(last.closed_at) if last else None)
 
 
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
     ladder = await ladder_league_of(session, league)
+    if post.kind == LEAGUE_NIGHT.name:
+        return PostContent(league, post, facts=await night_day(session, league, post))
     if post.kind == NEXT_GROUPS.name:
         night = next((n for n in await nights(session, ladder) if n.id in post.refs), None)
         if night is None or night.next_groups is None:

@@ -1,0 +1,31 @@
+"""A ladder or field season's planned nights (`/schedule nights`, `/schedule show`). Pure: data in, Embed out."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.posts import clock_time
+from bot.render.setup import LEAGUE_COLOUR
+from bot.services.nights import NightSchedule, night_start
+
+
+def nights_embed(schedule: NightSchedule, *, scheduled: bool) -> discord.Embed:
+    """Each night on its date and local start time in the league's zone; after scheduling, the next steps."""
+    league, zone = schedule.league, schedule.zone
+    lines = [
+        f"Week {night.week} · {night.play_on:%a %Y-%m-%d} · {clock_time(night_start(night, zone).time())}"
+        for night in schedule.nights
+    ]
+    if schedule.skipped:
+        lines.append("Skipped: " + ", ".join(f"{day:%a %Y-%m-%d}" for day in schedule.skipped))
+    if scheduled:
+        lines.append(
+            "\nNight-day reminders go to the announcements channel (`/posts channels`, `/posts upcoming`); "
+            "members add the nights to their calendars with `/schedule ics`."
+        )
+    title = f"📅 {league.name} season {schedule.season.number}: {len(schedule.nights)} nights"
+    return discord.Embed(
+        title=title + (" scheduled" if scheduled else ""),
+        description="\n".join(lines) + f"\nTimes are {league.timezone} time.",
+        colour=LEAGUE_COLOUR,
+    )

@@ -1,0 +1,168 @@
+"""`/schedule nights`: a ladder or field season's nights dated ahead (COMMON-SEASON-1), and the plan read back
+for `/schedule show`, the night-day posts and `/schedule ics`. Which formats date their nights this way, and
+when their nights start, is the format registry's `night_start`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot import formats
+from bot.clock import Clock
+from bot.exchange.calendar import CalendarEvent, icalendar_file
+from bot.exchange.files import ExportFile
+from bot.rules import posts as post_rules
+from bot.rules.nights import PLANNED, RULE, night_dates, parse_start
+from bot.rules.refusals import Conflict, InvalidInput, NotFound
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.exports import slug
+from bot.services.lookup import current_season, find_league
+from bot.services.permissions import require_commissioner
+from bot.services.team.schedule import league_today, parse_date
+from storage.db import Database
+from storage.models import League, Season
+from storage.nights import PlannedNight
+
+NIGHT_LENGTH = timedelta(hours=3)  # how long a calendar entry lasts from the night's start
+
+
+@dataclass(frozen=True)
+class NightSchedule:
+    league: League
+    season: Season
+    nights: list[PlannedNight]
+    skipped: list[date]
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.league.timezone)
+
+
+@dataclass(frozen=True)
+class NightDay:
+    """What a night-day reminder says: the league, the week and when the night starts (local)."""
+
+    league: str
+    week: int
+    starts: datetime
+
+
+class NightScheduleService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def schedule(
+        self, actor: Actor, league_name: str | None, *, first: str, nights: int, skip: str | None, start: str | None
+    ) -> NightSchedule:
+        """Date the season's nights: one a week on `first`'s weekday, `skip` dates (comma-separated) passed over
+        without using up a week number. Refused, with nothing written, when anything does not fit."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "schedule the season's nights")
+            default_start = formats.of(league).night_start
+            if default_start is None:
+                raise InvalidInput(
+                    f"{league.name} plays matches: `/schedule generate` schedules its season. "
+                    "`/schedule nights` is for ladder and field leagues."
+                )
+            season = await current_season(session, league)
+            planned = await planned_nights(session, season)
+            if planned:
+                raise Conflict(
+                    f"Season {season.number} of {league.name} is scheduled already: {len(planned)} nights from "
+                    f"{planned[0].play_on.isoformat()}. See `/schedule show`."
+                )
+            starts = parse_start(start) if start else default_start(league)
+            skipped = [parse_date(day, option="skip") for day in re.split(r"[,\s]+", skip or "") if day]
+            first_day = parse_date(first, option="first")
+            dates = night_dates(first_day, nights, skipped, today=league_today(league, now))
+            rows = [
+                PlannedNight(
+                    league_id=league.id or 0,
+                    season_id=season.id or 0,
+                    week=week,
+                    play_on=day,
+                    starts=starts.strftime("%H:%M"),
+                )
+                for week, day in enumerate(dates, start=1)
+            ]
+            session.add_all(rows)
+            await session.flush()
+            for row in rows:
+                audit.created(session, actor, row, at=now)
+            if skipped:  # COMMON-SEASON-1: each skip is recorded
+                detail = {"rule": RULE, "skipped": [day.isoformat() for day in sorted(set(skipped))]}
+                audit.noted(session, actor, rows[0], action="weeks_skipped", detail=detail, at=now)
+            return NightSchedule(league, season, rows, sorted(set(skipped)))
+
+    async def show(self, actor: Actor, league_name: str | None) -> NightSchedule:
+        async with self.db.reading() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            season = await current_season(session, league)
+            return NightSchedule(league, season, await planned_nights(session, season), [])
+
+
+async def planned_nights(session: AsyncSession, season: Season) -> list[PlannedNight]:
+    query = select(PlannedNight).where(PlannedNight.season_id == season.id).order_by(col(PlannedNight.week))
+    return list((await session.exec(query)).all())
+
+
+def night_start(night: PlannedNight, zone: ZoneInfo) -> datetime:
+    """When a planned night starts, in the league's zone on that date (DST-safe)."""
+    return datetime.combine(night.play_on, time.fromisoformat(night.starts), tzinfo=zone)
+
+
+async def planned_events(session: AsyncSession, season: Season) -> tuple[post_rules.Event, ...]:
+    """The planned nights as calendar events, for the night-day posts (`bot.rules.nights.plan_each_night_day`)."""
+    return tuple(
+        post_rules.Event(ref=night.id or 0, day=night.play_on, week=night.week, kind=PLANNED)
+        for night in await planned_nights(session, season)
+    )
+
+
+async def night_day(session: AsyncSession, league: League, post: post_rules.PlannedPost) -> NightDay:
+    """The facts of a night-day post about the planned night `post.refs` names."""
+    night = await session.get(PlannedNight, post.refs[0]) if post.refs else None
+    if night is None or night.league_id != league.id:
+        raise NotFound("That night is no longer on the schedule.")
+    return NightDay(league.name, night.week, night_start(night, ZoneInfo(league.timezone)))
+
+
+def nights_calendar(night_name: str) -> formats.CalendarFile:
+    """`/schedule ics` of a format whose nights are planned with `/schedule nights`: one event per night, in UTC
+    computed from the league's zone on each night's date. `night_name` is what the format calls a night."""
+
+    async def calendar_file(
+        session: AsyncSession, league: League, *, now: datetime, team_name: str | None, member_id: int | None
+    ) -> ExportFile:
+        if team_name is not None:
+            raise InvalidInput(f"{league.name} has no teams: leave `team` out.")
+        season = await current_season(session, league)
+        planned = await planned_nights(session, season)
+        if not planned:
+            raise InvalidInput(
+                f"{league.name}'s nights are not scheduled yet: a commissioner dates them with `/schedule nights`."
+            )
+        zone = ZoneInfo(league.timezone)
+        events = [
+            CalendarEvent(
+                uid=f"pinleague-league{league.id}-night{night.id}@pinleague",
+                starts=night_start(night, zone),
+                ends=night_start(night, zone) + NIGHT_LENGTH,
+                summary=f"{league.name}: {night_name}, week {night.week}",
+                description=f"Week {night.week} of season {season.number} of {league.name}",
+            )
+            for night in planned
+        ]
+        content = icalendar_file(league.name, events, stamp=now)
+        return ExportFile(f"{slug(league.name)}-nights.ics", content, len(events))
+
+    return calendar_file
