@@ -46,6 +46,12 @@ class StandingsReader(Protocol):
     async def __call__(self, actor: Actor, league_name: str, *, conference: str | None) -> Any: ...
 
 
+class ScheduleReader(Protocol):
+    """`/schedule show`: the season's schedule in the format's own shape; `team_name` and `week` narrow it."""
+
+    async def __call__(self, actor: Actor, league_name: str, *, team_name: str | None, week: int | None) -> Any: ...
+
+
 class CalendarFile(Protocol):
     """`/schedule ics`: the league's events ahead as an iCalendar file, or a refusal saying why there are none."""
 
@@ -107,6 +113,8 @@ class Format:
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
+    schedule: Callable[[Database, Clock], ScheduleReader]  # `/schedule show`: one reader per service set
+    schedule_embed: Callable[[Any], discord.Embed]  # the reader's view as `/schedule show` shows it
     posts: Posts[Any, Any]
     guide: Guide
     # `/schedule nights` (COMMON-SEASON-1): a night's default local start; None where the format schedules its

@@ -9,6 +9,11 @@ from bot.render.setup import LEAGUE_COLOUR
 from bot.services.nights import NightSchedule, night_start
 
 
+def planned_nights_embed(schedule: NightSchedule) -> discord.Embed:
+    """`/schedule show` of a ladder or field league."""
+    return nights_embed(schedule, scheduled=False)
+
+
 def nights_embed(schedule: NightSchedule, *, scheduled: bool) -> discord.Embed:
     """Each night on its date and local start time in the league's zone; after scheduling, the next steps."""
     league, zone = schedule.league, schedule.zone
@@ -16,6 +21,8 @@ def nights_embed(schedule: NightSchedule, *, scheduled: bool) -> discord.Embed:
         f"Week {night.week} · {night.play_on:%a %Y-%m-%d} · {clock_time(night_start(night, zone).time())}"
         for night in schedule.nights
     ]
+    if not lines:
+        lines.append("Not scheduled yet: a commissioner dates the season's nights with `/schedule nights`.")
     if schedule.skipped:
         lines.append("Skipped: " + ", ".join(f"{day:%a %Y-%m-%d}" for day in schedule.skipped))
     if scheduled:

@@ -21,6 +21,7 @@ from bot.services.ladder.players import LadderPlayerService
 from bot.services.ladder.premakeups import LadderPremakeupService
 from bot.services.ladder.rulings import LadderRulingService
 from bot.services.ladder.standings import LadderStandingsService
+from bot.services.league_schedule import LeagueScheduleService
 from bot.services.league_standings import LeagueStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.machine_log import MachineLogService
@@ -53,6 +54,7 @@ class Services:
     rosters: RosterService
     schedule: ScheduleService
     night_schedule: NightScheduleService  # /schedule nights: ladder and field seasons' dates
+    league_schedule: LeagueScheduleService  # /schedule show, whichever format the league plays
     standings: StandingsService
     playoffs: PlayoffService
     match_night: MatchNightService
@@ -93,6 +95,7 @@ class Services:
             rosters=RosterService(db, clock),
             schedule=ScheduleService(db, clock),
             night_schedule=NightScheduleService(db, clock),
+            league_schedule=LeagueScheduleService(db, clock),
             standings=StandingsService(db, clock),
             playoffs=PlayoffService(db, clock),
             match_night=MatchNightService(db, clock),

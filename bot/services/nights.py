@@ -103,11 +103,21 @@ class NightScheduleService:
                 audit.noted(session, actor, rows[0], action="weeks_skipped", detail=detail, at=now)
             return NightSchedule(league, season, rows, sorted(set(skipped)))
 
-    async def show(self, actor: Actor, league_name: str | None) -> NightSchedule:
+    async def show(
+        self, actor: Actor, league_name: str | None, *, team_name: str | None, week: int | None
+    ) -> NightSchedule:
+        """`/schedule show`: the season's planned nights, or one week's."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
+            if team_name is not None:
+                raise InvalidInput(f"{league.name} has no teams: leave `team` out.")
             season = await current_season(session, league)
-            return NightSchedule(league, season, await planned_nights(session, season), [])
+            nights = await planned_nights(session, season)
+            if week is not None:
+                if not any(night.week == week for night in nights):
+                    raise NotFound(f"Season {season.number} has no week {week}: it has {len(nights)} planned nights.")
+                nights = [night for night in nights if night.week == week]
+            return NightSchedule(league, season, nights, [])
 
 
 async def planned_nights(session: AsyncSession, season: Season) -> list[PlannedNight]:

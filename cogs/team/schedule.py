@@ -11,7 +11,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.exchange import calendar_ready, export_file
 from bot.render.nights import nights_embed
-from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, schedule_embed
+from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed
 from bot.rules.nights import MAX_NIGHTS
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies, venue_autocomplete
@@ -122,9 +122,11 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         )
         return Reply(embeds=[moved_embed(change)], ephemeral=False)
 
-    @app_commands.command(name="show", description="Show the season's matches and results")
+    @app_commands.command(name="show", description="Show the season's matches and results, or its nights")
     @app_commands.describe(
-        team="Only this team's matches", week="Only this week (default: the current week)", league=LEAGUE_OPTION
+        team="Team leagues: only this team's matches",
+        week="Only this week (team leagues' default: the current week)",
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(team=team_autocomplete)
     @replies(ephemeral=True)
@@ -135,8 +137,10 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         week: app_commands.Range[int, 1, MAX_WEEKS] | None = None,
         league: LeagueOption = None,
     ) -> Reply:
-        view = await self.bot.services.schedule.show(actor_from(interaction), league, team_name=team, week=week)
-        return Reply(embeds=[schedule_embed(view)])
+        schedule = await self.bot.services.league_schedule.show(
+            actor_from(interaction), league, team_name=team, week=week
+        )
+        return Reply(embeds=[schedule.format.schedule_embed(schedule.view)])
 
     @app_commands.command(name="ics", description="Download matches as a calendar file (iCalendar, .ics)")
     @app_commands.describe(

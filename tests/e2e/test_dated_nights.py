@@ -105,7 +105,7 @@ async def test_a_night_reminder_due_while_the_bot_was_down_arrives_once_after_re
 async def test_schedule_ics_of_a_ladder_league_across_the_march_change_honours_a_skip(sqlite_db: Database) -> None:
     """COMMON-SEASON-1: three Wednesday nights from 3 March with 10 March skipped land on 3, 17 and 24 March,
     weeks 1–3; the calendar has one event per night at the check-in time, 19:15 New York time before and after
-    the clocks change (00:15Z, then 23:15Z)."""
+    the clocks change (00:15Z, then 23:15Z); `/schedule show` lists them in the league's zone."""
     async with running_bot(sqlite_db, clock=ManualClock(ny(date(2027, 3, 1), 9))) as league:
         await dated_league(league, "ladder")
         scheduled = await ok(league, "/schedule nights first:2027-03-03 nights:3 skip:2027-03-10")
@@ -132,6 +132,13 @@ async def test_schedule_ics_of_a_ladder_league_across_the_march_change_honours_a
         assert [str(e["SUMMARY"]) for e in events] == [f"Dated: ladder night, week {w}" for w in (1, 2, 3)]
         assert all(e.decoded("DTEND") - e.decoded("DTSTART") == timedelta(hours=3) for e in events)
         assert len({str(e["UID"]) for e in events}) == 3
+
+        shown = await league.run("/schedule show", as_member="p1")
+        assert shown.ephemeral and "Week 3 · Wed 2027-03-24 · 7:15 p.m." in shown.text(), shown.text()
+        assert "America/New_York" in shown.text()
+        one_week = await league.run("/schedule show week:2", as_member="p1")
+        assert "Week 2 · Wed 2027-03-17" in one_week.text() and "Week 3" not in one_week.text(), one_week.text()
+        await refused(league, "/schedule show week:4", as_member="p1", rule=None, message="has no week 4")
 
 
 async def test_bad_night_schedules_are_refused_with_nothing_written(sqlite_db: Database) -> None:

@@ -8,6 +8,7 @@ from bot.clock import Clock
 from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
+from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
@@ -15,7 +16,7 @@ from bot.services.field import exports
 from bot.services.field import help as guide
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
-from bot.services.nights import nights_calendar
+from bot.services.nights import NightScheduleService, nights_calendar
 from storage.db import Database
 
 # FIELD-CFG-1: the SLO sets the start time; `/schedule nights start:` gives it, this is the default
@@ -38,6 +39,8 @@ FORMAT = Format(
     standings=_standings,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
+    schedule=lambda db, clock: NightScheduleService(db, clock).show,
+    schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("field meet"),
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,

@@ -8,6 +8,7 @@ from bot.clock import Clock
 from bot.formats import Format, Posts, StandingsReader, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
+from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
@@ -15,7 +16,7 @@ from bot.services.ladder import exports
 from bot.services.ladder import help as guide
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
-from bot.services.nights import nights_calendar
+from bot.services.nights import NightScheduleService, nights_calendar
 from storage.db import Database
 from storage.models import League
 
@@ -41,6 +42,8 @@ FORMAT = Format(
     standings=_standings,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
+    schedule=lambda db, clock: NightScheduleService(db, clock).show,
+    schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("ladder night"),
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,

@@ -8,6 +8,7 @@ from typing import Any
 from bot.clock import Clock
 from bot.formats import Format, Posts, StandingsReader
 from bot.render import posts as render
+from bot.render.team.schedule import schedule_embed
 from bot.render.team.standings import standings_embed
 from bot.rules import posts as rules
 from bot.rules.discipline import LedgerRules
@@ -17,6 +18,7 @@ from bot.rules.team.options import TeamOptions
 from bot.services import post_content
 from bot.services.team import exports
 from bot.services.team import help as guide
+from bot.services.team.schedule import ScheduleService
 from bot.services.team.standings import StandingsService
 from storage.db import Database
 
@@ -50,6 +52,8 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
+    schedule=lambda db, clock: ScheduleService(db, clock).show,
+    schedule_embed=schedule_embed,
     posts=Posts(
         calendar=post_content.team_calendar,
         content=post_content.team_content,
