@@ -1,6 +1,6 @@
 """A ladder league and a field league with a night of history each, played through Discord (the emulator), so
-every JSON column holds what the services really write: groups, ranks, slots, picks, a one-ball playoff,
-premakeups, penalties, results and the ledger for the ladder; check-ins with a guest, a tie playoff, a penalty,
+every JSON column holds what the services really write: planned nights, groups, ranks, slots, picks, a one-ball
+playoff, premakeups, penalties, results and the ledger for the ladder; check-ins with a guest, a tie playoff, a penalty,
 a correction with its votes, a malfunction and the finals (entries, seeds, tie-breaker-free picks and a game
 won) for the field."""
 
@@ -57,6 +57,7 @@ async def build_ladder_history(league: RunningBot) -> None:
         await ok(league, f'/ladder premakeup record machine:"Attack from Mars" score:{score}', "p10")
     await ok(league, '/ladder premakeup order machine:"Attack from Mars" order:S2,AVG,S1', "p10")
     await ok(league, "/ladder absent", "p10")
+    await ok(league, "/schedule nights first:2027-03-03 nights:10 skip:2027-03-24", "alice")  # COMMON-SEASON-1
 
     await ok(league, "/ladder night open", "alice")
     for name in LADDER_PLAYERS[:9]:
