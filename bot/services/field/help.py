@@ -127,6 +127,7 @@ GUIDE = Guide(
     ),
     commands={
         Role.OFFICIAL: (
+            "`/schedule nights` — date the season's nights, skipping holidays",
             "`/field night open` · `/field night close` — run the night",
             "`/field groups` — deal the groups",
             "`/field guest` — let a guest play",

@@ -125,6 +125,7 @@ GUIDE = Guide(
     ),
     commands={
         Role.OFFICIAL: (
+            "`/schedule nights` — date the season's nights, skipping holidays",
             "`/ladder normalizer` — a machine's normalizer, before it can be played",
             "`/ladder night open` · `/ladder night close` — run the night",
             "`/ladder swap` — place players between groups",
