@@ -24,7 +24,7 @@ def nights_embed(schedule: NightSchedule, *, scheduled: bool) -> discord.Embed:
     if not lines:
         lines.append("Not scheduled yet: a commissioner dates the season's nights with `/schedule nights`.")
     if schedule.skipped:
-        lines.append("Skipped: " + ", ".join(f"{day:%a %Y-%m-%d}" for day in schedule.skipped))
+        lines += [f"Skipped: {skip.play_on:%a %Y-%m-%d} ({skip.skipped_because})" for skip in schedule.skipped]
     if scheduled:
         lines.append(
             "\nNight-day reminders go to the announcements channel (`/posts channels`, `/posts upcoming`); "

@@ -13,6 +13,7 @@ from bot.rules.refusals import InvalidInput, RuleViolation
 
 RULE = "COMMON-SEASON-1"
 MAX_NIGHTS = 52
+SKIP_REASON_MAX = 200  # `storage.nights.PlannedNight.skipped_because`
 PLANNED = "planned"  # `bot.rules.posts.Event.kind` of a scheduled night, opened or not
 
 

@@ -18,7 +18,7 @@ from bot.exchange.calendar import CalendarEvent, icalendar_file
 from bot.exchange.files import ExportFile
 from bot.rules import posts as post_rules
 from bot.rules.nights import PLANNED, RULE, night_dates, parse_start
-from bot.rules.refusals import Conflict, InvalidInput, NotFound
+from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.exports import slug
@@ -37,7 +37,7 @@ class NightSchedule:
     league: League
     season: Season
     nights: list[PlannedNight]
-    skipped: list[date]
+    skipped: list[PlannedNight]
 
     @property
     def zone(self) -> ZoneInfo:
@@ -59,10 +59,19 @@ class NightScheduleService:
         self.clock = clock
 
     async def schedule(
-        self, actor: Actor, league_name: str | None, *, first: str, nights: int, skip: str | None, start: str | None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        first: str,
+        nights: int,
+        skip: str | None,
+        reason: str | None,
+        start: str | None,
     ) -> NightSchedule:
         """Date the season's nights: one a week on `first`'s weekday, `skip` dates (comma-separated) passed over
-        without using up a week number. Refused, with nothing written, when anything does not fit."""
+        without using up a week number, each recorded with the `reason` (COMMON-SEASON-1). Refused, with nothing
+        written, when anything does not fit."""
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
@@ -84,6 +93,15 @@ class NightScheduleService:
             skipped = [parse_date(day, option="skip") for day in re.split(r"[,\s]+", skip or "") if day]
             first_day = parse_date(first, option="first")
             dates = night_dates(first_day, nights, skipped, today=league_today(league, now))
+            because = (reason or "").strip()
+            if skipped and not because:
+                raise RuleViolation(
+                    RULE, "Say why the skipped dates have no night with `reason`, e.g. reason:holidays."
+                )
+            weeks: list[tuple[int | None, date]] = [
+                *enumerate(dates, start=1),
+                *((None, d) for d in sorted(set(skipped))),
+            ]
             rows = [
                 PlannedNight(
                     league_id=league.id or 0,
@@ -91,17 +109,15 @@ class NightScheduleService:
                     week=week,
                     play_on=day,
                     starts=starts.strftime("%H:%M"),
+                    skipped_because=None if week else because,
                 )
-                for week, day in enumerate(dates, start=1)
+                for week, day in weeks
             ]
             session.add_all(rows)
             await session.flush()
             for row in rows:
                 audit.created(session, actor, row, at=now)
-            if skipped:  # COMMON-SEASON-1: each skip is recorded
-                detail = {"rule": RULE, "skipped": [day.isoformat() for day in sorted(set(skipped))]}
-                audit.noted(session, actor, rows[0], action="weeks_skipped", detail=detail, at=now)
-            return NightSchedule(league, season, rows, sorted(set(skipped)))
+            return NightSchedule(league, season, rows[: len(dates)], rows[len(dates) :])
 
     async def show(
         self, actor: Actor, league_name: str | None, *, team_name: str | None, week: int | None
@@ -117,12 +133,18 @@ class NightScheduleService:
                 if not any(night.week == week for night in nights):
                     raise NotFound(f"Season {season.number} has no week {week}: it has {len(nights)} planned nights.")
                 nights = [night for night in nights if night.week == week]
-            return NightSchedule(league, season, nights, [])
+            return NightSchedule(league, season, nights, [] if week else await skipped_dates(session, season))
 
 
 async def planned_nights(session: AsyncSession, season: Season) -> list[PlannedNight]:
-    query = select(PlannedNight).where(PlannedNight.season_id == season.id).order_by(col(PlannedNight.week))
-    return list((await session.exec(query)).all())
+    """The season's nights, week by week (skipped dates left out)."""
+    query = select(PlannedNight).where(PlannedNight.season_id == season.id, col(PlannedNight.week).is_not(None))
+    return list((await session.exec(query.order_by(col(PlannedNight.week)))).all())
+
+
+async def skipped_dates(session: AsyncSession, season: Season) -> list[PlannedNight]:
+    query = select(PlannedNight).where(PlannedNight.season_id == season.id, col(PlannedNight.week).is_(None))
+    return list((await session.exec(query.order_by(col(PlannedNight.play_on)))).all())
 
 
 def night_start(night: PlannedNight, zone: ZoneInfo) -> datetime:
@@ -135,13 +157,14 @@ async def planned_events(session: AsyncSession, season: Season) -> tuple[post_ru
     return tuple(
         post_rules.Event(ref=night.id or 0, day=night.play_on, week=night.week, kind=PLANNED)
         for night in await planned_nights(session, season)
+        if night.week is not None
     )
 
 
 async def night_day(session: AsyncSession, league: League, post: post_rules.PlannedPost) -> NightDay:
     """The facts of a night-day post about the planned night `post.refs` names."""
     night = await session.get(PlannedNight, post.refs[0]) if post.refs else None
-    if night is None or night.league_id != league.id:
+    if night is None or night.league_id != league.id or night.week is None:
         raise NotFound("That night is no longer on the schedule.")
     return NightDay(league.name, night.week, night_start(night, ZoneInfo(league.timezone)))
 

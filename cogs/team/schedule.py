@@ -12,7 +12,7 @@ from bot.interactions import Reply
 from bot.render.exchange import calendar_ready, export_file
 from bot.render.nights import nights_embed
 from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed
-from bot.rules.nights import MAX_NIGHTS
+from bot.rules.nights import MAX_NIGHTS, SKIP_REASON_MAX
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies, venue_autocomplete
 from cogs.team.match import MATCH_OPTION, match_autocomplete
@@ -50,6 +50,7 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         first="The first night, YYYY-MM-DD; every night falls on its weekday, a week apart",
         nights=f"How many nights the season has (1–{MAX_NIGHTS}), skipped dates not counted",
         skip="Dates without a night (holidays), YYYY-MM-DD, comma-separated",
+        reason="Why the skipped dates have no night, e.g. holidays (recorded with each skip)",
         start="The nights' local start time, HH:MM (default: the format's, e.g. the ladder's check-in)",
         league=LEAGUE_OPTION,
     )
@@ -60,11 +61,12 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
         first: str,
         nights: app_commands.Range[int, 1, MAX_NIGHTS],
         skip: str | None = None,
+        reason: app_commands.Range[str, 1, SKIP_REASON_MAX] | None = None,
         start: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         schedule = await self.bot.services.night_schedule.schedule(
-            actor_from(interaction), league, first=first, nights=nights, skip=skip, start=start
+            actor_from(interaction), league, first=first, nights=nights, skip=skip, reason=reason, start=start
         )
         return Reply(embeds=[nights_embed(schedule, scheduled=True)], ephemeral=False)
 

@@ -38,7 +38,7 @@ async def dated_league(league: RunningBot, league_format: str) -> None:
 
 async def planned(league: RunningBot) -> list[PlannedNight]:
     async with league.db.reading() as session:
-        return list((await session.exec(select(PlannedNight).order_by(col(PlannedNight.week)))).all())
+        return list((await session.exec(select(PlannedNight).order_by(col(PlannedNight.play_on)))).all())
 
 
 @pytest.mark.parametrize("league_format", ["ladder", "field"])
@@ -108,11 +108,13 @@ async def test_schedule_ics_of_a_ladder_league_across_the_march_change_honours_a
     the clocks change (00:15Z, then 23:15Z); `/schedule show` lists them in the league's zone."""
     async with running_bot(sqlite_db, clock=ManualClock(ny(date(2027, 3, 1), 9))) as league:
         await dated_league(league, "ladder")
-        scheduled = await ok(league, "/schedule nights first:2027-03-03 nights:3 skip:2027-03-10")
-        assert "3 nights scheduled" in scheduled and "Skipped: Wed 2027-03-10" in scheduled, scheduled
+        scheduled = await ok(league, '/schedule nights first:2027-03-03 nights:3 skip:2027-03-10 reason:"Spring break"')
+        assert "3 nights scheduled" in scheduled and "Skipped: Wed 2027-03-10 (Spring break)" in scheduled, scheduled
         assert "Week 2 · Wed 2027-03-17 · 7:15 p.m." in scheduled, scheduled
         nights = [date(2027, 3, 3), date(2027, 3, 17), date(2027, 3, 24)]
-        assert [(n.week, n.play_on) for n in await planned(league)] == list(enumerate(nights, start=1))
+        stored = [(n.week, n.play_on, n.skipped_because) for n in await planned(league)]
+        assert stored == [(1, nights[0], None), (None, date(2027, 3, 10), "Spring break"), (2, nights[1], None),
+                          (3, nights[2], None)]  # fmt: skip
 
         league.emulator.add_member("p1")
         reply = await league.run("/schedule ics", as_member="p1")
@@ -135,7 +137,7 @@ async def test_schedule_ics_of_a_ladder_league_across_the_march_change_honours_a
 
         shown = await league.run("/schedule show", as_member="p1")
         assert shown.ephemeral and "Week 3 · Wed 2027-03-24 · 7:15 p.m." in shown.text(), shown.text()
-        assert "America/New_York" in shown.text()
+        assert "America/New_York" in shown.text() and "Skipped: Wed 2027-03-10 (Spring break)" in shown.text()
         one_week = await league.run("/schedule show week:2", as_member="p1")
         assert "Week 2 · Wed 2027-03-17" in one_week.text() and "Week 3" not in one_week.text(), one_week.text()
         await refused(league, "/schedule show week:4", as_member="p1", rule=None, message="has no week 4")
@@ -147,6 +149,8 @@ async def test_bad_night_schedules_are_refused_with_nothing_written(sqlite_db: D
     async with running_bot(sqlite_db, clock=ManualClock(ny(date(2027, 3, 5), 9))) as league:
         await dated_league(league, "field")
         await refused(league, "/schedule ics", as_member="alice", rule=None, message="not scheduled yet")
+        await refused(league, "/schedule nights first:2027-03-10 nights:3 skip:2027-03-17", as_member="alice",
+                      rule="COMMON-SEASON-1", message="Say why the skipped dates have no night")  # fmt: skip
         await refused(league, "/schedule nights first:2027-03-10 nights:2 skip:2027-03-31", as_member="alice",
                       rule="COMMON-SEASON-1", message="`skip` 2027-03-31 is outside the season")  # fmt: skip
         await refused(league, "/schedule nights first:2027-03-10 nights:2 skip:2027-03-03", as_member="alice",

@@ -1,6 +1,7 @@
 """/standings for ladder and field leagues through the local Discord emulator: the format's own table, the
 standings CSV and, once the format has final results, the IFPA results CSV (LADDER-STAND-1/2, FIELD-STAND-1,
-FIELD-IFPA-1/2); `conference` and `/schedule ics` are refused for these formats with what to do instead."""
+FIELD-IFPA-1/2); `conference` is refused for these formats, and `/schedule ics` before the nights are planned,
+with what to do instead."""
 
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ async def test_field_standings_and_the_ifpa_results_after_the_finals(field: Runn
     assert [(int(r["rank"]), r["name"]) for r in files["lpl-standings.csv"]] == [
         (row.rank, view.names[int(row.player)]) for row in view.rows
     ]
-    await refused(field, "/schedule ics", as_member="f05", rule=None, message="`/field night open`")
+    await refused(field, "/schedule ics", as_member="f05", rule=None, message="dates them with `/schedule nights`")
 
     await play_out_the_finals(field)
     results = attachments(await field.run("/standings export:true", as_member="f05"))["lpl-ifpa.csv"]

@@ -57,7 +57,7 @@ async def build_ladder_history(league: RunningBot) -> None:
         await ok(league, f'/ladder premakeup record machine:"Attack from Mars" score:{score}', "p10")
     await ok(league, '/ladder premakeup order machine:"Attack from Mars" order:S2,AVG,S1', "p10")
     await ok(league, "/ladder absent", "p10")
-    await ok(league, "/schedule nights first:2027-03-03 nights:10 skip:2027-03-24", "alice")  # COMMON-SEASON-1
+    await ok(league, "/schedule nights first:2027-03-03 nights:10 skip:2027-03-24 reason:Holiday", "alice")
 
     await ok(league, "/ladder night open", "alice")
     for name in LADDER_PLAYERS[:9]:

@@ -22,9 +22,10 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("league_id", sa.Integer(), nullable=False),
         sa.Column("season_id", sa.Integer(), nullable=False),
-        sa.Column("week", sa.Integer(), nullable=False),
+        sa.Column("week", sa.Integer(), nullable=True),
         sa.Column("play_on", sa.Date(), nullable=False),
         sa.Column("starts", sa.String(length=5), nullable=False),
+        sa.Column("skipped_because", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(
             ["league_id"], ["league.id"], name=op.f("fk_planned_night_league_id_league"), ondelete="CASCADE"
         ),
