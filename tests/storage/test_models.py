@@ -13,7 +13,7 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import SQLModel, col, select
 
-from storage.db import Database
+from storage.db import Database, WriteInReadingBlock
 from storage.models import (
     AuditEntry,
     BotState,
@@ -610,12 +610,25 @@ async def test_successful_writing_block_commits_every_row(db: Database) -> None:
 
 
 async def test_reading_block_never_commits(db: Database) -> None:
+    """A change inside reading() is refused, whether flushed by hand or before a query, and nothing is stored."""
     async with db.reading() as session:
         session.add(make.league())
-        await session.flush()
-        assert (await session.exec(select(League.id))).all() != []
+        with pytest.raises(WriteInReadingBlock, match=r"use db\.writing"):
+            await session.flush()
+    async with db.reading() as session:
+        session.add(make.league())
+        with pytest.raises(WriteInReadingBlock):
+            await session.exec(select(League.id))  # autoflush
+    async with db.writing() as session:
+        session.add(make.league())
+    async with db.reading() as session:
+        league = (await session.exec(select(League))).one()
+        league.name = "Renamed in a read"
+        with pytest.raises(WriteInReadingBlock):
+            await session.flush()
 
-    assert await count(db, League) == 0
+    async with db.reading() as session:
+        assert (await session.exec(select(League.name))).all() == ["Flipper Kings"]
 
 
 async def test_reader_does_not_see_an_open_writers_rows_until_commit(db: Database) -> None:
