@@ -185,10 +185,13 @@ class Emulator:
     def role(self, name: str) -> Role:
         return self.guild.role(name)
 
-    def add_member(self, username: str, roles: Iterable[str] = (), admin: bool = False) -> Member:
-        member = self.guild.add_member(username, [*roles, *(["Admin"] if admin else [])])
-        payload = member_payload(self.guild, member) | {"guild_id": str(self.guild.id)}
-        self._dispatch_guild_event("GUILD_MEMBER_ADD", payload, Intent.GUILD_MEMBERS)
+    def add_member(
+        self, username: str, roles: Iterable[str] = (), admin: bool = False, *, guild: Guild | None = None
+    ) -> Member:
+        guild = guild or self.guild
+        member = guild.add_member(username, [*roles, *(["Admin"] if admin else [])])
+        payload = member_payload(guild, member) | {"guild_id": str(guild.id)}
+        self.gateway.dispatch("GUILD_MEMBER_ADD", payload, guild_id=guild.id, intent=Intent.GUILD_MEMBERS)
         return member
 
     def add_role(self, name: str, permissions: int = 0) -> Role:
