@@ -90,13 +90,16 @@ class BotProcess:
         *,
         noop: bool = False,
         shards: tuple[int, tuple[int, ...]] | None = None,
+        metrics_port: int | None = None,
     ) -> None:
-        """`shards`: (PINLEAGUE_SHARD_COUNT, PINLEAGUE_SHARD_IDS) for the process; its commands are then global."""
+        """`shards`: (PINLEAGUE_SHARD_COUNT, PINLEAGUE_SHARD_IDS) for the process; its commands are then global.
+        `metrics_port`: PINLEAGUE_METRICS_PORT (/metrics and /healthz on 127.0.0.1)."""
         self.emulator = emulator
         self.db_url = db_url
         self.now = now
         self.noop = noop
         self.shards = shards
+        self.metrics_port = metrics_port
         self.process: asyncio.subprocess.Process | None = None
         self.started_in: float | None = None  # seconds from spawn to READY (identified, commands synced)
 
@@ -113,6 +116,8 @@ class BotProcess:
         else:
             count, ids = self.shards
             env |= {"PINLEAGUE_SHARD_COUNT": str(count), "PINLEAGUE_SHARD_IDS": ",".join(map(str, ids))}
+        if self.metrics_port is not None:
+            env["PINLEAGUE_METRICS_PORT"] = str(self.metrics_port)
         if self.noop:
             command.append("--noop")
         sessions = len(self.emulator.gateway.live_sessions) + (len(self.shards[1]) if self.shards else 1)  # one a shard

@@ -7,8 +7,10 @@ process, the right one; each process sends the scheduled posts of its own shard'
 from __future__ import annotations
 
 import asyncio
+import socket
 from datetime import date, datetime, time, timedelta
 
+import aiohttp
 import pytest
 from sqlmodel import col, select
 
@@ -29,6 +31,29 @@ CHANNELS = ("announcements", "scores", "commissioners")
 KINDS = {"roster_cutoff", "match_night", "roll_call", "short_warning"}  # due at 17:05 on match day, per league
 SETTLE = 1.0  # seconds without a new message or claim once a guild's posts are out
 DEADLINE = 20.0  # seconds for a process to start and post
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    for each in sockets:
+        each.bind(("127.0.0.1", 0))
+    ports = [each.getsockname()[1] for each in sockets]
+    for each in sockets:
+        each.close()
+    return ports
+
+
+async def ready(port: int) -> tuple[int, str]:
+    """GET /healthz until it answers 200 (the bot is ready a moment after its session is), or its last answer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    async with aiohttp.ClientSession() as http:
+        while True:
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                answer = response.status, await response.text()
+            if answer[0] == 200 or loop.time() > deadline:
+                return answer
+            await asyncio.sleep(0.05)
 
 
 def shard_of(guild: Guild) -> int:
@@ -106,11 +131,16 @@ async def test_two_processes_with_a_shard_each_answer_and_post_for_their_own_gui
         now = at(leagues[0].match_day, 17, 5)
         emulator.quiet_window = 0.2  # long enough to see a second process's reply, if there were one
         url = db.url.render_as_string(hide_password=False)
-        processes = [BotProcess(emulator, url, now, shards=(SHARDS, (shard,))) for shard in range(SHARDS)]
+        ports = free_ports(SHARDS)  # /healthz of each process
+        processes = [
+            BotProcess(emulator, url, now, shards=(SHARDS, (shard,)), metrics_port=ports[shard])
+            for shard in range(SHARDS)
+        ]
         try:
             await asyncio.gather(*(process.start(timeout=DEADLINE) for process in processes))
             await emulator.wait_until_ready(DEADLINE, sessions=SHARDS)  # each start waited for the first session
             assert sorted(session.shard for session in emulator.gateway.live_sessions) == [(0, SHARDS), (1, SHARDS)]
+            assert [await ready(port) for port in ports] == [(200, "ready")] * SHARDS  # every shard connected
             for shard, guild in on_shard.items():
                 await posted_and_settled(db, emulator, leagues[shard], guild)
             for shard, guild in on_shard.items():
