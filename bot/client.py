@@ -190,6 +190,10 @@ class ShardedLeagueBot(LeagueBot, commands.AutoShardedBot):
     def gateway_open(self) -> bool:
         return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
+    async def on_ready(self) -> None:
+        shards = ",".join(map(str, sorted(self.shards)))
+        log.info("ready as %s in %d guilds on shards %s of %s", self.user, len(self.guilds), shards, self.shard_count)
+
 
 def bot_class(settings: Settings) -> type[LeagueBot]:
     """Sharded when PINLEAGUE_SHARD_COUNT is set; a plain client otherwise (one gateway connection)."""
