@@ -141,8 +141,7 @@ async def test_two_processes_with_a_shard_each_answer_and_post_for_their_own_gui
             await emulator.wait_until_ready(DEADLINE, sessions=SHARDS)  # each start waited for the first session
             assert sorted(session.shard for session in emulator.gateway.live_sessions) == [(0, SHARDS), (1, SHARDS)]
             assert [await ready(port) for port in ports] == [(200, "ready")] * SHARDS  # every shard connected
-            for shard, guild in on_shard.items():
-                await posted_and_settled(db, emulator, leagues[shard], guild)
+            await asyncio.gather(*(posted_and_settled(db, emulator, leagues[n], on_shard[n]) for n in range(SHARDS)))
             for shard, guild in on_shard.items():
                 await assert_posted_once(db, emulator, leagues[shard], guild)
                 senders = {row.claimed_by.rsplit(":", 1)[1] for row in await claims_of(db, leagues[shard])}
