@@ -24,6 +24,7 @@ from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
 from bot.metrics import Metrics, MetricsServer
+from bot.rules import channel_access
 from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
@@ -186,8 +187,13 @@ class LeagueBot(commands.Bot):
     def gateway_open(self) -> bool:
         return self.ws is not None and self.ws.open
 
+    def _shards_text(self) -> str:
+        return ""
+
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds%s", self.user, len(self.guilds), self._shards_text())
+        if self.application_id is not None:
+            log.info("to add it to another server: %s", channel_access.invite_link(self.application_id))
 
 
 class ShardedLeagueBot(LeagueBot, commands.AutoShardedBot):
@@ -201,9 +207,8 @@ class ShardedLeagueBot(LeagueBot, commands.AutoShardedBot):
     def gateway_open(self) -> bool:
         return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
-    async def on_ready(self) -> None:
-        shards = ",".join(map(str, sorted(self.shards)))
-        log.info("ready as %s in %d guilds on shards %s of %s", self.user, len(self.guilds), shards, self.shard_count)
+    def _shards_text(self) -> str:
+        return f" on shards {','.join(map(str, sorted(self.shards)))} of {self.shard_count}"
 
 
 def bot_class(settings: Settings) -> type[LeagueBot]:

@@ -51,6 +51,15 @@ def invite_names() -> list[str]:
     return [needs[bit].name for bit in sorted(needs)]
 
 
+def invite_link(application_id: int) -> str:
+    """The link that adds the bot to a server with what its league channels need, and what that is."""
+    url = (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}&scope=bot+applications.commands"
+        f"&permissions={invite_permissions()}"
+    )
+    return f"{url} ({', '.join(invite_names())})"
+
+
 def missing(purposes: Iterable[Channel], granted: int) -> list[Need]:
     """What the bot lacks in a channel serving these purposes (a channel may serve several), in bit order.
 

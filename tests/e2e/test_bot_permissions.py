@@ -5,8 +5,10 @@ are told once (COMMON-NOTIFY-1), not again on a reconnect or a restart."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import discord
+import pytest
 
 from bot.local.emulator import Emulator, Output
 from bot.local.emulator.guild import Permission
@@ -118,3 +120,19 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_told_at_start(sqlite_
             await started_up(league)
         [notice] = told(emulator)
         assert f"<#{scores.id}>: the bot cannot find this channel (deleted?) — name another one" in notice.text()
+
+
+async def test_the_start_up_log_gives_the_invite_link_with_what_the_channels_need(
+    sqlite_db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.client")
+    async with running_bot(sqlite_db) as league:
+        await started_up(league)
+        application_id = league.bot.application_id
+    [line] = [r.getMessage() for r in caplog.records if "oauth2/authorize" in r.getMessage()]
+    assert f"client_id={application_id}&scope=bot+applications.commands" in line
+    granted = discord.Permissions(int(line.split("permissions=")[1].split()[0]))
+    assert granted == discord.Permissions(
+        view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+    )
+    assert "(View Channel, Send Messages, Embed Links, Attach Files, Read Message History)" in line
