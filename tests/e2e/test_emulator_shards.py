@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.local.emulator import Emulator, EmulatorError, Guild, point_discord_at
 from bot.local.emulator.gateway import Session
 from bot.local.emulator.guild import GUILD_CREATED_AT
+from bot.local.emulator.ids import SnowflakeFactory
 
 SHARDS = 2
 
@@ -105,14 +106,28 @@ async def test_identify_with_a_valid_shard_gets_that_shards_guilds(emulator: Emu
     assert frame.type is aiohttp.WSMsgType.TEXT and events == ["READY", "GUILD_CREATE"]
 
 
-async def test_gateway_bot_recommends_shards_and_reports_the_session_start_limit(emulator: Emulator) -> None:
+async def gateway_bot(emu: Emulator) -> Any:
     async with (
         aiohttp.ClientSession() as http,
-        http.get(f"{emulator.api_url}/gateway/bot", headers={"Authorization": f"Bot {emulator.token}"}) as response,
+        http.get(f"{emu.api_url}/gateway/bot", headers={"Authorization": f"Bot {emu.token}"}) as response,
     ):
-        body = await response.json()
+        return await response.json()
+
+
+async def test_gateway_bot_recommends_shards_and_reports_the_session_start_limit(emulator: Emulator) -> None:
+    body = await gateway_bot(emulator)
     assert body["url"] == emulator.gateway_url and body["shards"] == 1  # one shard holds up to 1,000 guilds here
     assert set(body["session_start_limit"]) == {"total", "remaining", "reset_after", "max_concurrency"}
+
+
+async def test_past_2500_guilds_sharding_is_required(emulator: Emulator) -> None:
+    # Bare guilds, only counted: the gateway refuses before it would send any of them.
+    first = emulator.guilds[-1].id >> 22
+    emulator.guilds.extend(Guild(((first + n) << 22) | 1, f"Club {n}", 0, SnowflakeFactory(1)) for n in range(1, 2_500))
+    assert len(emulator.guilds) == 2_501 and (await gateway_bot(emulator))["shards"] == 3
+    frame, events = await identify(emulator, None)
+    assert (frame.type, frame.data, events) == (aiohttp.WSMsgType.CLOSE, 4011, [])
+    assert emulator.gateway.live_sessions == []
 
 
 async def test_each_guild_reaches_only_its_shard(emulator: Emulator) -> None:

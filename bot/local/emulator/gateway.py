@@ -4,7 +4,8 @@ Frames are plain JSON text even when the client asks for zlib-stream: discord.py
 binary frames. Every client that identifies gets its own session and all events its intents
 and shard cover, so two unsharded bot processes both see every interaction, as on Discord. A session
 identified with `shard: [shard_id, num_shards]` gets only the guilds with (guild_id >> 22) % num_shards ==
-shard_id, and events without a guild only on shard 0 (Discord's "Sharding" rules).
+shard_id, and events without a guild only on shard 0; a session that would hold more than 2,500 guilds is
+closed with 4011 (Discord's "Sharding" rules).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .payloads import (
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41_250
+MAX_GUILDS_PER_SHARD = 2_500  # a session that would hold more is closed with 4011 Sharding required
 RESUMABLE_EVENTS = 1_000  # events kept per session for RESUME
 
 
@@ -63,6 +65,7 @@ class Close:
     AUTHENTICATION_FAILED = 4004
     ALREADY_AUTHENTICATED = 4005
     INVALID_SHARD = 4010
+    SHARDING_REQUIRED = 4011
 
 
 class Connection:
@@ -202,6 +205,8 @@ class Gateway:
             elif not _valid_shard(data.get("shard")):
                 log.warning("gateway: IDENTIFY with an invalid shard %r", data.get("shard"))
                 await connection.close(Close.INVALID_SHARD)
+            elif self._guild_count(data.get("shard")) > MAX_GUILDS_PER_SHARD:
+                await connection.close(Close.SHARDING_REQUIRED)
             else:
                 return self._identify(connection, data, request)
         elif op == Op.RESUME:
@@ -214,6 +219,11 @@ class Gateway:
             log.warning("gateway: unknown opcode %s", op)
             await connection.close(Close.UNKNOWN_OPCODE)
         return session
+
+    def _guild_count(self, shard: list[int] | None) -> int:
+        if shard is None:
+            return len(self.guilds)
+        return sum((guild.id >> 22) % shard[1] == shard[0] for guild in self.guilds)
 
     def _token_ok(self, token: str | None) -> bool:
         return token is not None and token.removeprefix("Bot ") == self.token
