@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -267,12 +268,15 @@ class PostService:
             rows = (await session.exec(select(League, LeaguePosting).join(LeaguePosting))).all()
             return [Posting(league, row) for league, row in rows]
 
-    async def due(self, league_id: int | None = None) -> list[DuePost]:
-        """Posts due now and not yet claimed, for every league (or one); the claim decides who sends them."""
+    async def due(self, league_id: int | None = None, *, serves: Callable[[int], bool]) -> list[DuePost]:
+        """Posts due now and not yet claimed, for every league (or one) of the guilds this process `serves` (its
+        shards'); the claim decides who sends them."""
         now = self.clock.now()
         due: list[DuePost] = []
         for posting in await self.postings():
             if league_id is not None and posting.league.id != league_id:
+                continue
+            if not serves(posting.league.guild_id):
                 continue
             if posting.row.paused:
                 continue
@@ -327,11 +331,15 @@ class PostService:
         async with self.db.reading() as session:
             return await _claim_row(session, league_id, kind, period)
 
-    async def living(self, kind: str) -> list[PostClaim]:
-        """Sent posts of a kind that are kept up to date (the bracket)."""
+    async def living(self, kind: str, *, serves: Callable[[int], bool]) -> list[PostClaim]:
+        """Sent posts of a kind that are kept up to date (the bracket), in the guilds this process `serves`."""
         async with self.db.reading() as session:
-            query = select(PostClaim).where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
-            return list((await session.exec(query)).all())
+            query = (
+                select(PostClaim, League.guild_id)
+                .join(League, col(League.id) == PostClaim.league_id)
+                .where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
+            )
+            return [claim for claim, guild_id in (await session.exec(query)).all() if serves(guild_id)]
 
     async def content(self, league_id: int, post: rules.PlannedPost) -> PostContent:
         async with self.db.reading() as session:
