@@ -6,6 +6,7 @@ import discord
 
 from bot.rules.scores import ScoreInput, format_score
 from bot.services.leagues import LeagueSetup
+from bot.services.seasons import NextSeason
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
@@ -21,6 +22,16 @@ def league_created(league: League) -> str:
     return (
         f"🏁 **{league.name}** is set up as a **{league.format.value}** league in {league.timezone}, "
         f"starting with Season 1.\n{who}\nNext: `/venue add`, `/machine add`, `/team create`, `/player register`."
+    )
+
+
+def season_started(started: NextSeason) -> str:
+    """COMMON-SEASON-1: the new season, what it took over from the last one, and what to do next."""
+    carried = ", ".join(f"{count} {what}" for what, count in started.carried.counts.items()) or "nothing"
+    return (
+        f"🗓️ **{started.season.name}** of **{started.league.name}** has started, after {started.last.label}.\n"
+        f"Carried over: {carried}. {started.last.season.name} stays readable with `/standings season:"
+        f"{started.last.season.number}`.\nNext: {started.carried.next_step}"
     )
 
 
@@ -71,8 +82,7 @@ def setup_embed(setup: LeagueSetup) -> discord.Embed:
     league = setup.league
     embed = discord.Embed(
         title=league.name,
-        description=f"{league.format.value.title()} league · {league.timezone} · {setup.season.name} "
-        f"({setup.season.status.value})",
+        description=f"{league.format.value.title()} league · {league.timezone} · {setup.season.label}",
         colour=LEAGUE_COLOUR,
     )
     for venue_setup in setup.venues:

@@ -10,7 +10,7 @@ from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
 from bot.services.exports import nights_opened_one_by_one
-from bot.services.field import exports
+from bot.services.field import exports, seasons
 from bot.services.field import help as guide
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
@@ -34,6 +34,8 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/field night open"),
+    season_progress=seasons.season_progress,
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

@@ -10,7 +10,7 @@ from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
 from bot.services.exports import nights_opened_one_by_one
-from bot.services.ladder import exports
+from bot.services.ladder import exports, seasons
 from bot.services.ladder import help as guide
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
@@ -34,6 +34,8 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/ladder night open"),
+    season_progress=seasons.season_progress,
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

@@ -15,7 +15,7 @@ from bot.rules.team import notices as team_notices
 from bot.rules.team import posts as team_posts
 from bot.rules.team.options import TeamOptions
 from bot.services import post_content
-from bot.services.team import exports
+from bot.services.team import exports, seasons
 from bot.services.team import help as guide
 from bot.services.team.standings import StandingsService
 from storage.db import Database
@@ -50,6 +50,8 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
+    season_progress=seasons.season_progress,
+    carry_season=seasons.carry_season,
     posts=Posts(
         calendar=post_content.team_calendar,
         content=post_content.team_content,

@@ -121,7 +121,7 @@ class PlayoffService:
             require_commissioner(actor, league, "seed the playoffs")
             season = await current_season(session, league)
             await lock_season(session, season)
-            if await _has_playoffs(session, season):
+            if await has_playoffs(session, season):
                 raise Conflict(f"{season.name}'s playoffs are already seeded; see them with `/playoffs show`.")
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
@@ -138,7 +138,7 @@ class PlayoffService:
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
             season = await current_season(session, league)
-            if not await _has_playoffs(session, season):
+            if not await has_playoffs(session, season):
                 return PlayoffsView(league, season, [], [])
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
@@ -335,7 +335,7 @@ def _playoff_match(
     )
 
 
-async def _has_playoffs(session: AsyncSession, season: Season) -> bool:
+async def has_playoffs(session: AsyncSession, season: Season) -> bool:
     query = select(Match.id).where(Match.season_id == season.id, Match.kind == MatchKind.PLAYOFF)
     return (await session.exec(query)).first() is not None
 
@@ -384,7 +384,7 @@ async def _waiting_matches(
     session: AsyncSession, league: League, season: Season, now: datetime
 ) -> tuple[list[WaitingMatch], _VenueBook]:
     """Every playoff match ready to be scheduled, with its neutral venues ranked; refuses when there is none."""
-    if not await _has_playoffs(session, season):
+    if not await has_playoffs(session, season):
         raise RuleViolation(
             "TEAM-PO-1", f"{season.name}'s playoffs are not seeded yet; seed them with `/playoffs seed` first."
         )
