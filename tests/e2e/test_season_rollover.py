@@ -15,7 +15,7 @@ from bot.clock import ManualClock
 from storage.db import Database
 from storage.ladder import LadderPlayer
 from storage.matches import MatchKind
-from storage.models import Player, RosterEntry, RosterRole, Season
+from storage.models import Machine, Player, RosterEntry, RosterRole, Season
 from tests.e2e.format_nights import MACHINES, ok
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.season import NEW_YORK, SETUP_DAY, Facts, build_roster, refused, side_of, stored_matches, teams_by_name
@@ -189,3 +189,66 @@ async def test_ladder_season_then_season_2_seeded_by_the_final_standings(league:
     opened = (await league.run("/ladder night open", as_member="alice")).text().lower()
     assert "group 1: #1 p3\n#2 p2\n#3 p1" in opened, opened
     assert await stage_shown(league) == "Season 2 (active)"
+
+
+FIELD_PLAYERS = ["ann", "ben", "cat"]  # ann tops every machine, then ben, then cat
+
+
+async def test_field_season_through_its_finals_then_season_2_keeps_the_players(league: RunningBot) -> None:
+    """COMMON-SEASON-1/2 for a field league: planned, active once a night opens, regular season complete when the
+    last regular night closes, finals once entries are taken (FIELD-FIN-1), complete when the bracket has its
+    champion (FIELD-FIN-3). `/season new` keeps the registered players; Season 1's table stays readable."""
+    created = '/league create name:"LPL" format:field timezone:America/Chicago commissioner_role:@Commissioner'
+    await ok(league, created, "owner")
+    await ok(league, '/venue add name:"MSA"')
+    for model in MACHINES:
+        await ok(league, f'/machine add venue:"MSA" model:"{model}"')
+    options = (("regular_weeks", 1), ("drop_lowest_weeks", 0), ("bracket_slots", 2), ("grand_final_reset", "false"))
+    for option, value in options:
+        await ok(league, f"/field config option:{option} value:{value}")
+    for name in FIELD_PLAYERS:
+        league.emulator.add_member(name)
+        await ok(league, f"/player register member:@{name}")
+    assert await stage_shown(league) == "Season 1 (planned)"
+
+    set_clock(league, date(2027, 6, 1))
+    async with league.db.reading() as session:
+        machines = sorted(m for m in (await session.exec(select(Machine.id))).all() if m is not None)[:5]
+    await ok(league, "/field night open " + " ".join(f"m{n}:{m}" for n, m in enumerate(machines, start=1)))
+    assert await stage_shown(league) == "Season 1 (active)"
+    for name in FIELD_PLAYERS:
+        await ok(league, "/field checkin", name)
+    await ok(league, "/field groups")
+    for place, name in enumerate(FIELD_PLAYERS):
+        for machine in machines:
+            await ok(league, f"/field score machine:{machine} score:{(3 - place) * 10_000 + machine}", name)
+    await ok(league, "/field night close")
+    assert await stage_shown(league) == "Season 1 (regular season complete)"
+    await refused(
+        league, "/season new", as_member="alice", rule="COMMON-SEASON-1",
+        message="Season 1 (regular season complete) is not complete yet",
+    )  # fmt: skip
+
+    for name in FIELD_PLAYERS[:2]:
+        await ok(league, f"/field finals entry member:@{name} paid:true")
+    assert await stage_shown(league) == "Season 1 (finals)"
+    await ok(league, "/field finals seed")
+    for pairing in ("W1-1", "GF"):  # ann (seed 1) beats ben 2–0 in both
+        await ok(league, f"/field finals pick pairing:{pairing} machine:{machines[0]}", "ann")
+        await ok(league, f"/field finals pick pairing:{pairing} first:false", "ben")
+        await ok(league, f"/field finals result pairing:{pairing} winner:@ann", "ben")
+        await ok(league, f"/field finals pick pairing:{pairing} machine:{machines[1]}", "ben")
+        await ok(league, f"/field finals pick pairing:{pairing} first:true", "ann")
+        await ok(league, f"/field finals result pairing:{pairing} winner:@ann", "ben")
+    assert await stage_shown(league) == "Season 1 (complete)"
+    header, table = await standings(league)
+    assert header == "Season 1 (complete)" and table.index("Ann") < table.index("Ben") < table.index("Cat")
+
+    started = await league.run("/season new", as_member="alice")
+    assert "**Season 2** of **LPL** has started, after Season 1 (complete)" in started.content, started.content
+    assert "Carried over: 3 players" in started.content and "`/field night open`" in started.content
+    assert await stage_shown(league) == "Season 2 (planned)"
+    assert await season_choices(league) == [("Season 2 (planned)", 2), ("Season 1 (complete)", 1)]
+    assert await standings(league, "/standings season:1") == (header, table)
+    new_header, new_table = await standings(league)
+    assert new_header == "Season 2 (planned)" and "Ann" not in new_table  # nothing played yet this season
