@@ -87,6 +87,15 @@ def without_conferences(read: SeasonStandings) -> StandingsReader:
 
 
 @dataclass(frozen=True)
+class StandingsReaders:
+    """One service set's readers of the format's standings and of a season's progress (COMMON-SEASON-1/2), built
+    together so that a `/standings` asking both computes the season's results once."""
+
+    table: StandingsReader
+    progress: SeasonProgressReader
+
+
+@dataclass(frozen=True)
 class Posts(Generic[Content, Message]):
     """The format's scheduled posts: the calendar `bot.rules.posts` plans them from, each post's content, and the
     renderer of each kind the format posts (its kinds name the format in `PostKind.formats`). Generic, so that a
@@ -126,11 +135,10 @@ class Format:
     ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)
     notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
     tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
-    standings: Callable[[Database, Clock], StandingsReader]  # one reader per service set (it keeps its cache)
+    standings: Callable[[Database, Clock], StandingsReaders]  # one pair per service set (it keeps its cache)
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
-    season_progress: SeasonProgressReader
     carry_season: SeasonCarrier
     posts: Posts[Any, Any]
     guide: Guide

@@ -14,7 +14,7 @@ from bot.clock import Clock
 from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
 from bot.services.lookup import find_league, find_season
-from bot.services.seasons import SeasonShown, season_shown
+from bot.services.seasons import SeasonShown, SeasonStages
 from storage.db import Database
 
 
@@ -32,6 +32,7 @@ class LeagueStandingsService:
         self.db = db
         self.clock = clock
         self.readers = {fmt.name: fmt.standings(db, clock) for fmt in formats.registered()}
+        self.stages = SeasonStages({name: readers.progress for name, readers in self.readers.items()})
 
     async def view(
         self, actor: Actor, league_name: str | None, *, conference: str | None, season: int | None = None
@@ -40,12 +41,14 @@ class LeagueStandingsService:
         earlier season by number."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
-            shown = await season_shown(session, league, await find_season(session, league, season), self.clock.now())
+            chosen = await find_season(session, league, season)
         fmt = formats.of(league)
         if not fmt.teams and conference is not None and conference.strip():
             raise InvalidInput(
                 f"{league.name} is a {league.format.value} league: conferences are only for team leagues. "
                 "Leave `conference` out."
             )
-        view = await self.readers[fmt.name](actor, league.name, conference=conference, season=season)
+        view = await self.readers[fmt.name].table(actor, league.name, conference=conference, season=season)
+        async with self.db.reading() as session:  # after the table: its results, just computed, are reused
+            shown = await self.stages.shown(session, league, chosen, self.clock.now())
         return LeagueTable(fmt, view, shown)

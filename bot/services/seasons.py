@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -10,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import formats
 from bot.clock import Clock
+from bot.formats import SeasonProgressReader
 from bot.rules.refusals import InvalidInput, NotFound
 from bot.rules.seasons import Carried, SeasonStage, check_next_season, season_stage, stage_label
 from bot.services import audit
@@ -35,16 +37,27 @@ class NextSeason:
     carried: Carried
 
 
-async def season_shown(session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonShown:
-    progress = await formats.of(league).season_progress(session, league, season, now)
-    stage = season_stage(progress)
-    return SeasonShown(season, stage, f"{season.name} ({stage_label(stage, progress)})")
+class SeasonStages:
+    """Where a season stands, read through each format's progress reader (`formats.StandingsReaders`)."""
+
+    def __init__(self, readers: Mapping[str, SeasonProgressReader]) -> None:
+        self.readers = readers
+
+    @classmethod
+    def of(cls, db: Database, clock: Clock) -> SeasonStages:
+        return cls({fmt.name: fmt.standings(db, clock).progress for fmt in formats.registered()})
+
+    async def shown(self, session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonShown:
+        progress = await self.readers[formats.of(league).name](session, league, season, now)
+        stage = season_stage(progress)
+        return SeasonShown(season, stage, f"{season.name} ({stage_label(stage, progress)})")
 
 
 class SeasonService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.stages = SeasonStages.of(db, clock)
 
     async def start_next(self, actor: Actor, league_name: str | None, *, override: bool) -> NextSeason:
         """COMMON-SEASON-1: season N+1 from season N, once N is complete (or the commissioner overrides)."""
@@ -53,7 +66,7 @@ class SeasonService:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "start the next season")
             last = await current_season(session, league)
-            shown = await season_shown(session, league, last, now)
+            shown = await self.stages.shown(session, league, last, now)
             check_next_season(shown.stage, shown=shown.label, override=override)
             assert league.id is not None
             number = last.number + 1
@@ -73,4 +86,4 @@ class SeasonService:
             except (NotFound, InvalidInput):
                 return []
             seasons = await league_seasons(session, league)
-            return [await season_shown(session, league, season, now) for season in reversed(seasons)]
+            return [await self.stages.shown(session, league, season, now) for season in reversed(seasons)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.formats import Format, Posts, StandingsReaders, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
@@ -17,8 +17,8 @@ from bot.services.ladder.standings import LadderStandingsService
 from storage.db import Database
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return without_conferences(LadderStandingsService(db, clock).standings)
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    return StandingsReaders(without_conferences(LadderStandingsService(db, clock).standings), seasons.season_progress)
 
 
 FORMAT = Format(
@@ -34,7 +34,6 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/ladder night open"),
-    season_progress=seasons.season_progress,
     carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,

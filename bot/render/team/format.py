@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader
+from bot.formats import Format, Posts, StandingsReaders
 from bot.render import posts as render
 from bot.render.team.standings import standings_embed
 from bot.rules import posts as rules
@@ -25,8 +25,9 @@ def _slam_tilt_flag(options: Mapping[str, Any]) -> int | None:
     return TeamOptions.model_validate(options).slam_tilt_flag
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return StandingsService(db, clock).table
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    service = StandingsService(db, clock)
+    return StandingsReaders(service.table, seasons.TeamSeasons(service).progress)
 
 
 FORMAT = Format(
@@ -50,7 +51,6 @@ FORMAT = Format(
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
-    season_progress=seasons.season_progress,
     carry_season=seasons.carry_season,
     posts=Posts(
         calendar=post_content.team_calendar,

@@ -132,7 +132,7 @@ class PlayoffService:
             await session.flush()
             for match in created:
                 audit.created(session, actor, match, at=now)
-            return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), created)
+            return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), created)
 
     async def show(self, actor: Actor, league_name: str | None) -> PlayoffsView:
         async with self.db.reading() as session:
@@ -142,7 +142,7 @@ class PlayoffService:
                 return PlayoffsView(league, season, [], [])
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
-            return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), [])
+            return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), [])
 
     async def next_round(
         self,
@@ -343,10 +343,10 @@ async def has_playoffs(session: AsyncSession, season: Season) -> bool:
 async def bracket_view(session: AsyncSession, league: League, season: Season, now: datetime) -> PlayoffsView:
     """The season's brackets with the playoff results so far, for the scheduled bracket post."""
     loaded = await season_results(session, league, season, now=now)
-    return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), [])
+    return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), [])
 
 
-async def _brackets(
+async def season_brackets(
     session: AsyncSession, league: League, season: Season, loaded: SeasonResults, now: datetime
 ) -> list[ConferenceBracket]:
     """Each conference's bracket, seeded again from the final standings, with the playoff results so far."""
@@ -389,7 +389,7 @@ async def _waiting_matches(
             "TEAM-PO-1", f"{season.name}'s playoffs are not seeded yet; seed them with `/playoffs seed` first."
         )
     loaded = await season_results(session, league, season, now=now)
-    brackets = await _brackets(session, league, season, loaded, now)
+    brackets = await season_brackets(session, league, season, loaded, now)
     book = await _venue_book(session, league, season, league_today(league, now))
     options = TeamOptions.model_validate(league.options)
     played = await _families_played(

@@ -8,28 +8,34 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.seasons import Carried, PostSeason, SeasonProgress
-from bot.services.team.playoffs import bracket_view, has_playoffs
-from bot.services.team.standings import season_results
-from storage.matches import MatchKind
+from bot.services.team.playoffs import has_playoffs, season_brackets
+from bot.services.team.standings import StandingsService
 from storage.models import League, Player, PlayerStatus, RosterEntry, Season
 
 
-async def season_progress(session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonProgress:
-    """Regular matches with a result (match day has come) and final ones; the playoffs once seeded, complete
-    when every conference's bracket has its champion (TEAM-PO-1)."""
-    loaded = await season_results(session, league, season, now=now)
-    regular = [line for line in loaded.lines if line.match.kind is MatchKind.REGULAR]
-    playoffs = PostSeason("playoffs", begun=False, complete=False)
-    if await has_playoffs(session, season):
-        brackets = (await bracket_view(session, league, season, now)).brackets
-        champions = all(bracket.progress.champion is not None for bracket in brackets)
-        playoffs = PostSeason("playoffs", begun=True, complete=bool(brackets) and champions)
-    return SeasonProgress(
-        regular=len(regular),
-        begun=sum(1 for line in regular if line.result is not None),
-        final=sum(1 for line in regular if line.result is not None and line.result.final),
-        postseason=playoffs,
-    )
+class TeamSeasons:
+    """Reads a season's progress through the standings' reused results, so `/standings` computes them once."""
+
+    def __init__(self, standings: StandingsService) -> None:
+        self.standings = standings
+
+    async def progress(self, session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonProgress:
+        """Regular matches with a result (match day has come) and final ones; the playoffs, seeded only once the
+        regular season is final (TEAM-PO-1), complete when every conference's bracket has its champion."""
+        loaded = await self.standings.reused_results(session, league, season, now)
+        regular = loaded.regular_lines
+        final = sum(1 for line in regular if line.result is not None and line.result.final)
+        playoffs = PostSeason("playoffs", begun=False, complete=False)
+        if regular and final == len(regular) and await has_playoffs(session, season):
+            found = await season_brackets(session, league, season, loaded, now)
+            champions = all(bracket.progress.champion is not None for bracket in found)
+            playoffs = PostSeason("playoffs", begun=True, complete=bool(found) and champions)
+        return SeasonProgress(
+            regular=len(regular),
+            begun=sum(1 for line in regular if line.result is not None),
+            final=final,
+            postseason=playoffs,
+        )
 
 
 async def carry_season(session: AsyncSession, league: League, last: Season, new: Season, now: datetime) -> Carried:

@@ -124,6 +124,13 @@ class StandingsService:
             growing=(now.replace(second=0, microsecond=0),),
         )
 
+    async def reused_results(
+        self, session: AsyncSession, league: League, season: Season, now: datetime
+    ) -> SeasonResults:
+        """The season's results as `table` computes them, reused within the same minute; results worth storing
+        are left for `table` to store (they are derived data)."""
+        return await self._season_results(session, league, season, now, [])
+
     async def _store(self, rows: list[dict[str, Any]]) -> None:
         """Keeps the final results this call had to compute, so the next computation reads them instead. They
         are derived data: a failure only means computing them again next time."""
