@@ -47,6 +47,13 @@ async def standings(league: RunningBot, line: str = "/standings") -> tuple[str, 
     return embed["author"]["name"], str([embed.get("description"), embed.get("fields")])
 
 
+async def exported(league: RunningBot, line: str) -> dict[str, str]:
+    """The files `/standings … export:true` sends: name → content."""
+    reply = await league.run(line, as_member="carol")
+    assert reply.ephemeral and reply.answer is not None, reply.content
+    return {attachment.filename: attachment.data.decode() for attachment in reply.answer.attachments}
+
+
 async def season_choices(league: RunningBot) -> list[tuple[str, int]]:
     offered = await league.emulator.autocomplete("/standings season:", focused="season", as_member="carol")
     return [(choice["name"], choice["value"]) for choice in offered]
@@ -119,6 +126,9 @@ async def test_team_season_to_playoff_champion_then_season_2_keeps_the_rosters(l
     assert await season_choices(league) == [("Season 2 (planned)", 2), ("Season 1 (complete)", 1)]
     assert await standings(league, "/standings season:1") == (header, table)
     assert (await standings(league))[0] == "Season 2 (planned)"
+    old_csv = (await exported(league, "/standings season:1 export:true"))["nyc-standings.csv"]
+    assert "League,1,Flipper Kings,2,2,0," in old_csv, old_csv  # Season 1's table, not the new season's
+    assert "League,1,Flipper Kings,0,0,0," in (await exported(league, "/standings export:true"))["nyc-standings.csv"]
     submitted = await league.run('/roster submit team:"Flipper Kings" effective:2027-04-01', as_member="fk1")
     assert "Roster submitted" in submitted.text(), submitted.content
     await refused(league, "/standings season:3", as_member="carol", rule=None, message="has no season 3")
@@ -252,3 +262,7 @@ async def test_field_season_through_its_finals_then_season_2_keeps_the_players(l
     assert await standings(league, "/standings season:1") == (header, table)
     new_header, new_table = await standings(league)
     assert new_header == "Season 2 (planned)" and "Ann" not in new_table  # nothing played yet this season
+    files = await exported(league, "/standings season:1 export:true")  # Season 1's finals, IFPA-ready
+    assert set(files) == {"lpl-standings.csv", "lpl-ifpa.csv"}, set(files)
+    assert files["lpl-ifpa.csv"].index("Ann") < files["lpl-ifpa.csv"].index("Ben")
+    assert set(await exported(league, "/standings export:true")) == {"lpl-standings.csv"}  # no finals yet

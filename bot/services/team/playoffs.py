@@ -25,7 +25,7 @@ from bot.rules.team.options import TeamOptions
 from bot.rules.team.standings import MatchKind as StandingsKind
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_venue
+from bot.services.lookup import current_season, find_season, find_venue
 from bot.services.permissions import require_commissioner
 from bot.services.team.schedule import (
     ScheduledLine,
@@ -134,10 +134,11 @@ class PlayoffService:
                 audit.created(session, actor, match, at=now)
             return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), created)
 
-    async def show(self, actor: Actor, league_name: str | None) -> PlayoffsView:
+    async def show(self, actor: Actor, league_name: str | None, *, season_number: int | None = None) -> PlayoffsView:
+        """The season's brackets (an earlier season's by `season_number`)."""
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
-            season = await current_season(session, league)
+            season = await find_season(session, league, season_number)
             if not await has_playoffs(session, season):
                 return PlayoffsView(league, season, [], [])
             now = self.clock.now()
