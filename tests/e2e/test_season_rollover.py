@@ -86,6 +86,8 @@ async def test_team_season_to_playoff_champion_then_season_2_keeps_the_rosters(l
     await facts.venue_forfeit(matches[0], side_of(matches[0], kings).other)
     set_clock(league, date(2027, 3, 3))
     assert await stage_shown(league) == "Season 1 (active)"
+    schedule = await league.run("/schedule show", as_member="carol")
+    assert schedule.embeds[0]["author"]["name"] == "Season 1 (active)", schedule.embeds
     await refused(
         league, "/season new", as_member="alice", rule="COMMON-SEASON-1",
         message="Season 1 (active) is not complete yet, so nothing was started",
