@@ -1,4 +1,5 @@
-"""/season: start the league's next season from the last one (COMMON-SEASON-1)."""
+"""/season: start the league's next season from the last one (COMMON-SEASON-1), date its post-season
+(COMMON-SEASON-2)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ class SeasonCommands(commands.GroupCog, group_name="season", group_description="
     async def new(self, interaction: discord.Interaction, override: bool = False, league: LeagueOption = None) -> Reply:
         started = await self.bot.services.seasons.start_next(actor_from(interaction), league, override=override)
         return Reply(render.season_started(started), ephemeral=False)
+
+    @app_commands.command(name="postseason", description="Set the first day of the playoffs or finals (commissioners)")
+    @app_commands.describe(date="The post-season's first day, YYYY-MM-DD", league=LEAGUE_OPTION)
+    @replies(ephemeral=False)
+    async def postseason(self, interaction: discord.Interaction, date: str, league: LeagueOption = None) -> Reply:
+        shown = await self.bot.services.seasons.set_postseason(actor_from(interaction), league, day=date)
+        return Reply(render.postseason_dated(shown), ephemeral=False)
 
 
 async def setup(bot: LeagueBot) -> None:

@@ -143,6 +143,7 @@ class Season(SQLModel, table=True):
     name: str = Field(max_length=100)
     starts_on: date | None = None
     ends_on: date | None = None
+    postseason_on: date | None = None  # COMMON-SEASON-2: the playoffs' or finals' first day, set by a commissioner
 
 
 class Venue(SQLModel, table=True):

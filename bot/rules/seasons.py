@@ -5,6 +5,7 @@ counts its own facts (`bot.formats.Format.season_progress`); this module only re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 
 from bot.rules.refusals import RuleViolation
@@ -48,12 +49,22 @@ class Carried:
 def season_stage(progress: SeasonProgress) -> SeasonStage:
     if progress.begun == 0 and progress.final == 0:
         return SeasonStage.PLANNED
-    if progress.regular == 0 or progress.final < progress.regular:
+    if not regular_season_over(progress):
         return SeasonStage.ACTIVE
     post = progress.postseason
     if post is None or post.complete:
         return SeasonStage.COMPLETE
     return SeasonStage.POSTSEASON if post.begun else SeasonStage.REGULAR_COMPLETE
+
+
+def regular_season_over(progress: SeasonProgress) -> bool:
+    return progress.regular > 0 and progress.final >= progress.regular
+
+
+def postseason_undated(progress: SeasonProgress, postseason_on: date | None) -> bool:
+    """COMMON-SEASON-2: the regular season is over, yet the post-season has no date and has not begun."""
+    begun = progress.postseason is not None and progress.postseason.begun
+    return regular_season_over(progress) and postseason_on is None and not begun
 
 
 def stage_label(stage: SeasonStage, progress: SeasonProgress) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -13,7 +14,8 @@ from bot import formats
 from bot.clock import Clock
 from bot.formats import SeasonProgressReader
 from bot.rules.refusals import InvalidInput, NotFound
-from bot.rules.seasons import Carried, SeasonStage, check_next_season, season_stage, stage_label
+from bot.rules.seasons import Carried, SeasonProgress, SeasonStage, check_next_season, season_stage, stage_label
+from bot.rules.setup import parse_date
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, league_seasons
@@ -27,6 +29,7 @@ class SeasonShown:
     season: Season
     stage: SeasonStage
     label: str  # "Season 2 (playoffs)"
+    progress: SeasonProgress
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class SeasonStages:
     async def shown(self, session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonShown:
         progress = await self.readers[formats.of(league).name](session, league, season, now)
         stage = season_stage(progress)
-        return SeasonShown(season, stage, f"{season.name} ({stage_label(stage, progress)})")
+        return SeasonShown(season, stage, f"{season.name} ({stage_label(stage, progress)})", progress)
 
 
 class SeasonService:
@@ -76,6 +79,25 @@ class SeasonService:
             audit.created(session, actor, season, at=now, reason=f"next season after {shown.label}")
             carried = await formats.of(league).carry_season(session, league, last, season, now)
         return NextSeason(league, shown, season, carried)
+
+    async def set_postseason(self, actor: Actor, league_name: str | None, *, day: str) -> SeasonShown:
+        """COMMON-SEASON-2: the current season's post-season starts on `day` (today or later); audited."""
+        first_day = parse_date(day, option="date")
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "date the post-season")
+            today = now.astimezone(ZoneInfo(league.timezone)).date()
+            if first_day < today:
+                raise InvalidInput(
+                    f"`date` {first_day:%Y-%m-%d} is in the past; the earliest is today, {today:%a %Y-%m-%d}."
+                )
+            season = await current_season(session, league)
+            before = audit.snapshot(season)
+            season.postseason_on = first_day
+            session.add(season)
+            audit.updated(session, actor, season, before=before, at=now, reason="post-season date")
+            return await self.stages.shown(session, league, season, now)
 
     async def choices(self, guild_id: int, league_name: str | None) -> list[SeasonShown]:
         """Every season of the league with its stage, latest first, for the `season:` autocomplete."""

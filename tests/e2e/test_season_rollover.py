@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlmodel import col, select
@@ -34,10 +35,15 @@ def set_clock(league: RunningBot, day: date) -> None:
     clock.set(datetime(day.year, day.month, day.day, 9, tzinfo=NEW_YORK))
 
 
+async def description(league: RunningBot) -> str:
+    """The line under the league's name in `/league show`: format, zone, season, post-season."""
+    shown = await league.run("/league show", as_member="carol")
+    return str(shown.embeds[0]["description"])
+
+
 async def stage_shown(league: RunningBot) -> str:
     """What `/league show` says of the current season: "Season 1 (active)"."""
-    shown = await league.run("/league show", as_member="carol")
-    return shown.embeds[0]["description"].split(" · ")[-1]
+    return (await description(league)).split(" · ")[2]
 
 
 async def standings(league: RunningBot, line: str = "/standings") -> tuple[str, str]:
@@ -98,6 +104,7 @@ async def test_team_season_to_playoff_champion_then_season_2_keeps_the_rosters(l
     assert await stage_shown(league) == "Season 1 (regular season complete)"
     await ok(league, "/playoffs seed start:2027-03-15")
     assert await stage_shown(league) == "Season 1 (playoffs)"
+    assert "Post-season from Mon 2027-03-15" in await description(league)  # seeding dates it (COMMON-SEASON-2)
     [final] = [m for m in await stored_matches(league) if m.kind is MatchKind.PLAYOFF]
     await facts.venue_forfeit(final, side_of(final, kings).other)
     set_clock(league, date(2027, 3, 17))
@@ -240,6 +247,24 @@ async def test_field_season_through_its_finals_then_season_2_keeps_the_players(l
         league, "/season new", as_member="alice", rule="COMMON-SEASON-1",
         message="Season 1 (regular season complete) is not complete yet",
     )  # fmt: skip
+
+    # COMMON-SEASON-2: no post-season date yet, so the officials are reminded, in /league show and in a post
+    assert "set the post-season's date with `/season postseason`" in await description(league)
+    await ok(league, "/posts channels commissioners:#commissioners")
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    assert await league.bot.posts.catch_up() == 0  # due at noon, league time
+    clock.set(datetime(2027, 6, 1, 12, 1, tzinfo=ZoneInfo("America/Chicago")))
+    assert await league.bot.posts.catch_up() == 1
+    [reminder] = league.emulator.messages_in("commissioners")
+    assert "the regular season of Season 1 is over" in reminder.content, reminder.content
+    assert "`/season postseason date:YYYY-MM-DD`" in reminder.content
+    await refused(league, "/season postseason date:2027-05-31", as_member="alice", rule=None, message="in the past")
+    line = "/season postseason date:2027-06-08"
+    await refused(league, line, as_member="ann", rule="COMMON-ROLE-1", message="Only commissioners")
+    dated = await ok(league, "/season postseason date:2027-06-08")
+    assert "the post-season starts **Tue 2027-06-08**" in dated, dated
+    assert "Post-season from Tue 2027-06-08" in await description(league)
 
     for name in FIELD_PLAYERS[:2]:
         await ok(league, f"/field finals entry member:@{name} paid:true")

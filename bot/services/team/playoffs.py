@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, Refusal, RuleViolation
+from bot.rules.setup import parse_date
 from bot.rules.team import playoffs as rules
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
@@ -32,7 +33,6 @@ from bot.services.team.schedule import (
     free_week,
     league_today,
     lock_season,
-    parse_date,
     season_matches,
     team_league,
     week_one,
@@ -115,7 +115,8 @@ class PlayoffService:
 
     async def seed(self, actor: Actor, league_name: str | None, *, start: str | None) -> PlayoffsView:
         """TEAM-PO-1: seed every conference from its final standings and schedule the first playoff matches
-        in the week from `start` (default: the day after the last regular-season match)."""
+        in the week from `start` (default: the post-season's date if one is set, COMMON-SEASON-2, else the day
+        after the last regular-season match), which becomes the post-season's date."""
         async with self.db.writing() as session:
             league = await team_league(session, actor, league_name)
             require_commissioner(actor, league, "seed the playoffs")
@@ -126,7 +127,13 @@ class PlayoffService:
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
             _require_final_season(loaded)
-            week_start = _first_playoff_day(start, loaded, league_today(league, now))
+            dated = season.postseason_on.isoformat() if season.postseason_on else None
+            week_start = _first_playoff_day(start or dated, loaded, league_today(league, now))
+            if season.postseason_on != week_start:
+                before = audit.snapshot(season)
+                season.postseason_on = week_start
+                session.add(season)
+                audit.updated(session, actor, season, before=before, at=now, reason="post-season date")
             created = _first_round(league, season, loaded, week_start)
             session.add_all(created)
             await session.flush()

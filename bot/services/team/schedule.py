@@ -22,6 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.rules.setup import parse_date
 from bot.rules.team import schedule as rules
 from bot.rules.team.model import Side
 from bot.rules.team.scoring import MatchResult
@@ -318,15 +319,6 @@ async def lock_season(session: AsyncSession, season: Season) -> None:
 
 def league_today(league: League, now: datetime) -> date:
     return now.astimezone(ZoneInfo(league.timezone)).date()
-
-
-def parse_date(text: str, *, option: str) -> date:
-    try:
-        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
-    except ValueError:
-        raise InvalidInput(
-            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
-        ) from None
 
 
 async def week_one(session: AsyncSession, season: Season) -> date:
