@@ -118,11 +118,14 @@ class PostService:
         """The format's calendar, and when the regular season ended while the post-season has no date
         (COMMON-SEASON-2), for the reminder every format shares."""
         calendar = await formats.of(league).posts.calendar(session, league, now)
-        shown = await self.stages.shown(session, league, await current_season(session, league), now)
-        if not postseason_undated(shown.progress, shown.season.postseason_on):
+        season = await current_season(session, league)
+        regular = [e for e in calendar.events if e.kind == "regular"]
+        if season.postseason_on is not None or not regular or any(e.final_at is None for e in regular):
+            return calendar  # dated, or still under way: no need to ask how far the season is (every minute)
+        shown = await self.stages.shown(session, league, season, now)
+        if not postseason_undated(shown.progress, season.postseason_on):
             return calendar
-        ended = [e.final_at for e in calendar.events if e.kind == "regular" and e.final_at is not None]
-        return replace(calendar, undated_since=max(ended, default=now))
+        return replace(calendar, undated_since=max(e.final_at or now for e in regular))
 
     async def _content(
         self, session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime
