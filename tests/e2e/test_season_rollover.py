@@ -238,9 +238,9 @@ async def test_field_season_through_its_finals_then_season_2_keeps_the_players(l
     for name in FIELD_PLAYERS:
         await ok(league, "/field checkin", name)
     await ok(league, "/field groups")
-    for place, name in enumerate(FIELD_PLAYERS):
-        for machine in machines:
-            await ok(league, f"/field score machine:{machine} score:{(3 - place) * 10_000 + machine}", name)
+    for machine in machines:  # the group's game on each machine, entered by one of them
+        scores = " ".join(f"p{n}:@{name} s{n}:{(4 - n) * 10_000 + machine}" for n, name in enumerate(FIELD_PLAYERS, 1))
+        await ok(league, f"/field game machine:{machine} {scores}", "ann")
     await ok(league, "/field night close")
     assert await stage_shown(league) == "Season 1 (regular season complete)"
     await refused(
