@@ -1,6 +1,6 @@
 """A season's life (COMMON-SEASON-1/2), derived from what happened rather than stored: planned until its first
 match or night, then the regular season, then the post-season (playoffs or finals), then complete. Each format
-counts its own facts (`bot.formats.Format.season_progress`); this module only reads the counts."""
+counts its own facts (`bot.formats.StandingsReaders.progress`); this module only reads the counts."""
 
 from __future__ import annotations
 

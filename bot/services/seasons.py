@@ -18,7 +18,7 @@ from bot.rules.seasons import Carried, SeasonProgress, SeasonStage, check_next_s
 from bot.rules.setup import parse_date
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, league_seasons
+from bot.services.lookup import current_season, find_league, insert_unique, league_seasons
 from bot.services.permissions import require_commissioner
 from storage.db import Database
 from storage.models import League, Season
@@ -73,9 +73,11 @@ class SeasonService:
             check_next_season(shown.stage, shown=shown.label, override=override)
             assert league.id is not None
             number = last.number + 1
-            season = Season(league_id=league.id, number=number, name=f"Season {number}")
-            session.add(season)
-            await session.flush()
+            season = await insert_unique(
+                session,
+                Season(league_id=league.id, number=number, name=f"Season {number}"),
+                f"Season {number} of {league.name} has just been started by someone else; see `/league show`.",
+            )
             audit.created(session, actor, season, at=now, reason=f"next season after {shown.label}")
             carried = await formats.of(league).carry_season(session, league, last, season, now)
         return NextSeason(league, shown, season, carried)
