@@ -162,7 +162,7 @@ async def test_ladder_season_then_season_2_seeded_by_the_final_standings(league:
     """COMMON-SEASON-1 for a ladder league: planned, active from the first night, complete once the last regular
     night closes (its playoffs are played away from the bot). `/season new` carries every player with their skill
     (LADDER-REG-2), and week 1's groups then follow last season's finishing order rather than skill
-    (LADDER-GROUP-2, LADDER-ORDER-3); divisions start afresh (LADDER-DIV-1)."""
+    (LADDER-GROUP-2, LADDER-ORDER-3). Mid-season, only `override:true` starts another one (COMMON-SEASON-1)."""
     await ok(league, '/league create name:"Jersey" format:ladder commissioner_role:@Commissioner', "owner")
     await ok(league, '/venue add name:"The Break"')
     for machine in MACHINES:
@@ -208,6 +208,12 @@ async def test_ladder_season_then_season_2_seeded_by_the_final_standings(league:
     opened = (await league.run("/ladder night open", as_member="alice")).text().lower()
     assert "group 1: #1 p3\n#2 p2\n#3 p1" in opened, opened
     assert await stage_shown(league) == "Season 2 (active)"
+    hint = "`/season new override:true`"
+    await refused(league, "/season new", as_member="alice", rule="COMMON-SEASON-1", message=hint)
+    await refused(league, f"{hint[1:-1]}", as_member="p1", rule="COMMON-ROLE-1", message="Only commissioners")
+    overridden = await league.run("/season new override:true", as_member="alice")
+    assert "**Season 3** of **Jersey** has started, after Season 2 (active)" in overridden.content, overridden.content
+    assert await stage_shown(league) == "Season 3 (planned)"
 
 
 FIELD_PLAYERS = ["ann", "ben", "cat"]  # ann tops every machine, then ben, then cat
