@@ -24,7 +24,7 @@ from bot.services.actor import Actor
 from bot.services.players import Member
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchConfirmation, MatchLineup, MatchVisit
-from storage.models import League, Machine, RosterEntry, Season, SeasonStatus
+from storage.models import League, Machine, RosterEntry, Season
 
 NEW_YORK = ZoneInfo("America/New_York")
 SETUP_DAY = datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK)  # a Friday
@@ -199,11 +199,7 @@ async def _play(
         for match in played:
             rows.played(match, players, machines.get(match.venue_id, []))
         # Past seasons: the same teams and rosters, the same pairings a year (or two, three) earlier.
-        season.number, season.name, season.status = (
-            size.past_seasons + 1,
-            f"Season {size.past_seasons + 1}",
-            SeasonStatus.ACTIVE,
-        )
+        season.number, season.name = size.past_seasons + 1, f"Season {size.past_seasons + 1}"
         session.add(season)
         await session.flush()
         for back in range(1, size.past_seasons + 1):
@@ -211,7 +207,6 @@ async def _play(
                 league_id=league.id or 0,
                 number=size.past_seasons + 1 - back,
                 name=f"Season {size.past_seasons + 1 - back}",
-                status=SeasonStatus.FINISHED,
             )
             session.add(past)
             await session.flush()

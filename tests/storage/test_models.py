@@ -27,7 +27,6 @@ from storage.models import (
     RosterEntry,
     RosterRole,
     Season,
-    SeasonStatus,
     Team,
     Venue,
 )
@@ -80,17 +79,13 @@ async def test_league_options_default_to_an_empty_object(db: Database) -> None:
     assert (await fetch_one(db, League, stored.id)).options == {}
 
 
-async def test_season_round_trips_with_dates_and_status(db: Database) -> None:
+async def test_season_round_trips_with_dates(db: Database) -> None:
     lg = await insert(db, make.league())
-    stored = await insert(
-        db,
-        make.season(lg.id, number=3, status=SeasonStatus.ACTIVE, starts_on=date(2026, 1, 5), ends_on=date(2026, 4, 27)),
-    )
+    stored = await insert(db, make.season(lg.id, number=3, starts_on=date(2026, 1, 5), ends_on=date(2026, 4, 27)))
 
     loaded = await fetch_one(db, Season, stored.id)
 
     assert (loaded.league_id, loaded.number, loaded.name) == (lg.id, 3, "Season 3")
-    assert loaded.status == SeasonStatus.ACTIVE
     assert (loaded.starts_on, loaded.ends_on) == (date(2026, 1, 5), date(2026, 4, 27))
 
 
@@ -148,7 +143,7 @@ async def test_machine_status_defaults_to_working_and_removed_at_to_null(db: Dat
 async def test_enum_columns_load_as_their_enum_members(db: Database) -> None:
     lg = await insert(db, make.league(format=LeagueFormat.LADDER))
     ven = await insert(db, make.venue(lg.id))
-    sea = await insert(db, make.season(lg.id, status=SeasonStatus.FINISHED))
+    sea = await insert(db, make.season(lg.id))
     tm = await insert(db, make.team(lg.id))
     pl = await insert(db, make.player(lg.id, status=PlayerStatus.DROPPED))
     ma = await insert(db, make.machine(lg.id, ven.id, status=MachineStatus.UNPLAYABLE))
@@ -156,21 +151,19 @@ async def test_enum_columns_load_as_their_enum_members(db: Database) -> None:
 
     loaded = [
         (await fetch_one(db, League, lg.id)).format,
-        (await fetch_one(db, Season, sea.id)).status,
         (await fetch_one(db, Player, pl.id)).status,
         (await fetch_one(db, Machine, ma.id)).status,
         (await fetch_one(db, RosterEntry, ro.id)).role,
     ]
 
-    assert [type(value) for value in loaded] == [LeagueFormat, SeasonStatus, PlayerStatus, MachineStatus, RosterRole]
+    assert [type(value) for value in loaded] == [LeagueFormat, PlayerStatus, MachineStatus, RosterRole]
     assert loaded == [
         LeagueFormat.LADDER,
-        SeasonStatus.FINISHED,
         PlayerStatus.DROPPED,
         MachineStatus.UNPLAYABLE,
         RosterRole.RESERVE,
     ]
-    assert loaded[3].in_service is False
+    assert loaded[2].in_service is False
 
 
 async def test_enum_columns_are_stored_as_their_plain_values(db: Database) -> None:
