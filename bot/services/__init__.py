@@ -14,6 +14,7 @@ from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
 from bot.services.help import HelpService
+from bot.services.ladder.board import LadderBoardService
 from bot.services.ladder.nights import LadderNightService
 from bot.services.ladder.options import LadderOptionService
 from bot.services.ladder.play import LadderPlayService
@@ -68,6 +69,7 @@ class Services:
     ladder_players: LadderPlayerService
     ladder_nights: LadderNightService
     ladder_play: LadderPlayService
+    ladder_boards: LadderBoardService
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
@@ -107,6 +109,7 @@ class Services:
             ladder_players=LadderPlayerService(db, clock),
             ladder_nights=LadderNightService(db, clock),
             ladder_play=LadderPlayService(db, clock),
+            ladder_boards=LadderBoardService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),

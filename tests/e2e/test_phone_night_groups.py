@@ -1,0 +1,158 @@
+"""A ladder night and a field night played from their group boards on the players' phones (DESIGN §2c).
+
+Each group's living board names its games, who plays next and what awaits scores; a player presses **Enter
+scores** and fills one field per player, labelled with the name; another player of the group, pinged once,
+confirms with a button; a typo is fixed by its own entrant (Edit, pre-filled) before it is confirmed. What
+members type is counted as the team night counts it (`tests/e2e/phones.py`): nothing beyond score values, at
+most two interactions per game entered and one per confirmation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.local.emulator import InteractionResult, Output
+from storage.db import Database
+from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.phones import Chosen, Phones, Score, Value
+
+NIGHT = datetime(2027, 3, 3, 18, 0, tzinfo=ZoneInfo("America/New_York"))  # a Wednesday
+MACHINES = ["Attack from Mars", "Black Knight", "Cirqus Voltaire"]
+LADDER_PLAYERS = ["Ann", "Ben", "Cat"]  # skill 9, 8, 7: Ann is ranked first, so Cat plays game 1 first
+
+
+async def ok(league: RunningBot, line: str, member: str = "alice") -> str:
+    """A commissioner's set-up line (before the night is played from the board: not counted)."""
+    result = await league.run(line, as_member=member)
+    assert not result.content.startswith("⛔") and "Something went wrong" not in result.text(), (line, result.text())
+    return result.text()
+
+
+@pytest.fixture
+async def ladder(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """Three players on three games tonight, the games set by the commissioner."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(NIGHT)
+        league.emulator.quiet_window = 0.001
+        await ok(league, '/league create name:"Jersey Ladder" format:ladder commissioner_role:@Commissioner', "owner")
+        await ok(league, '/venue add name:"The Break"')
+        for machine in MACHINES:
+            await ok(league, f'/machine add venue:"The Break" model:"{machine}"')
+            await ok(league, f'/ladder normalizer machine:"{machine}" value:20,000,000')
+        await ok(league, "/ladder option name:games_per_match value:3")
+        for number, name in enumerate(LADDER_PLAYERS):
+            league.emulator.add_member(name)
+            await ok(league, f"/ladder join skill:{9 - number}", name)
+        yield league
+
+
+async def board_of(league: RunningBot, title: str) -> Output:
+    """The group's living board, once every change so far is published on it."""
+    await league.scoreboards_published()
+    boards = [o for o in league.emulator.messages_in("general") if o.embeds and o.embeds[0].get("title") == title]
+    assert len(boards) == 1, [o.embeds for o in league.emulator.messages_in("general")]  # one board, edited
+    return boards[0]
+
+
+def button(message: Output | InteractionResult, label: str) -> str:
+    """The custom id of the button whose label starts with `label`."""
+    rows = message.components if isinstance(message, Output) else (message.answer.components if message.answer else [])
+    found = [item["custom_id"] for row in rows for item in row["components"] if item.get("label", "").startswith(label)]
+    assert len(found) == 1, (label, rows)
+    return found[0]
+
+
+def by_name(form: InteractionResult, scores: dict[str, Value]) -> dict[str, Value]:
+    """The form's fields are labelled with the players' names: each score goes to its player's field; the
+    fields not named keep what they show (left alone: nothing typed)."""
+    assert form.modal is not None, form.text()
+    fields = {c["label"]: c["component"] for c in form.modal["components"]}
+    assert set(scores) <= set(fields), (scores, fields)
+    return {field["custom_id"]: scores.get(name) or Chosen(field.get("value") or "") for name, field in fields.items()}
+
+
+async def enter(
+    phones: Phones, board: Output, who: str, game: str, scores: dict[str, str], key: tuple[int, int]
+) -> InteractionResult:
+    """Enter scores from the board: one press, one form."""
+    form = await phones.press(board, button(board, f"Enter {game}"), who, purpose="enter")
+    values: dict[str, Value] = {name: Score(text) for name, text in scores.items()}
+    return await phones.fill(form, who, by_name(form, values), purpose=("enter", *key))
+
+
+def assert_counted(phones: Phones, games: Sequence[tuple[int, int]], fixes: int) -> None:
+    """Nothing typed beyond scores; each game entered in two interactions (press, form) and confirmed in one."""
+    entering = {key[1:]: n for key, n in phones.taps.items() if key[0] == "enter"}
+    confirming = {key[1:]: n for key, n in phones.taps.items() if key[0] == "confirm"}
+    fixing = sum(n for key, n in phones.taps.items() if key[0] == "fix")
+    print(
+        f"typed beyond scores: {sum(len(t) for t in phones.typed)} characters; score characters: "
+        f"{phones.score_characters}; interactions per game entered: {entering}; per confirmation: {confirming}; "
+        f"the fix: {fixing}"
+    )
+    assert phones.typed == [] and phones.reason_characters == 0
+    assert sorted(entering) == sorted(games) and all(n <= 2 for n in entering.values()), entering
+    assert sorted(confirming) == sorted(games) and all(n == 1 for n in confirming.values()), confirming
+    assert fixing == 2 * fixes  # Edit, then the pre-filled form
+
+
+async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
+    """DESIGN §2c with LADDER-ORDER-1/2, LADDER-SCORE-1, COMMON-SCORE-1 and COMMON-SCORE-3: the group board shows
+    each game's players in play order and what awaits scores; one player enters a game in one form, another
+    confirms it after one ping; a typo is fixed by its entrant before the confirmation, and is locked after."""
+    phones, emulator = Phones(ladder), ladder.emulator
+    await ok(ladder, "/ladder night open")
+    for player in LADDER_PLAYERS:
+        await phones.command(player, "/ladder checkin")
+    await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
+    board = await board_of(ladder, "Week 1 · group 1")
+    assert "Order: Cat, Ben, Ann" in board.text() and "play game 1 on Attack from Mars (Cat, Ben, Ann)" in board.text()
+    group_id = int(button(board, "Enter 1").split(":")[1])
+    ann, ben = emulator.member("Ann").id, emulator.member("Ben").id
+
+    # Game 1: Cat enters everyone's score; the other two are asked to confirm, once; Ben confirms.
+    scores = {"Ann": "30,000,000", "Ben": "20,000,000", "Cat": "10,000,000"}
+    entered = await enter(phones, board, "Cat", "1", scores, (group_id, 1))
+    assert "Game 1 (Attack from Mars) entered: Cat 10,000,000, Ben 20,000,000, Ann 30,000,000" in entered.content
+    assert entered.answer is not None and sorted(entered.answer.pinged) == sorted([ann, ben])
+    board = await board_of(ladder, "Week 1 · group 1")
+    assert "awaits a confirmation" in board.text()
+    assert "play game 2 on Black Knight (Cat, Ben, Ann)" in board.text()  # ORDER-2: reverse of Ann, Ben, Cat
+    refused = await emulator.click(entered, button(entered, "Confirm"), as_member="Cat")
+    assert refused.ephemeral and "another player of your group confirms them" in refused.content
+    confirmed = await phones.press(entered, button(entered, "Confirm"), "Ben", purpose="confirm")
+    assert "Ben confirmed game 1" in confirmed.content
+    assert confirmed.answer is not None and confirmed.answer.pinged == []
+
+    # Game 2: a typo (90,000,000 for 9,000,000) fixed by its entrant, pre-filled, before Ann confirms.
+    board = await board_of(ladder, "Week 1 · group 1")
+    typo = {"Ann": "12,000,000", "Ben": "90,000,000", "Cat": "11,000,000"}
+    entered = await enter(phones, board, "Ann", "2", typo, (group_id, 2))
+    refused = await emulator.click(entered, button(entered, "Edit"), as_member="Cat")
+    assert refused.ephemeral and "Only whoever entered these scores" in refused.content
+    form = await phones.press(entered, button(entered, "Edit"), "Ann", purpose="fix")
+    fixed = await phones.fill(form, "Ann", by_name(form, {"Ben": Score("9,000,000")}), purpose=("fix", group_id, 2))
+    assert "Game 2 (Black Knight) fixed: Cat 11,000,000, Ben 9,000,000, Ann 12,000,000" in fixed.content
+    assert fixed.answer is not None and fixed.answer.pinged == []  # asked once, when entered
+    board = await board_of(ladder, "Week 1 · group 1")
+    await phones.press(board, button(board, "Confirm 2"), "Cat", purpose="confirm")
+    locked = await emulator.click(entered, button(entered, "Undo"), as_member="Ann")
+    assert locked.ephemeral and "Rule COMMON-SCORE-3" in locked.content
+
+    # Game 3 from the board; confirmed from the board too.
+    board = await board_of(ladder, "Week 1 · group 1")
+    assert "play game 3 on Cirqus Voltaire (Ben, Cat, Ann)" in board.text()
+    scores = {"Ann": "5,000,000", "Ben": "6,000,000", "Cat": "7,000,000"}
+    await enter(phones, board, "Ben", "3", scores, (group_id, 3))
+    board = await board_of(ladder, "Week 1 · group 1")
+    await phones.press(board, button(board, "Confirm 3"), "Ann", purpose="confirm")
+    board = await board_of(ladder, "Week 1 · group 1")
+    assert "All games confirmed." in board.text() and board.components == []
+    assert_counted(phones, [(group_id, 1), (group_id, 2), (group_id, 3)], fixes=1)
