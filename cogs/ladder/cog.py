@@ -14,9 +14,8 @@ from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput, Refusal
 from bot.services.players import Member
-from cogs._group_boards import GamePicker
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
-from cogs.ladder.views import PERSISTENT_BUTTONS, publish_group_board
+from cogs.ladder.views import LADDER_BOARD
 
 OFFENCES = [
     app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
@@ -80,7 +79,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*PERSISTENT_BUTTONS, GamePicker)
+        LADDER_BOARD.register(self.bot)
 
     @app_commands.command(name="join", description="Join this season's ladder (until week 2 is over)")
     @app_commands.describe(
@@ -172,7 +171,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         entries = await self.bot.services.ladder_play.score(
             actor_from(interaction), league, game=game, score=score, member=member_of(player)
         )
-        publish_group_board(self.bot, interaction.channel, entries[0].group_id)
+        LADDER_BOARD.publish(self.bot, interaction.channel, (entries[0].group_id,))
         return Reply(render.score_text(entries), ephemeral=False)
 
     @app_commands.command(name="tiebreak", description="Enter the winner of a one-ball playoff for a tied game")
@@ -299,7 +298,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     async def games_pick(self, interaction: discord.Interaction, game: str, league: LeagueOption = None) -> Reply:
         state = await self.bot.services.ladder_play.pick(actor_from(interaction), league, game=game)
         if state.games:
-            publish_group_board(self.bot, interaction.channel, state.group_id)
+            LADDER_BOARD.publish(self.bot, interaction.channel, (state.group_id,))
         return Reply(render.pick_text(state), ephemeral=False)
 
     @games.command(name="set", description="Set a group's five games yourself (commissioners)")
@@ -313,7 +312,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         state = await self.bot.services.ladder_play.set_games(
             actor_from(interaction), league, group_number=group, games=games
         )
-        publish_group_board(self.bot, interaction.channel, state.group_id)
+        LADDER_BOARD.publish(self.bot, interaction.channel, (state.group_id,))
         return Reply(render.pick_text(state), ephemeral=False)
 
     premakeup = app_commands.Group(name="premakeup", description="Premakeup games for nights you will miss")

@@ -113,46 +113,46 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
         await phones.command(player, "/ladder checkin")
     await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
     board = await board_of(ladder, "Week 1 · group 1")
-    assert "Order: Cat, Ben, Ann" in board.text() and "play game 1 on Attack from Mars (Cat, Ben, Ann)" in board.text()
-    group_id = int(button(board, "Enter 1").split(":")[1])
+    assert "Order: Cat, Ben, Ann" in board.text() and "play Game 1 · Attack from Mars (Cat, Ben, Ann)" in board.text()
+    group_id = int(button(board, "Enter Game 1").split(":")[1])
     ann, ben = emulator.member("Ann").id, emulator.member("Ben").id
 
     # Game 1: Cat enters everyone's score; the other two are asked to confirm, once; Ben confirms.
     scores = {"Ann": "30,000,000", "Ben": "20,000,000", "Cat": "10,000,000"}
-    entered = await enter(phones, board, "Cat", "1", scores, (group_id, 1))
-    assert "Game 1 (Attack from Mars) entered: Cat 10,000,000, Ben 20,000,000, Ann 30,000,000" in entered.content
+    entered = await enter(phones, board, "Cat", "Game 1", scores, (group_id, 1))
+    assert "Game 1 · Attack from Mars entered: Cat 10,000,000, Ben 20,000,000, Ann 30,000,000" in entered.content
     assert entered.answer is not None and sorted(entered.answer.pinged) == sorted([ann, ben])
     board = await board_of(ladder, "Week 1 · group 1")
     assert "awaits a confirmation" in board.text()
-    assert "play game 2 on Black Knight (Cat, Ben, Ann)" in board.text()  # ORDER-2: reverse of Ann, Ben, Cat
+    assert "play Game 2 · Black Knight (Cat, Ben, Ann)" in board.text()  # ORDER-2: reverse of Ann, Ben, Cat
     refused = await emulator.click(entered, button(entered, "Confirm"), as_member="Cat")
     assert refused.ephemeral and "another player of your group confirms them" in refused.content
     confirmed = await phones.press(entered, button(entered, "Confirm"), "Ben", purpose="confirm")
-    assert "Ben confirmed game 1" in confirmed.content
+    assert "Ben confirmed Game 1 · Attack from Mars" in confirmed.content
     assert confirmed.answer is not None and confirmed.answer.pinged == []
 
     # Game 2: a typo (90,000,000 for 9,000,000) fixed by its entrant, pre-filled, before Ann confirms.
     board = await board_of(ladder, "Week 1 · group 1")
     typo = {"Ann": "12,000,000", "Ben": "90,000,000", "Cat": "11,000,000"}
-    entered = await enter(phones, board, "Ann", "2", typo, (group_id, 2))
+    entered = await enter(phones, board, "Ann", "Game 2", typo, (group_id, 2))
     refused = await emulator.click(entered, button(entered, "Edit"), as_member="Cat")
     assert refused.ephemeral and "Only whoever entered these scores" in refused.content
     form = await phones.press(entered, button(entered, "Edit"), "Ann", purpose="fix")
     fixed = await phones.fill(form, "Ann", by_name(form, {"Ben": Score("9,000,000")}), purpose=("fix", group_id, 2))
-    assert "Game 2 (Black Knight) fixed: Cat 11,000,000, Ben 9,000,000, Ann 12,000,000" in fixed.content
+    assert "Game 2 · Black Knight fixed: Cat 11,000,000, Ben 9,000,000, Ann 12,000,000" in fixed.content
     assert fixed.answer is not None and fixed.answer.pinged == []  # asked once, when entered
     board = await board_of(ladder, "Week 1 · group 1")
-    await phones.press(board, button(board, "Confirm 2"), "Cat", purpose="confirm")
+    await phones.press(board, button(board, "Confirm Game 2"), "Cat", purpose="confirm")
     locked = await emulator.click(entered, button(entered, "Undo"), as_member="Ann")
     assert locked.ephemeral and "Rule COMMON-SCORE-3" in locked.content
 
     # Game 3 from the board; confirmed from the board too.
     board = await board_of(ladder, "Week 1 · group 1")
-    assert "play game 3 on Cirqus Voltaire (Ben, Cat, Ann)" in board.text()
+    assert "play Game 3 · Cirqus Voltaire (Ben, Cat, Ann)" in board.text()
     scores = {"Ann": "5,000,000", "Ben": "6,000,000", "Cat": "7,000,000"}
-    await enter(phones, board, "Ben", "3", scores, (group_id, 3))
+    await enter(phones, board, "Ben", "Game 3", scores, (group_id, 3))
     board = await board_of(ladder, "Week 1 · group 1")
-    await phones.press(board, button(board, "Confirm 3"), "Ann", purpose="confirm")
+    await phones.press(board, button(board, "Confirm Game 3"), "Ann", purpose="confirm")
     board = await board_of(ladder, "Week 1 · group 1")
     assert "All games confirmed." in board.text() and board.components == []
     assert_counted(phones, [(group_id, 1), (group_id, 2), (group_id, 3)], fixes=1)

@@ -7,7 +7,6 @@ A game's scores are entered in one form by any player of the group and confirmed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -16,10 +15,11 @@ from bot.clock import Clock
 from bot.rules.confirmation import check_may_change, check_may_confirm
 from bot.rules.ladder.games import first_game_order, next_game_order
 from bot.rules.ladder.scoring import TieNeedsPlayoff
-from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
+from bot.rules.refusals import NotFound, RuleViolation
 from bot.rules.scores import parse_score
 from bot.services import audit
 from bot.services.actor import Actor
+from bot.services.group_boards import BoardGame, Entered, GameState, GroupBoard, ScoreSheet, Seat, game_state
 from bot.services.ladder.facts import (
     Entrant,
     LadderLeague,
@@ -39,77 +39,6 @@ from storage.ladder import LadderGroup, LadderNight, LadderScore
 from storage.models import League
 
 
-class GameState(StrEnum):
-    SCORES_DUE = "scores due"
-    CONFIRMATION_DUE = "confirmation due"
-    CONFIRMED = "confirmed"
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One present player's field on the game's form, labelled with the name."""
-
-    player_id: int  # ladder_player id
-    label: str
-    score: int | None
-
-    @property
-    def key(self) -> str:
-        return f"p{self.player_id}"
-
-
-@dataclass(frozen=True)
-class BoardGame:
-    number: int  # 1-based, in play order
-    machine: str
-    order: tuple[str, ...]  # who plays it, in order, once known (LADDER-ORDER-1/2)
-    seats: tuple[Seat, ...]
-    state: GameState
-    entered_by: frozenset[int]  # Discord ids of who entered its unconfirmed scores
-    tie: bool  # complete, with players level: a one-ball playoff is due (LADDER-AMB-5)
-
-
-@dataclass(frozen=True)
-class GroupBoard:
-    group_id: int
-    number: int
-    week: int
-    games: tuple[BoardGame, ...]  # empty until the group's games are set (LADDER-GSEL-4)
-    players: dict[int, str]  # the present players' Discord ids → names, in rank order
-    where: tuple[int | None, int | None]  # the living board's channel and message, once posted
-
-    def game(self, number: int) -> BoardGame:
-        found = next((g for g in self.games if g.number == number), None)
-        if found is None:
-            raise InvalidInput(f"Group {self.number} has games 1 to {len(self.games)} tonight, not game {number}.")
-        return found
-
-    def confirmers(self, number: int) -> tuple[int, ...]:
-        """Who is asked to confirm a game awaiting it: the group's other present players."""
-        game = self.game(number)
-        if game.state is not GameState.CONFIRMATION_DUE:
-            return ()
-        return tuple(user for user in self.players if user not in game.entered_by)
-
-    @property
-    def next_game(self) -> BoardGame | None:
-        return next((g for g in self.games if g.state is GameState.SCORES_DUE), None)
-
-
-@dataclass(frozen=True)
-class ScoreSheet:
-    title: str
-    seats: tuple[Seat, ...]
-
-
-@dataclass(frozen=True)
-class Entered:
-    board: GroupBoard
-    game: int
-    asked: tuple[int, ...]  # who may confirm: the group's other present players
-    ping: bool  # they are pinged once, when the game's last score is in
-
-
 @dataclass(frozen=True)
 class _Group:
     ladder: LadderLeague
@@ -123,10 +52,10 @@ class LadderBoardService:
         self.db = db
         self.clock = clock
 
-    async def board(self, group_id: int) -> GroupBoard:
+    async def board(self, ids: tuple[int, ...]) -> GroupBoard:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
         async with self.db.reading() as session:
-            return await _board(session, await _load(session, None, group_id))
+            return await _board(session, await _load(session, None, ids))
 
     async def game_choices(self, guild_id: int, league_name: str | None, user_id: int) -> list[tuple[int, str]]:
         """`/ladder score`'s game option: the games of this player's group tonight, with where each stands."""
@@ -135,25 +64,25 @@ class LadderBoardService:
             everyone = await entrants(session, ladder)
             entrant = entrant_of(everyone, user_id)
             group = group_of(await night_groups(session, await open_night(session, ladder)), entrant.id)
-            board = await _board(session, await _load(session, guild_id, group.id or 0))
-            return [(g.number, f"Game {g.number} · {g.machine} ({g.state.value})") for g in board.games]
+            board = await _board(session, await _load(session, guild_id, (group.id or 0,)))
+            return [(g.game, f"{g.name} ({g.state.value})") for g in board.games]
 
-    async def score_sheet(self, actor: Actor, group_id: int, game: int, *, correcting: bool) -> ScoreSheet:
+    async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
         """What the form shows: the game's title and one field per player, with the stored scores."""
         async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, group_id)
+            found = await _load(session, actor.guild_id, ids)
             played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
             what = "fix" if correcting else "scores"
-            return ScoreSheet(f"Game {game} · {played.machine} {what}", played.seats)
+            return ScoreSheet(f"{played.name} {what}", played.seats)
 
     async def enter(
-        self, actor: Actor, group_id: int, game: int, typed: dict[str, str], *, correcting: bool
+        self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
     ) -> Entered:
         """LADDER-SCORE-1, COMMON-SCORE-1: every present player's score in one game, all or none stored; a fix
         changes only the scores that differ, and only while they are unconfirmed (COMMON-SCORE-3)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, group_id)
+            found = await _load(session, actor.guild_id, ids)
             played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
             targets = [found.everyone[seat.player_id] for seat in played.seats]
             for target in targets:
@@ -175,11 +104,11 @@ class LadderBoardService:
             asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
             return Entered(board, game, asked, completed)
 
-    async def confirm(self, actor: Actor, group_id: int, game: int) -> GroupBoard:
+    async def confirm(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         """Another player of the group confirms the game's scores; they are locked from then on."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, group_id)
+            found = await _load(session, actor.guild_id, ids)
             board = await _board(session, found)
             played = board.game(game)
             if played.state is GameState.SCORES_DUE:
@@ -197,11 +126,11 @@ class LadderBoardService:
                     audit.updated(session, actor, row, before=snapshot, at=now)
             return await _board(session, found)
 
-    async def undo(self, actor: Actor, group_id: int, game: int) -> GroupBoard:
+    async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         """Take back the game's unconfirmed scores this player entered."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, group_id)
+            found = await _load(session, actor.guild_id, ids)
             played = (await _board(session, found)).game(game)
             official = is_commissioner(actor, found.ladder.league)
             check_may_change(actor.user_id, played.entered_by, confirmed=_confirmed(played), official=official)
@@ -212,9 +141,9 @@ class LadderBoardService:
             await session.flush()
             return await _board(session, found)
 
-    async def board_posted(self, group_id: int, channel_id: int, message_id: int) -> None:
+    async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
         async with self.db.writing() as session:
-            group = await session.get(LadderGroup, group_id)
+            group = await session.get(LadderGroup, ids[0])
             if group is not None:
                 group.board_channel_id, group.board_message_id = channel_id, message_id
                 session.add(group)
@@ -236,9 +165,10 @@ def _changeable(actor: Actor, found: _Group, board: GroupBoard, game: int, *, co
     return played
 
 
-async def _load(session: AsyncSession, guild_id: int | None, group_id: int) -> _Group:
+async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...]) -> _Group:
     """The group, in a ladder league of this server (a button of another server's board finds nothing); any
     server's for the publisher (`guild_id` None)."""
+    (group_id,) = ids
     group = await session.get(LadderGroup, group_id)
     night = await session.get(LadderNight, group.night_id) if group else None
     league = await session.get(League, night.league_id) if night else None
@@ -269,13 +199,13 @@ async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
         scores = {row.ladder_player_id: row for row in rows if row.slot == slot}
         seats = tuple(Seat(p, everyone[p].name, scores[p].score if p in scores else None) for p in (order or present))
         unconfirmed = [row for row in scores.values() if row.confirmed_by is None]
-        done = all(seat.score is not None for seat in seats)
-        state = GameState.SCORES_DUE if not done else GameState.CONFIRMATION_DUE if unconfirmed else GameState.CONFIRMED
+        state = game_state(seats, bool(unconfirmed))
+        done = state is not GameState.SCORES_DUE
         finished = await game_finish(session, found.ladder, night, group, slot) if done else None
         games.append(
             BoardGame(
                 slot + 1,
-                names.get(machine_id, "?"),
+                f"Game {slot + 1} · {names.get(machine_id, '?')}",
                 tuple(everyone[p].name for p in order) if order else (),
                 seats,
                 state,
@@ -286,4 +216,5 @@ async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
         order = next_game_order(finished) if isinstance(finished, tuple) else None
     players = {everyone[p].discord_user_id: everyone[p].name for p in present}
     where = (group.board_channel_id, group.board_message_id)
-    return GroupBoard(group.id or 0, group.number, night.week, tuple(games), players, where)
+    title = f"Week {night.week} · group {group.number}"
+    return GroupBoard((group.id or 0,), title, tuple(games), players, where, False, "/ladder tiebreak")
