@@ -8,6 +8,7 @@ from bot.clock import Clock
 from bot.services.audit_log import AuditLogService
 from bot.services.discipline import DisciplineService
 from bot.services.exports import ExportService
+from bot.services.field.board import FieldBoardService
 from bot.services.field.corrections import FieldCorrectionService
 from bot.services.field.finals import FieldFinalsService
 from bot.services.field.nights import FieldNightService
@@ -60,6 +61,7 @@ class Services:
     tiebreaks: TiebreakService
     posts: PostService
     field_nights: FieldNightService
+    field_boards: FieldBoardService
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
     field_config: FieldConfigService
@@ -100,6 +102,7 @@ class Services:
             tiebreaks=TiebreakService(db, clock),
             posts=PostService(db, clock),
             field_nights=FieldNightService(db, clock),
+            field_boards=FieldBoardService(db, clock),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),

@@ -9,7 +9,7 @@ most two interactions per game entered and one per confirmation.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -19,7 +19,7 @@ from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult, Output
 from storage.db import Database
 from tests.e2e.harness import RunningBot, running_bot
-from tests.e2e.phones import Chosen, Phones, Score, Value
+from tests.e2e.phones import Chosen, Phones, Pick, Score, Value
 
 NIGHT = datetime(2027, 3, 3, 18, 0, tzinfo=ZoneInfo("America/New_York"))  # a Wednesday
 MACHINES = ["Attack from Mars", "Black Knight", "Cirqus Voltaire"]
@@ -78,16 +78,29 @@ def by_name(form: InteractionResult, scores: dict[str, Value]) -> dict[str, Valu
     return {field["custom_id"]: scores.get(name) or Chosen(field.get("value") or "") for name, field in fields.items()}
 
 
-async def enter(
-    phones: Phones, board: Output, who: str, game: str, scores: dict[str, str], key: tuple[int, int]
-) -> InteractionResult:
+def game_key(custom_id: str) -> tuple[int, int]:
+    """As `Phones` counts a press: the custom id's last two numbers (group and game, or group and machine)."""
+    first, second = (int(n) for n in custom_id.split(":")[-2:])
+    return first, second
+
+
+async def enter(phones: Phones, board: Output, who: str, game: str, scores: dict[str, str]) -> InteractionResult:
     """Enter scores from the board: one press, one form."""
-    form = await phones.press(board, button(board, f"Enter {game}"), who, purpose="enter")
+    custom_id = button(board, f"Enter {game}")
+    form = await phones.press(board, custom_id, who, purpose="enter")
     values: dict[str, Value] = {name: Score(text) for name, text in scores.items()}
-    return await phones.fill(form, who, by_name(form, values), purpose=("enter", *key))
+    return await phones.fill(form, who, by_name(form, values), purpose=("enter", *game_key(custom_id)))
 
 
-def assert_counted(phones: Phones, games: Sequence[tuple[int, int]], fixes: int) -> None:
+async def fix(phones: Phones, echo: InteractionResult, who: str, scores: dict[str, str]) -> InteractionResult:
+    """Edit under the echo, then the form pre-filled with what is stored: only the typo is typed again."""
+    custom_id = button(echo, "Edit")
+    form = await phones.press(echo, custom_id, who, purpose="fix")
+    values: dict[str, Value] = {name: Score(text) for name, text in scores.items()}
+    return await phones.fill(form, who, by_name(form, values), purpose=("fix", *game_key(custom_id)))
+
+
+def assert_counted(phones: Phones, games: int, fixes: int) -> None:
     """Nothing typed beyond scores; each game entered in two interactions (press, form) and confirmed in one."""
     entering = {key[1:]: n for key, n in phones.taps.items() if key[0] == "enter"}
     confirming = {key[1:]: n for key, n in phones.taps.items() if key[0] == "confirm"}
@@ -98,8 +111,8 @@ def assert_counted(phones: Phones, games: Sequence[tuple[int, int]], fixes: int)
         f"the fix: {fixing}"
     )
     assert phones.typed == [] and phones.reason_characters == 0
-    assert sorted(entering) == sorted(games) and all(n <= 2 for n in entering.values()), entering
-    assert sorted(confirming) == sorted(games) and all(n == 1 for n in confirming.values()), confirming
+    assert len(entering) == games and all(n <= 2 for n in entering.values()), entering
+    assert set(confirming) == set(entering) and all(n == 1 for n in confirming.values()), confirming
     assert fixing == 2 * fixes  # Edit, then the pre-filled form
 
 
@@ -114,12 +127,11 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
     await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
     board = await board_of(ladder, "Week 1 · group 1")
     assert "Order: Cat, Ben, Ann" in board.text() and "play Game 1 · Attack from Mars (Cat, Ben, Ann)" in board.text()
-    group_id = int(button(board, "Enter Game 1").split(":")[1])
     ann, ben = emulator.member("Ann").id, emulator.member("Ben").id
 
     # Game 1: Cat enters everyone's score; the other two are asked to confirm, once; Ben confirms.
     scores = {"Ann": "30,000,000", "Ben": "20,000,000", "Cat": "10,000,000"}
-    entered = await enter(phones, board, "Cat", "Game 1", scores, (group_id, 1))
+    entered = await enter(phones, board, "Cat", "Game 1", scores)
     assert "Game 1 · Attack from Mars entered: Cat 10,000,000, Ben 20,000,000, Ann 30,000,000" in entered.content
     assert entered.answer is not None and sorted(entered.answer.pinged) == sorted([ann, ben])
     board = await board_of(ladder, "Week 1 · group 1")
@@ -134,11 +146,10 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
     # Game 2: a typo (90,000,000 for 9,000,000) fixed by its entrant, pre-filled, before Ann confirms.
     board = await board_of(ladder, "Week 1 · group 1")
     typo = {"Ann": "12,000,000", "Ben": "90,000,000", "Cat": "11,000,000"}
-    entered = await enter(phones, board, "Ann", "Game 2", typo, (group_id, 2))
+    entered = await enter(phones, board, "Ann", "Game 2", typo)
     refused = await emulator.click(entered, button(entered, "Edit"), as_member="Cat")
     assert refused.ephemeral and "Only whoever entered these scores" in refused.content
-    form = await phones.press(entered, button(entered, "Edit"), "Ann", purpose="fix")
-    fixed = await phones.fill(form, "Ann", by_name(form, {"Ben": Score("9,000,000")}), purpose=("fix", group_id, 2))
+    fixed = await fix(phones, entered, "Ann", {"Ben": "9,000,000"})
     assert "Game 2 · Black Knight fixed: Cat 11,000,000, Ben 9,000,000, Ann 12,000,000" in fixed.content
     assert fixed.answer is not None and fixed.answer.pinged == []  # asked once, when entered
     board = await board_of(ladder, "Week 1 · group 1")
@@ -150,9 +161,79 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
     board = await board_of(ladder, "Week 1 · group 1")
     assert "play Game 3 · Cirqus Voltaire (Ben, Cat, Ann)" in board.text()
     scores = {"Ann": "5,000,000", "Ben": "6,000,000", "Cat": "7,000,000"}
-    await enter(phones, board, "Ben", "Game 3", scores, (group_id, 3))
+    await enter(phones, board, "Ben", "Game 3", scores)
     board = await board_of(ladder, "Week 1 · group 1")
     await phones.press(board, button(board, "Confirm Game 3"), "Ann", purpose="confirm")
     board = await board_of(ladder, "Week 1 · group 1")
     assert "All games confirmed." in board.text() and board.components == []
-    assert_counted(phones, [(group_id, 1), (group_id, 2), (group_id, 3)], fixes=1)
+    assert_counted(phones, games=3, fixes=1)
+
+
+FIELD_MEMBERS = ["Dee", "Eve", "Fay", "Gil"]
+FIELD_MACHINES = [*MACHINES, "Demolition Man", "Elvira"]  # a meet has five (FIELD-MSEL-1); three are played here
+
+
+@pytest.fixture
+async def field(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """Four registered members and five machines."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 6, 1, 19, 0, tzinfo=ZoneInfo("America/Indiana/Indianapolis")))
+        league.emulator.quiet_window = 0.001
+        created = '/league create name:"LPL" format:field timezone:America/Indiana/Indianapolis'
+        await ok(league, f"{created} commissioner_role:@Commissioner", "owner")
+        await ok(league, '/venue add name:"MSA"')
+        for machine in FIELD_MACHINES:
+            await ok(league, f'/machine add venue:"MSA" model:"{machine}"')
+        for name in FIELD_MEMBERS:
+            league.emulator.add_member(name)
+            await ok(league, f"/player register member:@{name}")
+        yield league
+
+
+async def test_a_field_night_from_the_group_board(field: RunningBot) -> None:
+    """DESIGN §2c with FIELD-MSEL-1/2, FIELD-GROUP-1, FIELD-SCORE-1, COMMON-SCORE-1 and COMMON-SCORE-3: the group's
+    board lists tonight's machines, played in any order; one player enters the group's game on a machine in one
+    form, another confirms it after one ping; a typo is fixed by its entrant before the confirmation."""
+    phones, emulator = Phones(field), field.emulator
+    machines = {f"m{n}": Pick(machine) for n, machine in enumerate(FIELD_MACHINES, start=1)}
+    await phones.command("alice", "/field night open", **machines)
+    for member in FIELD_MEMBERS:
+        await phones.command(member, "/field checkin")
+    await phones.command("alice", "/field groups")
+    board = await board_of(field, "Week 1 · group 1")
+    assert f"play {', '.join(FIELD_MACHINES)} in any order" in board.text()
+    others = {emulator.member(name).id for name in ("Dee", "Eve", "Fay")}
+
+    # Black Knight first (any order): Gil enters the group's game; the three others are asked, once.
+    scores = {"Dee": "40,000", "Eve": "30,000", "Fay": "20,000", "Gil": "10,000"}
+    entered = await enter(phones, board, "Gil", "Black Knight", scores)
+    assert "Black Knight entered: Dee 40,000, Eve 30,000, Fay 20,000, Gil 10,000" in entered.content
+    assert entered.answer is not None and set(entered.answer.pinged) == others
+    refused = await emulator.click(entered, button(entered, "Confirm"), as_member="Gil")
+    assert refused.ephemeral and "another player of your group confirms them" in refused.content
+    await phones.press(entered, button(entered, "Confirm"), "Eve", purpose="confirm")
+    locked = await emulator.click(entered, button(entered, "Edit"), as_member="Gil")
+    assert locked.ephemeral and "Rule COMMON-SCORE-3" in locked.content
+
+    # Attack from Mars: a typo (1,000,000 for 100,000) fixed by its entrant before Fay confirms from the board.
+    board = await board_of(field, "Week 1 · group 1")
+    typo = {"Dee": "1,000,000", "Eve": "90,000", "Fay": "80,000", "Gil": "70,000"}
+    entered = await enter(phones, board, "Dee", "Attack from Mars", typo)
+    fixed = await fix(phones, entered, "Dee", {"Dee": "100,000"})
+    assert "Attack from Mars fixed: Dee 100,000, Eve 90,000, Fay 80,000, Gil 70,000" in fixed.content
+    assert fixed.answer is not None and fixed.answer.pinged == []
+    board = await board_of(field, "Week 1 · group 1")
+    await phones.press(board, button(board, "Confirm Attack from Mars"), "Fay", purpose="confirm")
+
+    # Cirqus Voltaire, entered and confirmed from the board.
+    board = await board_of(field, "Week 1 · group 1")
+    scores = {"Dee": "4,000", "Eve": "3,000", "Fay": "2,000", "Gil": "1,000"}
+    await enter(phones, board, "Fay", "Cirqus Voltaire", scores)
+    board = await board_of(field, "Week 1 · group 1")
+    await phones.press(board, button(board, "Confirm Cirqus Voltaire"), "Gil", purpose="confirm")
+    board = await board_of(field, "Week 1 · group 1")
+    assert "play Demolition Man, Elvira in any order" in board.text() and "confirms" not in board.text()
+    assert [button(board, f"Enter {machine}") for machine in ("Demolition Man", "Elvira")]
+    assert_counted(phones, games=3, fixes=1)
