@@ -8,7 +8,11 @@ from typing import Any, Protocol
 
 import discord
 
+from bot import errors
+from bot.interactions import Reply
+from bot.rules.refusals import Refusal
 from bot.rules.scores import format_score
+from cogs._shared import answer_component
 
 LABEL_LENGTH = 45  # Discord's limit for a label's text
 TITLE_LENGTH = 45  # Discord's limit for a modal's title
@@ -16,6 +20,7 @@ SCORE_LENGTH = 20  # room for "12,345,678,900" typed with spaces or dots
 RETRY_SECONDS = 15 * 60  # as long as Discord lets the refused form's interaction be answered
 
 ScoresSubmitted = Callable[[discord.Interaction, dict[str, str]], Coroutine[Any, Any, None]]
+Store = Callable[[discord.Interaction, dict[str, str]], Coroutine[Any, Any, Reply]]
 
 
 class Seat(Protocol):
@@ -64,3 +69,19 @@ class RetryForm(discord.ui.View):
     @discord.ui.button(label="Fix and send again", style=discord.ButtonStyle.primary)
     async def again(self, interaction: discord.Interaction, _button: discord.ui.Button[RetryForm]) -> None:
         await interaction.response.send_modal(self.form)
+
+
+def score_form(title: str, seats: Sequence[Seat], store: Store, typed: dict[str, str]) -> ScoreForm:
+    """The form, and what its submission does: `store` the scores and reply, or refuse privately and offer the
+    form again with what was typed, so a typo in one field costs one field."""
+
+    async def submitted(form: discord.Interaction, values: dict[str, str]) -> None:
+        async def work() -> Reply:
+            try:
+                return await store(form, values)
+            except Refusal as refusal:
+                return Reply(errors.describe(refusal), view=RetryForm(score_form(title, seats, store, values)))
+
+        await answer_component(form, work())
+
+    return ScoreForm(title, seats, submitted, typed)

@@ -1,8 +1,8 @@
 """The ladder's and the field's group boards: Enter scores per game awaiting them and Confirm per game awaiting
 a confirmation on the living board (a menu of the games instead of a row of buttons when more need it than a row
 holds); under a game's echo, Confirm, Edit and Undo. A format names its `BoardKind`: its four buttons and its
-board service; the handlers, the score form that comes back with what was typed when refused, and posting or
-editing the board are the same for both.
+board service; the handlers (with the score form of cogs/_forms.py) and posting or editing the board are the
+same for both.
 
 Persistent: a button's custom id is its action ("ladder-enter", "field-confirm"…), the board's ids and the
 game's; `ACTIONS` maps each action to its handler (filled by `BoardKind.register`, from the format's cog)."""
@@ -20,16 +20,14 @@ from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.group_boards import board_embed, confirmed_text, entered_echo, undone_text
-from bot.rules.refusals import Refusal
 from bot.services.actor import Actor
 from bot.services.group_boards import Entered, GameState, GroupBoard, ScoreSheet
 from cogs._buttons import BUTTONS_PER_ROW, MAX_OPTIONS, IdButton
-from cogs._forms import RetryForm, ScoreForm, Seat
+from cogs._forms import score_form
 from cogs._shared import actor_from, answer_component, bot_of
 
 GameAction = Callable[[discord.Interaction, tuple[int, ...]], Coroutine[Any, Any, None]]
 ACTIONS: dict[str, GameAction] = {}  # filled by each format's views module
-Store = Callable[[discord.Interaction, dict[str, str]], Coroutine[Any, Any, Reply]]
 
 
 class GameActionButton(IdButton, template=r"(?!)", label="", style=discord.ButtonStyle.secondary):
@@ -92,22 +90,6 @@ def game_view(ids: Sequence[int], *buttons: type[GameActionButton]) -> discord.u
     for button in buttons:
         view.add_item(button(*ids))
     return view
-
-
-def score_form(title: str, seats: Sequence[Seat], store: Store, typed: dict[str, str]) -> ScoreForm:
-    """The form, and what its submission does: `store` the scores and reply, or refuse privately and offer the
-    form again with what was typed, so a typo in one field costs one field."""
-
-    async def submitted(form: discord.Interaction, values: dict[str, str]) -> None:
-        async def work() -> Reply:
-            try:
-                return await store(form, values)
-            except Refusal as refusal:
-                return Reply(errors.describe(refusal), view=RetryForm(score_form(title, seats, store, values)))
-
-        await answer_component(form, work())
-
-    return ScoreForm(title, seats, submitted, typed)
 
 
 async def send_living_board(

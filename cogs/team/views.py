@@ -16,17 +16,15 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
-from bot.rules.refusals import Refusal
 from bot.rules.team.model import Side
 from bot.services.team import next_steps
 from bot.services.team.disputes import Opened
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
-from bot.services.team.match_night import ScoreSheet
 from bot.services.team.next_steps import StepKind
 from bot.services.team.scoreboard import BoardGame, GameState, Scoreboard
 from cogs._buttons import BUTTONS_PER_ROW, MAX_OPTIONS, IdButton
-from cogs._forms import RetryForm, ScoreForm
+from cogs._forms import score_form
 from cogs._shared import actor_from, answer_component, bot_of
 from cogs.team.modals import DisputeForm, score_title
 
@@ -105,38 +103,25 @@ async def _open_score_form(interaction: discord.Interaction, game: GameRef, *, c
     except Exception as error:
         await errors.report(interaction, error)
         return
-    await interaction.response.send_modal(_score_form(sheet, correcting=correcting, typed={}))
-
-
-def _score_form(sheet: ScoreSheet, *, correcting: bool, typed: dict[str, str]) -> ScoreForm:
-    """The form, and what its submission does: store the scores and echo them, or refuse and offer the form
-    again with what was typed, so a typo in one field costs one field."""
     game = sheet.game
 
-    async def submitted(form: discord.Interaction, values: dict[str, str]) -> None:
+    async def store(form: discord.Interaction, values: dict[str, str]) -> Reply:
         by_side = {side: [values.get(f"{side.value}{n}", "") for n in SEATS_PER_SIDE] for side in Side}
+        bot, actor = bot_of(form), actor_from(form)
+        service = bot.services.match_night
+        if correcting:
+            board = await service.correct_scores(actor, game, by_side)
+        else:
+            board = await service.enter_scores(actor, None, game, by_side)
+        await publish_scoreboard(bot, form, board)
+        confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
+        # Pinged once, when the scores are entered; a fix tells the same person without a second ping.
+        mentions = confirming.users if confirming and not correcting else ()
+        echo = scores_echo(board, game, fixed=correcting)
+        return Reply(echo, ephemeral=False, view=ScoreView(game), mentions=mentions)
 
-        async def work() -> Reply:
-            bot, actor = bot_of(form), actor_from(form)
-            service = bot.services.match_night
-            try:
-                if correcting:
-                    board = await service.correct_scores(actor, game, by_side)
-                else:
-                    board = await service.enter_scores(actor, None, game, by_side)
-            except Refusal as refusal:
-                again = _score_form(sheet, correcting=correcting, typed=values)
-                return Reply(errors.describe(refusal), view=RetryForm(again))
-            await publish_scoreboard(bot, form, board)
-            confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
-            # Pinged once, when the scores are entered; a fix tells the same person without a second ping.
-            mentions = confirming.users if confirming and not correcting else ()
-            echo = scores_echo(board, game, fixed=correcting)
-            return Reply(echo, ephemeral=False, view=ScoreView(game), mentions=mentions)
-
-        await answer_component(form, work())
-
-    return ScoreForm(score_title(sheet, correcting=correcting), sheet.seats, submitted, typed)
+    title = score_title(sheet, correcting=correcting)
+    await interaction.response.send_modal(score_form(title, sheet.seats, store, {}))
 
 
 async def _enter(interaction: discord.Interaction, game: GameRef) -> None:

@@ -169,6 +169,26 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
     assert_counted(phones, games=3, fixes=1)
 
 
+async def test_ladder_score_offers_the_groups_games_by_name_and_checks_them_again(ladder: RunningBot) -> None:
+    """`/ladder score` stays for the keyboard: its game option offers the caller's games tonight by machine and
+    state (nobody types a number they cannot see), a game not tonight is refused without a change (LADDER-GSEL-4),
+    and the score lands on the group's board."""
+    phones = Phones(ladder)
+    await ok(ladder, "/ladder night open")
+    for player in LADDER_PLAYERS:
+        await phones.command(player, "/ladder checkin")
+    await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
+    offered = await ladder.emulator.autocomplete("/ladder score game:", focused="game", as_member="Ben")
+    assert [c["name"] for c in offered] == [f"Game {n} · {m} (scores due)" for n, m in enumerate(MACHINES, start=1)]
+    before = await ladder.row_counts()
+    refused = await ladder.run("/ladder score game:4 score:1,000", as_member="Ben")
+    assert refused.ephemeral and "Tonight has games 1 to 3" in refused.content
+    assert await ladder.row_counts() == before
+    await phones.command("Ben", "/ladder score", game=Pick("Black Knight"), score=Score("12,000,000"))
+    assert "Ben 12,000,000" in (await board_of(ladder, "Week 1 · group 1")).text()
+    assert phones.typed == []
+
+
 FIELD_MEMBERS = ["Dee", "Eve", "Fay", "Gil"]
 FIELD_MACHINES = [*MACHINES, "Demolition Man", "Elvira"]  # a meet has five (FIELD-MSEL-1); three are played here
 
