@@ -189,6 +189,26 @@ async def test_ladder_score_offers_the_groups_games_by_name_and_checks_them_agai
     assert phones.typed == []
 
 
+async def test_more_games_than_a_row_of_buttons_holds_are_picked_from_a_menu(ladder: RunningBot) -> None:
+    """Six games awaiting scores: the board offers them in one menu labelled by machine, and the game picked opens
+    its form (one more interaction than a button, still nothing typed)."""
+    extra = ["Demolition Man", "Elvira", "Funhouse"]
+    for machine in extra:
+        await ok(ladder, f'/machine add venue:"The Break" model:"{machine}"')
+        await ok(ladder, f'/ladder normalizer machine:"{machine}" value:20,000,000')
+    await ok(ladder, "/ladder option name:games_per_match value:6")
+    await ok(ladder, "/ladder night open")
+    for player in LADDER_PLAYERS:
+        await ok(ladder, "/ladder checkin", player)
+    await ok(ladder, f'/ladder games set group:1 games:"{", ".join([*MACHINES, *extra])}"')
+    board = await board_of(ladder, "Week 1 · group 1")
+    (menu,) = [item for row in board.components for item in row["components"]]
+    assert [o["label"] for o in menu["options"]][-1] == "Enter Game 6 · Funhouse"
+    form = await ladder.emulator.click(board, menu["custom_id"], as_member="Ann", values=["Enter Game 6 · Funhouse"])
+    assert form.modal is not None and form.modal["title"] == "Game 6 · Funhouse scores"
+    assert [c["label"] for c in form.modal["components"]] == ["Ann", "Ben", "Cat"]  # rank order: game 5 unplayed
+
+
 FIELD_MEMBERS = ["Dee", "Eve", "Fay", "Gil"]
 FIELD_MACHINES = [*MACHINES, "Demolition Man", "Elvira"]  # a meet has five (FIELD-MSEL-1); three are played here
 
