@@ -137,6 +137,8 @@ async def test_a_ladder_night_from_the_group_board(ladder: RunningBot) -> None:
     board = await board_of(ladder, "Week 1 · group 1")
     assert "awaits a confirmation" in board.text()
     assert "play Game 2 · Black Knight (Cat, Ben, Ann)" in board.text()  # ORDER-2: reverse of Ann, Ben, Cat
+    asked = await ladder.run("/help", as_member="Ben")  # what can I do now? (not counted: a question)
+    assert "The scores of game 1 (Attack from Mars) await your confirmation" in asked.text()
     refused = await emulator.click(entered, button(entered, "Confirm"), as_member="Cat")
     assert refused.ephemeral and "another player of your group confirms them" in refused.content
     confirmed = await phones.press(entered, button(entered, "Confirm"), "Ben", purpose="confirm")
