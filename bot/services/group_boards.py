@@ -8,7 +8,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.rules.refusals import InvalidInput
+from bot.rules.confirmation import check_may_change, check_may_confirm
+from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied
 
 
 class GameState(StrEnum):
@@ -88,3 +89,30 @@ def game_state(seats: Collection[Seat], unconfirmed: bool) -> GameState:
     if any(seat.score is None for seat in seats):
         return GameState.SCORES_DUE
     return GameState.CONFIRMATION_DUE if unconfirmed else GameState.CONFIRMED
+
+
+def changeable(board: GroupBoard, game: int, actor: int, *, official: bool, correcting: bool) -> BoardGame:
+    """The game, if this member may enter its scores (a player of the group, or an official) or fix or take back
+    those they entered; a game whose scores are all in awaits its confirmation or its entrant's Edit."""
+    played = board.game(game)
+    if not official and actor not in board.players:
+        raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
+    confirmed = played.state is GameState.CONFIRMED
+    if correcting or confirmed:
+        check_may_change(actor, played.entered_by if correcting else (), confirmed=confirmed, official=official)
+    elif played.state is GameState.CONFIRMATION_DUE:
+        raise Conflict(
+            f"Every player of the group has a score in {played.name}: **Confirm** them, or whoever entered them "
+            "fixes them with **Edit**."
+        )
+    return played
+
+
+def confirmable(board: GroupBoard, game: int, actor: int, *, official: bool) -> BoardGame:
+    """The game, once all its scores are in, if this member may confirm them (another player of the group)."""
+    played = board.game(game)
+    if played.state is GameState.SCORES_DUE:
+        missing = ", ".join(seat.label for seat in played.seats if seat.score is None)
+        raise Conflict(f"{played.name} still awaits scores ({missing}): **Enter scores** first.")
+    check_may_confirm(actor, played.entered_by, board.players, official=official)
+    return played

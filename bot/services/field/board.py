@@ -13,14 +13,23 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
-from bot.rules.confirmation import check_may_change, check_may_confirm
 from bot.rules.field.options import FieldOptions
 from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.field.facts import FieldContext, SeasonFacts, load_tonight, with_fresh_scores
 from bot.services.field.nights import FieldNightService, note_ties, open_ties
-from bot.services.group_boards import BoardGame, Entered, GameState, GroupBoard, ScoreSheet, Seat, game_state
+from bot.services.group_boards import (
+    BoardGame,
+    Entered,
+    GameState,
+    GroupBoard,
+    ScoreSheet,
+    Seat,
+    changeable,
+    confirmable,
+    game_state,
+)
 from bot.services.lookup import current_season
 from bot.services.permissions import is_commissioner
 from storage.db import Database
@@ -53,7 +62,9 @@ class FieldBoardService:
         player's stored score."""
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             seats = played.seats if correcting else tuple(s for s in played.seats if s.score is None)
             return ScoreSheet(f"{played.name} {'fix' if correcting else 'scores'}", seats)
 
@@ -62,7 +73,9 @@ class FieldBoardService:
     ) -> Entered:
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
         if correcting:
             await self._fix(actor, found, played, typed)
         else:
@@ -81,15 +94,7 @@ class FieldBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = (await _board(session, found)).game(game)
-            if played.state is GameState.SCORES_DUE:
-                missing = ", ".join(seat.label for seat in played.seats if seat.score is None)
-                raise RuleViolation(
-                    "FIELD-SCORE-1", f"{played.name} still awaits scores ({missing}): **Enter scores**."
-                )
-            players = {p.discord_user_id for p in found.players.values()}
-            official = is_commissioner(actor, found.context.league)
-            check_may_confirm(actor.user_id, played.entered_by, players, official=official)
+            confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
             for row in await _rows(session, found, game):
                 if row.confirmed_by is None:
                     before = audit.snapshot(row)
@@ -103,8 +108,8 @@ class FieldBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids)
-            _changeable(actor, found, await _board(session, found), game, correcting=True)
-            official = is_commissioner(actor, found.context.league)
+            official = _official(actor, found)
+            changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
             for row in await _rows(session, found, game):
                 if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
                     audit.deleted(session, actor, row, at=now)
@@ -126,7 +131,7 @@ class FieldBoardService:
         machine = played.name
         async with self.db.writing() as session:
             rows = {row.player_id: row for row in await _rows(session, found, played.game)}
-            official = is_commissioner(actor, found.context.league)
+            official = _official(actor, found)
             for seat in played.seats:
                 value = score_rules.parse_score(
                     typed.get(seat.key, ""),
@@ -147,23 +152,8 @@ class FieldBoardService:
             await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
 
 
-def _changeable(actor: Actor, found: _Group, board: GroupBoard, game: int, *, correcting: bool) -> BoardGame:
-    """The machine's game, if this member may enter the group's scores on it (a player of the group, or an
-    official) or fix or take back those they entered."""
-    played = board.game(game)
-    official = is_commissioner(actor, found.context.league)
-    if not official and actor.user_id not in board.players:
-        raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
-    if correcting or played.state is GameState.CONFIRMED:
-        entered_by = played.entered_by if correcting else ()
-        check_may_change(actor.user_id, entered_by, confirmed=played.state is GameState.CONFIRMED, official=official)
-    elif played.state is GameState.CONFIRMATION_DUE:
-        raise RuleViolation(
-            "FIELD-SCORE-1",
-            f"Every player of the group has a score on {played.name}: **Confirm** them, or their entrant fixes them "
-            "with **Edit**.",
-        )
-    return played
+def _official(actor: Actor, found: _Group) -> bool:
+    return is_commissioner(actor, found.context.league)
 
 
 async def _load_night(session: AsyncSession, league: League, night: FieldNight) -> SeasonFacts:

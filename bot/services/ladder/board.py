@@ -12,14 +12,23 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
-from bot.rules.confirmation import check_may_change, check_may_confirm
 from bot.rules.ladder.games import first_game_order, next_game_order
 from bot.rules.ladder.scoring import TieNeedsPlayoff
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.rules.scores import parse_score
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.group_boards import BoardGame, Entered, GameState, GroupBoard, ScoreSheet, Seat, game_state
+from bot.services.group_boards import (
+    BoardGame,
+    Entered,
+    GameState,
+    GroupBoard,
+    ScoreSheet,
+    Seat,
+    changeable,
+    confirmable,
+    game_state,
+)
 from bot.services.ladder.facts import (
     Entrant,
     LadderLeague,
@@ -33,7 +42,7 @@ from bot.services.ladder.facts import (
     require_standing,
 )
 from bot.services.ladder.play import check_may_enter, checked_in, game_finish, store_score
-from bot.services.permissions import is_commissioner, require_commissioner
+from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.ladder import LadderGroup, LadderNight, LadderScore
 from storage.models import League
@@ -71,7 +80,9 @@ class LadderBoardService:
         """What the form shows: the game's title and one field per player, with the stored scores."""
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             what = "fix" if correcting else "scores"
             return ScoreSheet(f"{played.name} {what}", played.seats)
 
@@ -83,7 +94,9 @@ class LadderBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = _changeable(actor, found, await _board(session, found), game, correcting=correcting)
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             targets = [found.everyone[seat.player_id] for seat in played.seats]
             for target in targets:
                 check_active(target)
@@ -109,15 +122,7 @@ class LadderBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids)
-            board = await _board(session, found)
-            played = board.game(game)
-            if played.state is GameState.SCORES_DUE:
-                missing = ", ".join(seat.label for seat in played.seats if seat.score is None)
-                raise RuleViolation(
-                    "LADDER-SCORE-1", f"Game {game} still awaits scores ({missing}): **Enter scores** first."
-                )
-            official = is_commissioner(actor, found.ladder.league)
-            check_may_confirm(actor.user_id, played.entered_by, board.players, official=official)
+            confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
             for row in await _rows(session, found.group, game):
                 if row.confirmed_by is None:
                     snapshot = audit.snapshot(row)
@@ -131,9 +136,8 @@ class LadderBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids)
-            played = (await _board(session, found)).game(game)
-            official = is_commissioner(actor, found.ladder.league)
-            check_may_change(actor.user_id, played.entered_by, confirmed=_confirmed(played), official=official)
+            official = _official(actor, found)
+            changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
             for row in await _rows(session, found.group, game):
                 if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
                     audit.deleted(session, actor, row, at=now)
@@ -149,20 +153,8 @@ class LadderBoardService:
                 session.add(group)
 
 
-def _confirmed(game: BoardGame) -> bool:
-    return game.state is GameState.CONFIRMED
-
-
-def _changeable(actor: Actor, found: _Group, board: GroupBoard, game: int, *, correcting: bool) -> BoardGame:
-    """The game, if this member may enter its scores (a player of the group, or a commissioner) or fix them."""
-    played = board.game(game)
-    official = is_commissioner(actor, found.ladder.league)
-    if not official and actor.user_id not in {found.everyone[p].discord_user_id for p in found.group.members}:
-        require_commissioner(actor, found.ladder.league, "enter scores for another group")
-    if correcting or played.state is GameState.CONFIRMED:
-        entered_by = played.entered_by if correcting else ()
-        check_may_change(actor.user_id, entered_by, confirmed=_confirmed(played), official=official)
-    return played
+def _official(actor: Actor, found: _Group) -> bool:
+    return is_commissioner(actor, found.ladder.league)
 
 
 async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...]) -> _Group:
