@@ -211,6 +211,26 @@ async def test_more_games_than_a_row_of_buttons_holds_are_picked_from_a_menu(lad
     assert [c["label"] for c in form.modal["components"]] == ["Ann", "Ben", "Cat"]  # rank order: game 5 unplayed
 
 
+async def test_a_group_boards_buttons_still_answer_after_a_restart(ladder: RunningBot) -> None:
+    """The board's buttons are persistent (their custom ids carry the group and the game): after the bot
+    restarts, Enter scores on the board posted before opens its form, and the scores are stored."""
+    await ok(ladder, "/ladder night open")
+    for player in LADDER_PLAYERS:
+        await ok(ladder, "/ladder checkin", player)
+    await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
+    board = await board_of(ladder, "Week 1 · group 1")
+    clock = ladder.bot.clock
+    assert isinstance(clock, ManualClock)
+    await ladder.bot.close()
+    async with running_bot(ladder.db, ladder.emulator, sync=False, clock=clock) as restarted:
+        form = await restarted.emulator.click(board, button(board, "Enter Game 1"), as_member="Ben")
+        values = by_name(form, {name: Score(f"{n},000,000") for n, name in enumerate(LADDER_PLAYERS, start=1)})
+        entered = await restarted.emulator.submit_modal(
+            form, {key: v.text for key, v in values.items()}, as_member="Ben"
+        )
+        assert "Cat 3,000,000, Ben 2,000,000, Ann 1,000,000" in entered.content
+
+
 FIELD_MEMBERS = ["Dee", "Eve", "Fay", "Gil"]
 FIELD_MACHINES = [*MACHINES, "Demolition Man", "Elvira"]  # a meet has five (FIELD-MSEL-1); three are played here
 
