@@ -224,10 +224,10 @@ async def test_a_group_boards_buttons_still_answer_after_a_restart(ladder: Runni
     await ladder.bot.close()
     async with running_bot(ladder.db, ladder.emulator, sync=False, clock=clock) as restarted:
         form = await restarted.emulator.click(board, button(board, "Enter Game 1"), as_member="Ben")
-        values = by_name(form, {name: Score(f"{n},000,000") for n, name in enumerate(LADDER_PLAYERS, start=1)})
-        entered = await restarted.emulator.submit_modal(
-            form, {key: v.text for key, v in values.items()}, as_member="Ben"
-        )
+        assert form.modal is not None, form.text()
+        fields = {c["label"]: c["component"]["custom_id"] for c in form.modal["components"]}
+        scores = {fields[name]: f"{n},000,000" for n, name in enumerate(LADDER_PLAYERS, start=1)}
+        entered = await restarted.emulator.submit_modal(form, scores, as_member="Ben")
         assert "Cat 3,000,000, Ben 2,000,000, Ann 1,000,000" in entered.content
 
 
