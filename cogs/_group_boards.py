@@ -27,7 +27,7 @@ from cogs._forms import score_form
 from cogs._shared import actor_from, answer_component, bot_of
 
 GameAction = Callable[[discord.Interaction, tuple[int, ...]], Coroutine[Any, Any, None]]
-ACTIONS: dict[str, GameAction] = {}  # filled by each format's views module
+ACTIONS: dict[str, GameAction] = {}  # filled by `BoardKind.register`
 
 
 class GameActionButton(IdButton, template=r"(?!)", label="", style=discord.ButtonStyle.secondary):
