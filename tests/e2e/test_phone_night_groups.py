@@ -231,6 +231,27 @@ async def test_a_group_boards_buttons_still_answer_after_a_restart(ladder: Runni
         assert "Cat 3,000,000, Ben 2,000,000, Ann 1,000,000" in entered.content
 
 
+async def test_undo_takes_back_a_game_before_it_is_confirmed(ladder: RunningBot) -> None:
+    """Whoever entered a game may take it back until it is confirmed; nobody else may (DESIGN §2c)."""
+    await ok(ladder, "/ladder night open")
+    for player in LADDER_PLAYERS:
+        await ok(ladder, "/ladder checkin", player)
+    await ok(ladder, f'/ladder games set group:1 games:"{", ".join(MACHINES)}"')
+    board = await board_of(ladder, "Week 1 · group 1")
+    form = await ladder.emulator.click(board, button(board, "Enter Game 1"), as_member="Cat")
+    assert form.modal is not None
+    entered = await ladder.emulator.submit_modal(
+        form, {c["component"]["custom_id"]: "1,000" for c in form.modal["components"]}, as_member="Cat"
+    )
+    refused = await ladder.emulator.click(entered, button(entered, "Undo"), as_member="Ben")
+    assert refused.ephemeral and "Only whoever entered these scores" in refused.content
+    undone = await ladder.emulator.click(entered, button(entered, "Undo"), as_member="Cat")
+    assert "Game 1 · Attack from Mars: the scores were taken back" in undone.content
+    assert (await ladder.row_counts())["ladder_score"] == 0
+    board = await board_of(ladder, "Week 1 · group 1")
+    assert button(board, "Enter Game 1") and "awaits a confirmation" not in board.text()
+
+
 FIELD_MEMBERS = ["Dee", "Eve", "Fay", "Gil"]
 FIELD_MACHINES = [*MACHINES, "Demolition Man", "Elvira"]  # a meet has five (FIELD-MSEL-1); three are played here
 
