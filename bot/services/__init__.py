@@ -8,12 +8,14 @@ from bot.clock import Clock
 from bot.services.audit_log import AuditLogService
 from bot.services.discipline import DisciplineService
 from bot.services.exports import ExportService
+from bot.services.field.board import FieldBoardService
 from bot.services.field.corrections import FieldCorrectionService
 from bot.services.field.finals import FieldFinalsService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
 from bot.services.help import HelpService
+from bot.services.ladder.board import LadderBoardService
 from bot.services.ladder.nights import LadderNightService
 from bot.services.ladder.options import LadderOptionService
 from bot.services.ladder.play import LadderPlayService
@@ -61,6 +63,7 @@ class Services:
     tiebreaks: TiebreakService
     posts: PostService
     field_nights: FieldNightService
+    field_boards: FieldBoardService
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
     field_config: FieldConfigService
@@ -70,6 +73,7 @@ class Services:
     ladder_players: LadderPlayerService
     ladder_nights: LadderNightService
     ladder_play: LadderPlayService
+    ladder_boards: LadderBoardService
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
@@ -101,6 +105,7 @@ class Services:
             tiebreaks=TiebreakService(db, clock),
             posts=PostService(db, clock),
             field_nights=FieldNightService(db, clock),
+            field_boards=FieldBoardService(db, clock),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
@@ -110,6 +115,7 @@ class Services:
             ladder_players=LadderPlayerService(db, clock),
             ladder_nights=LadderNightService(db, clock),
             ladder_play=LadderPlayService(db, clock),
+            ladder_boards=LadderBoardService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),
