@@ -8,12 +8,14 @@ from bot.clock import Clock
 from bot.services.audit_log import AuditLogService
 from bot.services.discipline import DisciplineService
 from bot.services.exports import ExportService
+from bot.services.field.board import FieldBoardService
 from bot.services.field.corrections import FieldCorrectionService
 from bot.services.field.finals import FieldFinalsService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
 from bot.services.help import HelpService
+from bot.services.ladder.board import LadderBoardService
 from bot.services.ladder.nights import LadderNightService
 from bot.services.ladder.options import LadderOptionService
 from bot.services.ladder.play import LadderPlayService
@@ -29,6 +31,7 @@ from bot.services.nights import NightScheduleService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
 from bot.services.ratings import RatingService
+from bot.services.seasons import SeasonService
 from bot.services.spreadsheets import SpreadsheetService
 from bot.services.team.disputes import DisputeService
 from bot.services.team.highscores import HighScoreService
@@ -48,6 +51,7 @@ from storage.db import Database
 @dataclass(frozen=True)
 class Services:
     leagues: LeagueService
+    seasons: SeasonService  # /season new, and the seasons `season:` options offer
     venues: VenueService
     teams: TeamService
     players: PlayerService
@@ -63,6 +67,7 @@ class Services:
     tiebreaks: TiebreakService
     posts: PostService
     field_nights: FieldNightService
+    field_boards: FieldBoardService
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
     field_config: FieldConfigService
@@ -72,6 +77,7 @@ class Services:
     ladder_players: LadderPlayerService
     ladder_nights: LadderNightService
     ladder_play: LadderPlayService
+    ladder_boards: LadderBoardService
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
@@ -89,6 +95,7 @@ class Services:
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
+            seasons=SeasonService(db, clock),
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
@@ -104,6 +111,7 @@ class Services:
             tiebreaks=TiebreakService(db, clock),
             posts=PostService(db, clock),
             field_nights=FieldNightService(db, clock),
+            field_boards=FieldBoardService(db, clock),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
@@ -113,6 +121,7 @@ class Services:
             ladder_players=LadderPlayerService(db, clock),
             ladder_nights=LadderNightService(db, clock),
             ladder_play=LadderPlayService(db, clock),
+            ladder_boards=LadderBoardService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),

@@ -165,6 +165,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roster role": ('/roster role team:"{team}" member:@hp5 role:reserve', "RRDDDR"),
     "roster show": ('/roster show team:"{team}"', "YYYYYR"),
     "roster submit": ('/roster submit team:"{team}"', "RRRRRR"),  # "already submitted" comes first
+    "season new": ("/season new", "RDDDDR"),  # tonight's match: the season is not complete
+    "season postseason": ("/season postseason date:2027-04-01", "YDDDDR"),
     "schedule generate": ("/schedule generate weeks:1 start:2027-03-08", "RDDDDR"),  # the seeded match exists
     "schedule ics": ('/schedule ics team:"{team}"', "YYYYYR"),
     "schedule move": ('/schedule move match:{match} venue:"{venue}" reason:"Machines down"', "RDDDDR"),

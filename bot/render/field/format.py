@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import time
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.formats import Format, Posts, StandingsReaders, without_conferences
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import FieldOptions
-from bot.services.field import exports
+from bot.services.field import exports, seasons
 from bot.services.field import help as guide
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
@@ -23,8 +23,8 @@ from storage.db import Database
 MEET_START = time(19, 0)
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return without_conferences(FieldStandingsService(db, clock).table)
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    return StandingsReaders(without_conferences(FieldStandingsService(db, clock).table), seasons.season_progress)
 
 
 FORMAT = Format(
@@ -42,6 +42,7 @@ FORMAT = Format(
     schedule=lambda db, clock: NightScheduleService(db, clock).show,
     schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("field meet"),
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
     night_start=lambda league: MEET_START,

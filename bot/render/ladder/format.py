@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import time
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.formats import Format, Posts, StandingsReaders, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import LadderOptions
-from bot.services.ladder import exports
+from bot.services.ladder import exports, seasons
 from bot.services.ladder import help as guide
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
@@ -26,8 +26,8 @@ def _night_start(league: League) -> time:
     return LadderOptions.model_validate(league.options).check_in
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return without_conferences(LadderStandingsService(db, clock).standings)
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    return StandingsReaders(without_conferences(LadderStandingsService(db, clock).standings), seasons.season_progress)
 
 
 FORMAT = Format(
@@ -45,6 +45,7 @@ FORMAT = Format(
     schedule=lambda db, clock: NightScheduleService(db, clock).show,
     schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("ladder night"),
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
     night_start=_night_start,

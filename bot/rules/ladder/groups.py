@@ -65,11 +65,18 @@ class Skill:
     player: PlayerId
     skill: int  # LADDER-REG-2: 1 (novice) to 10 (expert)
     commissioner_order: int  # registration order unless the commissioner reorders
+    seed: int | None = None  # where a returning player finished last season, 1 = best
+
+
+def seeding(seed: int | None) -> tuple[bool, int]:
+    """Sorts seeded players first, best seed first."""
+    return (seed is None, seed or 0)
 
 
 def first_week_groups(skills: Sequence[Skill]) -> list[list[PlayerId]]:
-    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top."""
-    ordered = sorted(skills, key=lambda s: (-s.skill, s.commissioner_order))
+    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top. Players
+    carried from last season come first, in last season's finishing order; newcomers follow by skill."""
+    ordered = sorted(skills, key=lambda s: (*seeding(s.seed), -s.skill, s.commissioner_order))
     return deal([s.player for s in ordered])
 
 

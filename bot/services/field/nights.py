@@ -76,6 +76,7 @@ class ScoreEntered:
     machine: str
     scores: list[tuple[str, int]]  # player name, score
     replay: bool
+    group: int | None  # the players' group (one per game, FIELD-SCORE-1), whose board shows them
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ class FieldNightService:
             require_commissioner(actor, context.league, "close a league night")
             season = await load_tonight(session, context)
             facts = season.open_night()
-            if ties := _open_ties(season.night_result(facts)):
+            if ties := open_ties(season.night_result(facts)):
                 machine, tie = ties[0]
                 raise RuleViolation(
                     "FIELD-SCORE-3",
@@ -311,6 +312,7 @@ class FieldNightService:
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
             groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
+            group: int | None = None
             for member_id, text in entries:
                 user_id = member_id or actor.user_id
                 player = me if me is not None and user_id == actor.user_id else None  # one look-up less
@@ -325,6 +327,7 @@ class FieldNightService:
                 if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
                     raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
                 _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
+                group = next((c.group_number for c in facts.checkins if c.player_id == player.id), group)
                 attempt = _attempt(facts, player, machine_id, machine, existing, replay)
                 existing.add((player.id, machine_id))
                 row = FieldScore(
@@ -347,8 +350,8 @@ class FieldNightService:
                 stored.append((player.display_name, value))
             season = await with_fresh_scores(session, season)  # only the night's scores changed here
             result = season.night_result(season.open_night())
-            await _note_ties(session, actor, season, result, machine_id, now)
-            return ScoreEntered(NightView(season, result), machine, stored, replay)
+            await note_ties(session, actor, season, result, machine_id, now)
+            return ScoreEntered(NightView(season, result), machine, stored, replay, group)
 
     async def playoff_result(
         self, actor: Actor, league_name: str | None, *, machine_id: int, order: list[int], unplayable: bool = False
@@ -360,7 +363,7 @@ class FieldNightService:
             context = await load_context(session, actor, league_name)
             season = await load_tonight(session, context)
             facts = season.open_night()
-            ties = [tie for m, tie in _open_ties(season.night_result(facts)) if m == machine_id]
+            ties = [tie for m, tie in open_ties(season.night_result(facts)) if m == machine_id]
             if not ties:
                 raise RuleViolation("FIELD-SCORE-3", "There is no tie waiting for a playoff on that machine.")
             players = [(await registered_player(session, context, user)).id or 0 for user in order]
@@ -696,13 +699,13 @@ def _attempt(
     )
 
 
-async def _note_ties(
+async def note_ties(
     session: AsyncSession, actor: Actor, season: SeasonFacts, result: NightResult, machine_id: int, now: datetime
 ) -> None:
     """COMMON-NOTIFY-1: a tie on the machine waits for its playoff (FIELD-SCORE-3); the commissioners are told
     once, since the night cannot close until it is entered."""
     night = result.facts.night
-    for machine, tie in _open_ties(result):
+    for machine, tie in open_ties(result):
         if machine == machine_id:
             detail = {"week": night.week, "where": season.machine_names[machine_id], "players": sorted(
                 season.names.get(int(p), str(p)) for p in tie.players
@@ -710,7 +713,7 @@ async def _note_ties(
             await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
 
 
-def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:
+def open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:
     return [(machine, tie) for machine, r in result.machines.items() for tie in r.open_ties]
 
 

@@ -285,7 +285,8 @@ def _groups_for_week(
             "LADDER-AMB-11", f"A ladder night needs at least 3 active players; there are {len(active)}."
         )
     if previous is None or previous.next_groups is None:
-        skills = [Skill(i, everyone[i].entry.skill, order) for order, i in enumerate(sorted(active))]
+        entries = [everyone[i].entry for i in sorted(active)]
+        skills = [Skill(e.id or 0, e.skill, order, e.seed) for order, e in enumerate(entries)]
         planned: list[tuple[str | None, list[int]]] = [(None, g) for g in first_week_groups(skills)]
     else:
         divisions = sorted({everyone[i].entry.division for i in active}, key=lambda d: d or "")
