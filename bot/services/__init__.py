@@ -36,6 +36,7 @@ from bot.services.team.overrides import OverrideService
 from bot.services.team.playoffs import PlayoffService
 from bot.services.team.rosters import RosterService
 from bot.services.team.schedule import ScheduleService
+from bot.services.team.scouting import ScoutService
 from bot.services.team.standings import StandingsService
 from bot.services.team.teams import TeamService
 from bot.services.team.tiebreaks import TiebreakService
@@ -57,6 +58,7 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    scouting: ScoutService  # /match scout: the other team's machine picks and records
     posts: PostService
     field_nights: FieldNightService
     field_standings: FieldStandingsService
@@ -96,6 +98,7 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            scouting=ScoutService(db, clock),
             posts=PostService(db, clock),
             field_nights=FieldNightService(db, clock),
             field_standings=FieldStandingsService(db, clock),
