@@ -24,6 +24,15 @@ def league_created(league: League) -> str:
     )
 
 
+def use_ratings_set(league: League, use: bool, effect: str) -> str:
+    """Whether the league puts the ratings (`/ratings`) to use, and what that changes in its format."""
+    if use:
+        return (
+            f"⚙️ **{league.name}** now uses ratings: {effect}. `/ratings` shows them; turn off with `use_ratings:false`."
+        )
+    return f"⚙️ **{league.name}** no longer uses ratings. Turn it back on with `/league config use_ratings:true`."
+
+
 def score_input_set(league: League, rules: ScoreInput) -> str:
     """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on."""
     shorthand = (

@@ -85,12 +85,13 @@ class Services:
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
+        ratings = RatingService(db)  # one cache of the server's ratings, shared by the formats that use them
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
-            rosters=RosterService(db, clock),
+            rosters=RosterService(db, clock, ratings),
             schedule=ScheduleService(db, clock),
             standings=StandingsService(db, clock),
             playoffs=PlayoffService(db, clock),
@@ -100,7 +101,7 @@ class Services:
             tiebreaks=TiebreakService(db, clock),
             scouting=ScoutService(db, clock),
             posts=PostService(db, clock),
-            field_nights=FieldNightService(db, clock),
+            field_nights=FieldNightService(db, clock, ratings),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
@@ -108,7 +109,7 @@ class Services:
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
             ladder_players=LadderPlayerService(db, clock),
-            ladder_nights=LadderNightService(db, clock),
+            ladder_nights=LadderNightService(db, clock, ratings),
             ladder_play=LadderPlayService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
@@ -121,5 +122,5 @@ class Services:
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
             help=HelpService(db, clock),
-            ratings=RatingService(db),
+            ratings=ratings,
         )

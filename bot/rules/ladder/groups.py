@@ -12,6 +12,7 @@ from enum import StrEnum
 from math import ceil
 
 from bot.rules.ladder.options import LadderOptions
+from bot.rules.ratings.seeding import reordered_by_rating
 from bot.rules.refusals import InvalidInput, RuleViolation
 
 PlayerId = int
@@ -65,12 +66,19 @@ class Skill:
     player: PlayerId
     skill: int  # LADDER-REG-2: 1 (novice) to 10 (expert)
     commissioner_order: int  # registration order unless the commissioner reorders
+    rating: float | None = None  # the player's rating from games played (`use_ratings`), when they have one
 
 
-def first_week_groups(skills: Sequence[Skill]) -> list[list[PlayerId]]:
-    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top."""
-    ordered = sorted(skills, key=lambda s: (-s.skill, s.commissioner_order))
-    return deal([s.player for s in ordered])
+def first_week_groups(skills: Sequence[Skill], *, by_rating: bool = False) -> list[list[PlayerId]]:
+    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top.
+
+    `by_rating` (the `use_ratings` option): the skill the league knows from games played stands in for the
+    commissioner's knowledge. Rated players take the places the skill order gives rated players, in rating
+    order; an unrated player keeps the place their self-estimate gives them."""
+    ordered = [s.player for s in sorted(skills, key=lambda s: (-s.skill, s.commissioner_order))]
+    if by_rating:
+        ordered = reordered_by_rating(ordered, {s.player: s.rating for s in skills if s.rating is not None})
+    return deal(ordered)
 
 
 class NightPresence(StrEnum):
