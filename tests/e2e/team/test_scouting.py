@@ -121,6 +121,15 @@ async def test_a_captain_scouts_the_other_teams_picks_before_tonights_match(sqli
 
             same = await running.run(f"/match scout match:{tonight.match_id}", as_member=captain)
             assert same.embeds[0]["fields"] == embed["fields"]
+            await league.reset_tonight(rounds_declared=0)  # the away captain declares: the board is posted
+            machines = " ".join(f"m{g}:{m}" for g, m in enumerate(tonight.machines[:2], start=1))
+            players = " ".join(f"p{n}:{p}" for n, p in enumerate(tonight.players[Side.AWAY], start=1))
+            await running.run(f"/lineup match:{tonight.match_id} {players} {machines}", as_member=captain)
+            await running.scoreboards_published()
+            board = [o for o in emulator.messages_in("general") if o.components][-1]
+            clicked = await emulator.click(board, f"match:scout:{tonight.match_id}", as_member=captain)
+            assert clicked.ephemeral and clicked.embeds[0]["fields"] == embed["fields"]
+
             both = await running.run(f"/match scout match:{tonight.match_id}", as_member="owner")
             assert [f["name"] for f in both.embeds[0]["fields"]] == [
                 f"{away.name}'s most-picked machines",
