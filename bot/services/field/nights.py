@@ -284,7 +284,7 @@ class FieldNightService:
 
     async def _strengths(self, session: AsyncSession, guild_id: int, player_ids: list[int]) -> dict[int, float]:
         """The predictive rating of each of these players who has one, by player id (`use_ratings`)."""
-        ratings = await self.ratings.of_members(session, guild_id)
+        ratings = await self.ratings.of_members(guild_id)
         users = await session.exec(select(Player.id, Player.discord_user_id).where(col(Player.id).in_(player_ids)))
         return {player: ratings[user].predictive for player, user in users.all() if player and user in ratings}
 

@@ -124,7 +124,7 @@ class LadderNightService:
             previous = season_nights[-1] if season_nights else None
             day = play_on or now.astimezone(ZoneInfo(ladder.league.timezone)).date()
             barred = await barred_entrants(session, ladder, everyone, on=day)
-            rated = await self._ratings(session, ladder, actor.guild_id) if previous is None else {}
+            rated = await self._ratings(ladder, actor.guild_id) if previous is None else None  # week 1 only
             groups = _groups_for_week(everyone, league_rank, previous, barred, rated)
             night = LadderNight(
                 league_id=ladder.league_id,
@@ -216,11 +216,11 @@ class LadderNightService:
             await session.flush()
             return await _view(session, ladder, night, everyone, planned=night.closed_at is not None)
 
-    async def _ratings(self, session: AsyncSession, ladder: LadderLeague, guild_id: int) -> dict[int, float] | None:
+    async def _ratings(self, ladder: LadderLeague, guild_id: int) -> dict[int, float] | None:
         """`use_ratings`: each rated member's predictive rating (by Discord user id); None when the option is off."""
         if not ladder.options.use_ratings:
             return None
-        ratings = await self.ratings.of_members(session, guild_id)
+        ratings = await self.ratings.of_members(guild_id)
         return {user: rating.predictive for user, rating in ratings.items()}
 
     async def machine_names(self, guild_id: int, league_name: str | None, *, tonight: bool) -> list[str]:

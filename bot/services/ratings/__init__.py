@@ -191,10 +191,12 @@ class RatingService:
         leaders = [(server.names[user], max(scores), len(scores)) for user, scores in top]
         return MachineStats(machine.title, len(every), median(every), leaders[0][1], leaders[0][0], leaders)
 
-    async def of_members(self, session: AsyncSession, guild_id: int) -> dict[int, Rating]:
-        """Every rated member's rating, by Discord user id, inside the caller's transaction: for the formats
-        whose `use_ratings` option seeds groups or sums up a roster by rating."""
-        return (await self._server(session, guild_id)).ratings
+    async def of_members(self, guild_id: int) -> dict[int, Rating]:
+        """Every rated member's rating, by Discord user id, for the formats whose `use_ratings` option seeds
+        groups or sums up a roster by rating. Read in a session of its own, from committed games only: the
+        caller's transaction may still roll back what it wrote, audit entries included."""
+        async with self.db.reading() as session:
+            return (await self._server(session, guild_id)).ratings
 
     async def _server(self, session: AsyncSession, guild_id: int) -> RatedServer:
         async with self._computing.setdefault(guild_id, asyncio.Lock()):

@@ -493,7 +493,7 @@ class RosterService:
         )
         if not scope.options.use_ratings:
             return RosterView(scope.league, scope.team, on, lines)
-        rated = await self.ratings.of_members(session, scope.league.guild_id)
+        rated = await self.ratings.of_members(scope.league.guild_id)
         strength = roster_strength(
             [line.ifpa_rank for line in lines],
             [rated.get(line.player.discord_user_id) for line in lines],
