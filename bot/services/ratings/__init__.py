@@ -16,7 +16,7 @@ import asyncio
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from statistics import fmean, median
 
@@ -112,10 +112,21 @@ class RatedServer:
     latest: Checkpoint  # after every game
     checkpoints: list[Checkpoint]  # after 0, CHECKPOINT_EVERY, 2 × CHECKPOINT_EVERY … games
     seen: tuple[int, int]  # the last audit entry and this process's commit count when the games were read
+    # every member's scores by machine, gathered from `games` by the first profile asked for
+    _scores: dict[int, dict[int, list[int]]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def trends(self) -> Trends:
         return self.latest.trends
+
+    def scores_of(self, user_id: int) -> dict[int, list[int]]:
+        if not self._scores and self.games:
+            gathered: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+            for game in self.games:
+                for user, score in game.scores.items():
+                    gathered[user][game.machine_id].append(score)
+            self._scores.update(gathered)
+        return self._scores.get(user_id, {})
 
     def rated(self, user_id: int) -> RatedPlayer | None:
         if user_id not in self.ratings:
@@ -161,13 +172,9 @@ class RatingService:
                 f"{member_name} has no finalized games yet: a rating starts once a night with their scores is "
                 "closed (or a team game confirmed)."
             )
-        scores: dict[int, list[int]] = defaultdict(list)
-        for game in server.games:
-            if member_id in game.scores:
-                scores[game.machine_id].append(game.scores[member_id])
         lines = [
             MachineLine(server.machines.get(machine, f"machine #{machine}"), len(s), fmean(s), max(s))
-            for machine, s in sorted(scores.items(), key=lambda item: -len(item[1]))
+            for machine, s in sorted(server.scores_of(member_id).items(), key=lambda item: -len(item[1]))
         ]
         return Profile(rated, lines, server.trends[member_id])
 
