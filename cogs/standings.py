@@ -11,7 +11,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.exchange import export_file
 from bot.render.league_standings import league_standings_embed
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
+from cogs._shared import LEAGUE_OPTION, SEASON_OPTION, LeagueOption, actor_from, bot_of, matching, season_autocomplete
 
 
 async def conference_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -28,20 +28,23 @@ class StandingsCommands(commands.Cog):
     @app_commands.describe(
         conference="Team leagues: only this conference (default: every conference)",
         export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
+        season=SEASON_OPTION,
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(conference=conference_autocomplete)
+    @app_commands.autocomplete(season=season_autocomplete)
     @app_commands.guild_only()
     async def standings(
         self,
         interaction: discord.Interaction,
         conference: str | None = None,
         export: bool = False,
+        season: app_commands.Range[int, 1] | None = None,
         league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             actor = actor_from(interaction)
-            table = await self.bot.services.league_standings.view(actor, league, conference=conference)
+            table = await self.bot.services.league_standings.view(actor, league, conference=conference, season=season)
             embed = league_standings_embed(table)
             if export:
                 exported = await self.bot.services.exports.standings_files(actor, table)

@@ -49,6 +49,7 @@ class LadderPlayer(SQLModel, table=True):
     division: str | None = Field(default=None, max_length=1)  # "A" / "B" from week 6 (LADDER-DIV-1)
     premakeup_uses: int = 0  # out of the season cap (LADDER-PMU-5)
     missed_weeks: int = 0  # weeks with no game played (LADDER-AMB-24)
+    seed: int | None = None  # place in last season's final standings, ahead of skill in week 1 (`/season new`)
 
 
 class LadderMachine(SQLModel, table=True):

@@ -8,4 +8,5 @@ from bot.services.league_standings import LeagueTable
 
 
 def league_standings_embed(table: LeagueTable) -> discord.Embed:
-    return table.format.standings_embed(table.view)
+    """The format's table under the season it belongs to and where that season stands ("Season 1 (complete)")."""
+    return table.format.standings_embed(table.view).set_author(name=table.season.label)

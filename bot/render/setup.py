@@ -5,7 +5,9 @@ from __future__ import annotations
 import discord
 
 from bot.rules.scores import ScoreInput, format_score
+from bot.rules.seasons import postseason_undated
 from bot.services.leagues import LeagueSetup
+from bot.services.seasons import NextSeason, SeasonShown
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
@@ -31,6 +33,32 @@ def use_ratings_set(league: League, use: bool, effect: str) -> str:
             f"⚙️ **{league.name}** now uses ratings: {effect}. `/ratings` shows them; turn off with `use_ratings:false`."
         )
     return f"⚙️ **{league.name}** no longer uses ratings. Turn it back on with `/league config use_ratings:true`."
+
+
+def season_started(started: NextSeason) -> str:
+    """COMMON-SEASON-1: the new season, what it took over from the last one, and what to do next."""
+    carried = ", ".join(f"{count} {what}" for what, count in started.carried.counts.items()) or "nothing"
+    return (
+        f"🗓️ **{started.season.name}** of **{started.league.name}** has started, after {started.last.label}.\n"
+        f"Carried over: {carried}. {started.last.season.name} stays readable with `/standings season:"
+        f"{started.last.season.number}`.\nNext: {started.carried.next_step}"
+    )
+
+
+def postseason_dated(shown: SeasonShown) -> str:
+    """COMMON-SEASON-2: the post-season's first day, as the league reads it."""
+    day = shown.season.postseason_on
+    assert day is not None
+    return f"🗓️ {shown.label}: the post-season starts **{day:%a %Y-%m-%d}**. It shows in `/league show`."
+
+
+def postseason_line(shown: SeasonShown) -> str | None:
+    """COMMON-SEASON-2 in `/league show`: the post-season's date, or the reminder once one is due."""
+    if shown.season.postseason_on is not None:
+        return f"Post-season from {shown.season.postseason_on:%a %Y-%m-%d}"
+    if postseason_undated(shown.progress, None):
+        return "The regular season is over: set the post-season's date with `/season postseason`"
+    return None
 
 
 def score_input_set(league: League, rules: ScoreInput) -> str:
@@ -80,8 +108,16 @@ def setup_embed(setup: LeagueSetup) -> discord.Embed:
     league = setup.league
     embed = discord.Embed(
         title=league.name,
-        description=f"{league.format.value.title()} league · {league.timezone} · {setup.season.name} "
-        f"({setup.season.status.value})",
+        description=" · ".join(
+            part
+            for part in (
+                f"{league.format.value.title()} league",
+                league.timezone,
+                setup.season.label,
+                postseason_line(setup.season),
+            )
+            if part
+        ),
         colour=LEAGUE_COLOUR,
     )
     for venue_setup in setup.venues:

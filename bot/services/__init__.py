@@ -27,6 +27,7 @@ from bot.services.machine_log import MachineLogService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
 from bot.services.ratings import RatingService
+from bot.services.seasons import SeasonService
 from bot.services.spreadsheets import SpreadsheetService
 from bot.services.team.disputes import DisputeService
 from bot.services.team.highscores import HighScoreService
@@ -47,6 +48,7 @@ from storage.db import Database
 @dataclass(frozen=True)
 class Services:
     leagues: LeagueService
+    seasons: SeasonService  # /season new, and the seasons `season:` options offer
     venues: VenueService
     teams: TeamService
     players: PlayerService
@@ -88,6 +90,7 @@ class Services:
         ratings = RatingService(db)  # one cache of the server's ratings, shared by the formats that use them
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
+            seasons=SeasonService(db, clock),
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),

@@ -17,6 +17,7 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names
 from bot.services.permissions import require_commissioner, require_server_admin
+from bot.services.seasons import SeasonShown, SeasonStages
 from storage.db import Database
 from storage.models import League, LeagueFormat, Machine, Player, Season, Team, Venue
 
@@ -30,7 +31,7 @@ class VenueSetup:
 @dataclass(frozen=True)
 class LeagueSetup:
     league: League
-    season: Season
+    season: SeasonShown
     venues: list[VenueSetup]
     teams: list[tuple[Team, str | None]]  # team and its home venue's name
     players: list[Player]
@@ -41,6 +42,7 @@ class LeagueService:
         self.db = db
         self.clock = clock
         self.default_timezone = default_timezone
+        self.stages = SeasonStages.of(db, clock)
 
     async def create(
         self,
@@ -89,7 +91,7 @@ class LeagueService:
         """Everything a commissioner configured, for `/league show`. Any member may read it."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
-            season = await current_season(session, league)
+            season = await self.stages.shown(session, league, await current_season(session, league), self.clock.now())
             venues = (await session.exec(select(Venue).where(Venue.league_id == league.id).order_by(Venue.name))).all()
             machines = (
                 await session.exec(

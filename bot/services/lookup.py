@@ -41,6 +41,23 @@ async def current_season(session: AsyncSession, league: League) -> Season:
     return season
 
 
+async def find_season(session: AsyncSession, league: League, number: int | None) -> Season:
+    """Season `number` of the league (earlier seasons stay readable), or the current one when none is given."""
+    if number is None:
+        return await current_season(session, league)
+    season = (await session.exec(select(Season).where(Season.league_id == league.id, Season.number == number))).first()
+    if season is None:
+        last = (await current_season(session, league)).number
+        raise NotFound(f"{league.name} has no season {number}: pick `season:` from 1 to {last}.")
+    return season
+
+
+async def league_seasons(session: AsyncSession, league: League) -> list[Season]:
+    """Every season of the league, the first one first."""
+    query = select(Season).where(Season.league_id == league.id).order_by(col(Season.number))
+    return list((await session.exec(query)).all())
+
+
 async def find_venue(session: AsyncSession, league: League, name: str) -> Venue:
     key = name.strip().casefold()
     venue = (await session.exec(select(Venue).where(Venue.league_id == league.id, Venue.name_key == key))).first()

@@ -239,11 +239,12 @@ class Guild:
         return channel
 
 
-def build_guild(name: str, seed: int = 2) -> Guild:
+def build_guild(name: str, seed: int = 2, created_at: datetime = GUILD_CREATED_AT) -> Guild:
     """The default emulated guild: a pinball league's server with a few members and channels.
 
-    Its ids are the same on every run; another `seed` (0–31) gives another guild with ids of its own."""
-    ids = SnowflakeFactory(seed, GUILD_CREATED_AT)
+    Its ids are the same on every run; another `seed` (0–31) gives another guild with ids of its own. The ids
+    carry `created_at`, whose milliseconds decide the guild's shard: (id >> 22) % shard count."""
+    ids = SnowflakeFactory(seed, created_at)
     guild_id = ids()
     owner = User(ids(), "owner", "Owner")
     guild = Guild(guild_id, name, owner.id, ids)
@@ -270,14 +271,14 @@ def _lookup(items: Sequence[Named], text: str, kind: str, names: Callable[[Named
     mention = _MENTION.fullmatch(wanted)
     if mention or wanted.isdigit():
         wanted_id = int(mention.group(1) if mention else wanted)
-        found = [item for item in items if item.id == wanted_id]
+        found = next((item for item in items if item.id == wanted_id), None)
     else:
         key = _name_key(wanted)
-        found = [item for item in items if key in map(_name_key, names(item))]
-    if not found:
+        found = next((item for item in items if key in map(_name_key, names(item))), None)
+    if found is None:
         known = ", ".join(names(item)[0] for item in items)
         raise EmulatorError(f"no {kind} {text!r} in the guild (known: {known})")
-    return found[0]
+    return found
 
 
 def _name_key(name: str) -> str:

@@ -33,7 +33,7 @@ from bot.rules.field.scoring import (
 from bot.rules.field.standings import SeasonRow, season_standings
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import find_league, find_season
 from storage.field import (
     FieldCheckin,
     FieldCorrection,
@@ -57,14 +57,16 @@ class FieldContext:
         return ZoneInfo(self.league.timezone)
 
 
-async def load_context(session: AsyncSession, actor: Actor, league_name: str | None) -> FieldContext:
+async def load_context(
+    session: AsyncSession, actor: Actor, league_name: str | None, *, season: int | None = None
+) -> FieldContext:
     league = await find_league(session, actor.guild_id, league_name)
     if league.format is not LeagueFormat.FIELD:
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    season = await current_season(session, league)
-    return FieldContext(league, season, FieldOptions.model_validate(league.options))
+    chosen = await find_season(session, league, season)
+    return FieldContext(league, chosen, FieldOptions.model_validate(league.options))
 
 
 @dataclass(frozen=True)

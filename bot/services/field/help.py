@@ -132,6 +132,7 @@ GUIDE = Guide(
             "`/field guest` — let a guest play",
             "`/field penalty` — record a penalty",
             "`/field finals` — the finals",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.PLAYER: (
             "`/field checkin` — when you arrive",

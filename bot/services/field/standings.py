@@ -45,10 +45,10 @@ class FieldStandingsService:
         self.clock = clock
         self._reused: ReusedPerLeague[SeasonTable] = ReusedPerLeague(db)
 
-    async def table(self, actor: Actor, league_name: str | None) -> FieldStandingsView:
-        """Any member may read the standings."""
+    async def table(self, actor: Actor, league_name: str | None, *, season: int | None = None) -> FieldStandingsView:
+        """Any member may read the standings; `season`: an earlier season's number."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, season=season)
             table = await self._season_table(session, context)
         return FieldStandingsView(
             context.league,

@@ -19,7 +19,7 @@ from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.services.discipline import players_barred, require_in_good_standing
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import find_league, find_season
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
 
@@ -41,15 +41,17 @@ class LadderLeague:
         return self.season.id
 
 
-async def ladder_league(session: AsyncSession, guild_id: int, name: str | None) -> LadderLeague:
+async def ladder_league(
+    session: AsyncSession, guild_id: int, name: str | None, *, season: int | None = None
+) -> LadderLeague:
     league = await find_league(session, guild_id, name)
     if league.format is not LeagueFormat.LADDER:
         raise InvalidInput(
             f"{league.name} is a {league.format.value} league; `/ladder` commands run ladder leagues. "
             "Pick a ladder league with `league:`."
         )
-    season = await current_season(session, league)
-    return LadderLeague(league, season, LadderOptions.model_validate(league.options))
+    chosen = await find_season(session, league, season)
+    return LadderLeague(league, chosen, LadderOptions.model_validate(league.options))
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ def ranks(everyone: dict[int, Entrant], records: dict[int, list[WeekRecord]]) ->
         if entrant.entry.status is not LadderStatus.ACTIVE:
             continue
         tlp, average = season_totals(records.get(entry_id, []))
-        standings.append(Standing(entry_id, tlp, average, entrant.entry.skill, order))
+        standings.append(Standing(entry_id, tlp, average, entrant.entry.skill, order, entrant.entry.seed))
     return league_ranks(standings)
 
 

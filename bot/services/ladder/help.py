@@ -129,6 +129,7 @@ GUIDE = Guide(
             "`/ladder night open` · `/ladder night close` — run the night",
             "`/ladder swap` — place players between groups",
             "`/ladder games set` — set a group's games",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.PLAYER: (
             "`/ladder checkin` — when you arrive; `/ladder absent` beforehand if you can't come",

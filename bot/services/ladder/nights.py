@@ -302,7 +302,7 @@ def _groups_for_week(
     if previous is None or previous.next_groups is None:
         rated = ratings or {}
         skills = [
-            Skill(i, everyone[i].entry.skill, order, rated.get(everyone[i].discord_user_id))
+            Skill(i, everyone[i].entry.skill, order, everyone[i].entry.seed, rated.get(everyone[i].discord_user_id))
             for order, i in enumerate(sorted(active))
         ]
         week_one = first_week_groups(skills, by_rating=ratings is not None)

@@ -74,10 +74,12 @@ class LadderStandingsService:
         self.db = db
         self.clock = clock
 
-    async def standings(self, actor: Actor, league_name: str | None) -> LadderStandings:
-        """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked."""
+    async def standings(self, actor: Actor, league_name: str | None, *, season: int | None = None) -> LadderStandings:
+        """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked. `season`: an
+        earlier season's number."""
         async with self.db.reading() as session:
-            return await standings_table(session, await ladder_league(session, actor.guild_id, league_name))
+            ladder = await ladder_league(session, actor.guild_id, league_name, season=season)
+            return await standings_table(session, ladder)
 
     async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
         """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""

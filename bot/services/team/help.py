@@ -170,6 +170,7 @@ GUIDE = Guide(
             "`/match ruling` — rule on a dispute",
             "`/match forfeit` · `/match walkout` — forfeits",
             "`/admin override` — correct a fact, with a reason",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.CAPTAIN: (
             "`/roster add` · `/roster drop` — changes, by the cutoff on the day",
