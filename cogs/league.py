@@ -75,6 +75,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role="Stop treating this extra role as commissioners",
         allow_shorthand="Accept scores typed like 45.2M, 1.2B or 450k (off by default: exact scores only)",
         score_ceiling="The highest score accepted, e.g. 99,999,999,999; higher entries are refused as typos",
+        use_ratings="Put the players' ratings to use: seeded groups, or a roster's mean rating (off by default)",
         league=LEAGUE_OPTION,
     )
     @replies(ephemeral=True)
@@ -86,8 +87,17 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role: discord.Role | None = None,
         allow_shorthand: bool | None = None,
         score_ceiling: str | None = None,
+        use_ratings: bool | None = None,
         league: LeagueOption = None,
     ) -> Reply:
+        if use_ratings is not None:
+            others = (commissioner_role, add_official_role, remove_official_role, allow_shorthand, score_ceiling)
+            if any(option is not None for option in others):
+                raise InvalidInput("Change `use_ratings` on its own: one `/league config` command for it alone.")
+            changed, effect = await self.bot.services.leagues.set_use_ratings(
+                actor_from(interaction), league, use=use_ratings
+            )
+            return Reply(render.use_ratings_set(changed, use_ratings, effect))
         if allow_shorthand is not None or score_ceiling is not None:
             if commissioner_role or add_official_role or remove_official_role:
                 raise InvalidInput("Change the roles and the score entry in two separate `/league config` commands.")
@@ -98,7 +108,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         if not (commissioner_role or add_official_role or remove_official_role):
             raise InvalidInput(
                 "Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`, "
-                "or set `allow_shorthand` or `score_ceiling`."
+                "or set `allow_shorthand`, `score_ceiling` or `use_ratings`."
             )
         changed = await self.bot.services.leagues.set_official_roles(
             actor_from(interaction),

@@ -26,6 +26,15 @@ def league_created(league: League) -> str:
     )
 
 
+def use_ratings_set(league: League, use: bool, effect: str) -> str:
+    """Whether the league puts the ratings (`/ratings`) to use, and what that changes in its format."""
+    if use:
+        return (
+            f"⚙️ **{league.name}** now uses ratings: {effect}. `/ratings` shows them; turn off with `use_ratings:false`."
+        )
+    return f"⚙️ **{league.name}** no longer uses ratings. Turn it back on with `/league config use_ratings:true`."
+
+
 def season_started(started: NextSeason) -> str:
     """COMMON-SEASON-1: the new season, what it took over from the last one, and what to do next."""
     carried = ", ".join(f"{count} {what}" for what, count in started.carried.counts.items()) or "nothing"

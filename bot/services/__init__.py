@@ -41,6 +41,7 @@ from bot.services.team.overrides import OverrideService
 from bot.services.team.playoffs import PlayoffService
 from bot.services.team.rosters import RosterService
 from bot.services.team.schedule import ScheduleService
+from bot.services.team.scouting import ScoutService
 from bot.services.team.standings import StandingsService
 from bot.services.team.teams import TeamService
 from bot.services.team.tiebreaks import TiebreakService
@@ -65,6 +66,7 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    scouting: ScoutService  # /match scout: the other team's machine picks and records
     posts: PostService
     field_nights: FieldNightService
     field_boards: FieldBoardService
@@ -93,13 +95,15 @@ class Services:
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
+        ratings = RatingService(db)  # one cache of the server's ratings, shared by the formats that use them
+        field_nights = FieldNightService(db, clock, ratings)
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
             seasons=SeasonService(db, clock),
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
-            rosters=RosterService(db, clock),
+            rosters=RosterService(db, clock, ratings),
             schedule=ScheduleService(db, clock),
             night_schedule=NightScheduleService(db, clock),
             league_schedule=LeagueScheduleService(db, clock),
@@ -109,9 +113,10 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            scouting=ScoutService(db, clock),
             posts=PostService(db, clock),
-            field_nights=FieldNightService(db, clock),
-            field_boards=FieldBoardService(db, clock),
+            field_nights=field_nights,
+            field_boards=FieldBoardService(db, clock, field_nights),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
@@ -119,7 +124,7 @@ class Services:
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
             ladder_players=LadderPlayerService(db, clock),
-            ladder_nights=LadderNightService(db, clock),
+            ladder_nights=LadderNightService(db, clock, ratings),
             ladder_play=LadderPlayService(db, clock),
             ladder_boards=LadderBoardService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
@@ -133,5 +138,5 @@ class Services:
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
             help=HelpService(db, clock),
-            ratings=RatingService(db),
+            ratings=ratings,
         )

@@ -163,6 +163,26 @@ class LeagueService:
             audit.updated(session, actor, league, before=before, at=now, reason="score entry")
         return league, options.score_input
 
+    async def set_use_ratings(self, actor: Actor, league_name: str | None, *, use: bool) -> tuple[League, str]:
+        """Whether the league uses the players' ratings; what that changes is the format's (its option's
+        description). Applies from the next deal or roster shown; nothing stored is redone."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "change whether the league uses ratings")
+            option = formats.of(league).options.model_fields.get(USE_RATINGS)
+            if option is None:
+                raise InvalidInput(f"{league.name}'s format has no use for ratings yet.")
+            merged = {**league.options, USE_RATINGS: use}
+            formats.of(league).options.model_validate(merged)  # a bool always passes; the rest stays as stored
+            before = audit.snapshot(league)
+            league.options = merged
+            session.add(league)
+            audit.updated(session, actor, league, before=before, at=now, reason=f"option {USE_RATINGS}")
+        return league, option.description or USE_RATINGS
+
+
+USE_RATINGS = "use_ratings"  # the option each format that puts ratings to use names so (docs/ratings.md)
 
 _ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)
 """How a commissioner may type a ceiling: any exact form or shorthand, up to the storable limit."""

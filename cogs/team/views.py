@@ -16,6 +16,7 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
+from bot.render.team.scouting import scout_embed
 from bot.rules.team.model import Side
 from bot.services.team import next_steps
 from bot.services.team.disputes import Opened
@@ -216,7 +217,20 @@ class SignMatch(IdButton, template="match:sign:{m}", label="Sign scoresheet", st
         await answer_component(interaction, work())
 
 
-PERSISTENT_BUTTONS = (*GAME_BUTTONS.values(), GamePicker, SignMatch, AcceptAgreement)
+class ScoutMatch(IdButton, template="match:scout:{m}", label="Scout", style=discord.ButtonStyle.secondary):
+    """`/match scout` from the board: the other team's most-picked machines, for the member alone."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        (match_id,) = self.ids
+
+        async def work() -> Reply:
+            report = await bot_of(interaction).services.scouting.scout(actor_from(interaction), None, match_id)
+            return Reply(embeds=[scout_embed(report)])
+
+        await answer_component(interaction, work())
+
+
+PERSISTENT_BUTTONS = (*GAME_BUTTONS.values(), GamePicker, SignMatch, ScoutMatch, AcceptAgreement)
 
 
 class ScoreView(discord.ui.View):
@@ -247,6 +261,8 @@ def board_view(board: Scoreboard) -> discord.ui.View:
         for ref, label in labelled:
             view.add_item(GAME_BUTTONS[action](*ref, label=label, row=row))
     view.add_item(SignMatch(match_id, disabled=board.result.final, row=len(rows)))  # says why when too early
+    if not board.result.final:
+        view.add_item(ScoutMatch(match_id, row=len(rows)))
     return view
 
 

@@ -144,6 +144,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match replace": ("/match replace match:{match} round:1 game:1", "RRDDDR"),
     "match replay": ("/match replay match:{match} round:1 game:1 member:@hp2 score:1", "RRDDDR"),
     "match ruling": ('/match ruling match:{match} ruling:"Score stands"', "YDDDDR"),
+    "match scout": ("/match scout match:{match}", "YYYYYR"),
     "match show": ("/match show match:{match}", "YYYYYR"),
     "match walkout": ("/match walkout match:{match} side:away kind:left", "YDDDDR"),
     "player profile": ("/player profile", "RRRRRR"),  # nobody has a final game yet

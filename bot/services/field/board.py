@@ -47,10 +47,10 @@ class _Group:
 
 
 class FieldBoardService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, nights: FieldNightService) -> None:
         self.db = db
         self.clock = clock
-        self.nights = FieldNightService(db, clock)
+        self.nights = nights  # entries go through the night's own service, which owns their rules
 
     async def board(self, ids: tuple[int, ...]) -> GroupBoard:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""

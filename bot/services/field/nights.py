@@ -25,6 +25,7 @@ from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
+from bot.rules.ratings.seeding import reordered_by_rating
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
@@ -43,6 +44,7 @@ from bot.services.field.facts import (
 from bot.services.field.facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.players import Member
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.discipline import DisciplineEntry
 from storage.field import (
@@ -100,9 +102,10 @@ class PenaltyRecorded:
 
 
 class FieldNightService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingService) -> None:
         self.db = db
         self.clock = clock
+        self.ratings = ratings
 
     # --- the night and its machines (FIELD-MSEL-1) -----------------------------------------------------
 
@@ -236,8 +239,9 @@ class FieldNightService:
             return await self._view(session, context)
 
     async def make_groups(self, actor: Actor, league_name: str | None) -> NightView:
-        """FIELD-GROUP-1/2, FIELD-AMB-2/11: members dealt by season standing into groups of 4 and 3 that
-        avoid repeat opponents; guests then fill groups with room."""
+        """FIELD-GROUP-1/2, FIELD-AMB-2/11: members dealt by season standing (by rating where the league uses
+        ratings and the player has one) into groups of 4 and 3 that avoid repeat opponents; guests then fill
+        groups with room."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name)
@@ -257,6 +261,8 @@ class FieldNightService:
             shuffled = list(members)
             random.Random(facts.night.id).shuffle(shuffled)  # week 1 or newcomers: random (FIELD-AMB-2)
             ranked = sorted(shuffled, key=lambda p: table_order.get(p, len(table_order)))
+            if context.options.use_ratings:  # abilities as the games played measure them, where known
+                ranked = reordered_by_rating(ranked, await self._strengths(session, actor.guild_id, ranked))
             met = group_rules.past_pairings(f.groups() for f in season.nights if f.night.id != facts.night.id)
             groups = group_rules.deal_groups(ranked, context.options, met)
             for checkin in checkins:
@@ -276,6 +282,12 @@ class FieldNightService:
             session.add(facts.night)
             warning = group_rules.small_field_warning(len(members))
             return await self._view(session, context, warning=warning)
+
+    async def _strengths(self, session: AsyncSession, guild_id: int, player_ids: list[int]) -> dict[int, float]:
+        """The predictive rating of each of these players who has one, by player id (`use_ratings`)."""
+        ratings = await self.ratings.of_members(guild_id)
+        users = await session.exec(select(Player.id, Player.discord_user_id).where(col(Player.id).in_(player_ids)))
+        return {player: ratings[user].predictive for player, user in users.all() if player and user in ratings}
 
     # --- scores, playoffs, penalties (FIELD-SCORE-*, FIELD-PEN-*) ---------------------------------------
 

@@ -174,6 +174,7 @@ GUIDE = Guide(
         ),
         Role.CAPTAIN: (
             "`/roster add` · `/roster drop` — changes, by the cutoff on the day",
+            "`/match scout` — the other team's most-picked machines, before the match",
             "`/lineup` — declare your next round",
             "`/score` — enter a game's scores; **Confirm** or **Dispute** the other team's",
             "`/tiebreak` — a level match's tie-breaker",

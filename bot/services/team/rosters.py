@@ -22,12 +22,14 @@ from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.team import roster as rules
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.options import TeamOptions
+from bot.rules.team.strength import RosterStrength, roster_strength
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import current_season, find_league, find_team, insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.matches import Match, MatchKind
 from storage.models import (
@@ -56,6 +58,7 @@ class RosterView:
     team: Team
     on: date | None  # None while the first roster is still being put together
     lines: list[RosterLine]
+    strength: RosterStrength | None = None  # the league's `use_ratings` option: IFPA figures beside ratings
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,10 @@ class _Scope:
 
 
 class RosterService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingService) -> None:
         self.db = db
         self.clock = clock
+        self.ratings = ratings
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -487,7 +491,15 @@ class RosterService:
             (RosterLine(players[e.player_id], e.role, e.ifpa_rank) for e in entries),
             key=lambda line: (order[line.role], line.player.display_name.casefold()),
         )
-        return RosterView(scope.league, scope.team, on, lines)
+        if not scope.options.use_ratings:
+            return RosterView(scope.league, scope.team, on, lines)
+        rated = await self.ratings.of_members(scope.league.guild_id)
+        strength = roster_strength(
+            [line.ifpa_rank for line in lines],
+            [rated.get(line.player.discord_user_id) for line in lines],
+            scope.options,
+        )
+        return RosterView(scope.league, scope.team, on, lines, strength)
 
 
 def parse_day(text: str | None) -> date | None:
