@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from datetime import datetime
+    from datetime import date, datetime
 
     import discord
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -41,9 +41,12 @@ Message = TypeVar("Message")  # the message sent for it (`bot.render.posts.Outgo
 
 
 class StandingsReader(Protocol):
-    """A league's standings in the format's own shape; `conference` is given only where the format has teams."""
+    """A league's standings in the format's own shape; `conference` is given only where the format has teams.
+    `what_if`: options to compute the table under instead of the league's own, for the caller alone."""
 
-    async def __call__(self, actor: Actor, league_name: str, *, conference: str | None) -> Any: ...
+    async def __call__(
+        self, actor: Actor, league_name: str, *, conference: str | None, what_if: Mapping[str, Any] | None
+    ) -> Any: ...
 
 
 class CalendarFile(Protocol):
@@ -54,13 +57,26 @@ class CalendarFile(Protocol):
     ) -> ExportFile: ...
 
 
-def without_conferences(read: Callable[[Actor, str], Awaitable[Any]]) -> StandingsReader:
+class OptionsStandings(Protocol):
+    async def __call__(self, actor: Actor, league_name: str, *, what_if: Mapping[str, Any] | None) -> Any: ...
+
+
+def without_conferences(read: OptionsStandings) -> StandingsReader:
     """The standings reader of a format without teams: common code refuses a `conference` before asking it."""
 
-    async def reader(actor: Actor, league_name: str, *, conference: str | None) -> Any:
-        return await read(actor, league_name)
+    async def reader(
+        actor: Actor, league_name: str, *, conference: str | None, what_if: Mapping[str, Any] | None
+    ) -> Any:
+        return await read(actor, league_name, what_if=what_if)
 
     return reader
+
+
+class LastPlayed(Protocol):
+    """COMMON-LEAGUE-2: the latest day a week of the league was played (any season), before the weeks still to
+    play on `today` or later; None when none was. A change of options takes effect from the day after."""
+
+    async def __call__(self, session: AsyncSession, league: League, today: date) -> date | None: ...
 
 
 @dataclass(frozen=True)
@@ -104,9 +120,11 @@ class Format:
     notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
     tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
     standings: Callable[[Database, Clock], StandingsReader]  # one reader per service set (it keeps its cache)
+    what_ifs: Mapping[str, Mapping[str, Any]]  # `/standings what-if:` suggestions: label → the options changed
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
+    last_played: LastPlayed
     posts: Posts[Any, Any]
     guide: Guide
 

@@ -75,6 +75,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role="Stop treating this extra role as commissioners",
         allow_shorthand="Accept scores typed like 45.2M, 1.2B or 450k (off by default: exact scores only)",
         score_ceiling="The highest score accepted, e.g. 99,999,999,999; higher entries are refused as typos",
+        effective="Score entry changes: from this date, YYYY-MM-DD (default: the next week not yet played)",
         league=LEAGUE_OPTION,
     )
     @replies(ephemeral=True)
@@ -86,15 +87,22 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role: discord.Role | None = None,
         allow_shorthand: bool | None = None,
         score_ceiling: str | None = None,
+        effective: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         if allow_shorthand is not None or score_ceiling is not None:
             if commissioner_role or add_official_role or remove_official_role:
                 raise InvalidInput("Change the roles and the score entry in two separate `/league config` commands.")
-            changed, rules = await self.bot.services.leagues.set_score_input(
-                actor_from(interaction), league, allow_shorthand=allow_shorthand, score_ceiling=score_ceiling
+            result = await self.bot.services.leagues.set_score_input(
+                actor_from(interaction),
+                league,
+                allow_shorthand=allow_shorthand,
+                score_ceiling=score_ceiling,
+                effective=effective,
             )
-            return Reply(render.score_input_set(changed, rules))
+            return Reply(render.score_input_set(result))
+        if effective is not None:
+            raise InvalidInput("`effective` dates a score entry change: give `allow_shorthand` or `score_ceiling`.")
         if not (commissioner_role or add_official_role or remove_official_role):
             raise InvalidInput(
                 "Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`, "

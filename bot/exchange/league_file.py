@@ -32,10 +32,11 @@ from bot.services.lookup import find_league
 from storage.db import Database
 from storage.models import League
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the league's earlier option versions, `option_history` (COMMON-LEAGUE-2)
+READABLE_VERSIONS = (1, 2)  # version 1 had none: its league's options applied from the beginning
 MANIFEST = "league.json"
-LEAGUE_COLUMNS = ("name", "format", "timezone", "options", "guild_id", "commissioner_role_id", "created_at",
-                   "created_by")  # fmt: skip
+LEAGUE_COLUMNS = ("name", "format", "timezone", "options", "option_history", "guild_id", "commissioner_role_id",
+                  "created_at", "created_by")  # fmt: skip
 
 LEAGUE: sa.Table = SQLModel.metadata.tables["league"]
 

@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -20,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import formats
 from bot.exchange.cells import CellError, read_cell
-from bot.exchange.league_file import FORMAT_VERSION, LEAGUE, LEAGUE_COLUMNS, MANIFEST, Files, translate_ids
+from bot.exchange.league_file import LEAGUE, LEAGUE_COLUMNS, MANIFEST, READABLE_VERSIONS, Files, translate_ids
 from bot.exchange.problems import ImportReport
 from bot.exchange.registry import DERIVED_COLUMNS, LEAGUE_TABLE, TableSpec, league_tables
 from bot.rules import setup as setup_rules
@@ -77,10 +78,13 @@ def _read_manifest(files: Files, report: ImportReport) -> dict[str, Any] | None:
         report.add(MANIFEST, None, 'not a league file: expected {"format_version": …, "league": {…}, …}')
         return None
     version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
-        report.add(MANIFEST, None, f"format_version {version!r}: this pinleague reads version {FORMAT_VERSION}")
+    if version not in READABLE_VERSIONS:
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        report.add(MANIFEST, None, f"format_version {version!r}: this pinleague reads versions {readable}")
         return None
     raw = manifest["league"]
+    if version == 1:  # before dated options: the league's options applied from its beginning
+        raw = {**raw, "option_history": []}
     league: dict[str, Any] = {}
     for name in LEAGUE_COLUMNS:
         column = LEAGUE.c[name]
@@ -120,6 +124,34 @@ def _check_league(league: dict[str, Any], report: ImportReport) -> None:
         formats.named(league["format"]).options.model_validate(league["options"] or {})
     except ValidationError as exc:
         report.add(MANIFEST, None, f"league: options are not valid for a {league['format'].value} league: {exc}")
+    _check_option_history(league, report)
+
+
+def _check_option_history(league: dict[str, Any], report: ImportReport) -> None:
+    """COMMON-LEAGUE-2: earlier versions oldest first, each `{"until": "YYYY-MM-DD", "options": {…}}` valid for
+    the format, their dates rising."""
+    history = league["option_history"]
+    if not isinstance(history, list):
+        report.add(MANIFEST, None, "league: option_history must be a list of earlier option versions")
+        return
+    previous = None
+    for number, entry in enumerate(history, start=1):
+        where = f"league: option_history entry {number}"
+        if not isinstance(entry, dict) or set(entry) != {"until", "options"} or not isinstance(entry["options"], dict):
+            report.add(MANIFEST, None, f'{where} must be {{"until": "YYYY-MM-DD", "options": {{…}}}}')
+            continue
+        try:
+            until = date.fromisoformat(str(entry["until"]))
+        except ValueError:
+            report.add(MANIFEST, None, f"{where}: until {entry['until']!r} is not a YYYY-MM-DD date")
+            continue
+        if previous is not None and until <= previous:
+            report.add(MANIFEST, None, f"{where}: until {until} must come after the entry before it ({previous})")
+        previous = until
+        try:
+            formats.named(league["format"]).options.model_validate(entry["options"])
+        except ValidationError as exc:
+            report.add(MANIFEST, None, f"{where}: options are not valid for a {league['format'].value} league: {exc}")
 
 
 def _read_tables(files: Files, report: ImportReport) -> list[_ParsedTable]:

@@ -6,6 +6,17 @@ import discord
 
 from bot.services.league_standings import LeagueTable
 
+TITLE_LIMIT = 256  # Discord's longest embed title
+HYPOTHETICAL = (
+    "Hypothetical: computed for you under other options, never stored. The league's real table: /standings "
+    "without what-if"
+)
+
 
 def league_standings_embed(table: LeagueTable) -> discord.Embed:
-    return table.format.standings_embed(table.view)
+    embed = table.format.standings_embed(table.view)
+    if table.what_if:
+        embed.title = f"🔮 What if: {table.what_if} — {embed.title}"[:TITLE_LIMIT]
+        kept = f" · {embed.footer.text}" if embed.footer.text else ""
+        embed.set_footer(text=HYPOTHETICAL + kept)
+    return embed

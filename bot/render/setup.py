@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.rules.scores import ScoreInput, format_score
-from bot.services.leagues import LeagueSetup
+from bot.rules.scores import format_score
+from bot.services.leagues import LeagueSetup, ScoreInputSet
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
@@ -24,16 +24,20 @@ def league_created(league: League) -> str:
     )
 
 
-def score_input_set(league: League, rules: ScoreInput) -> str:
-    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on."""
+def score_input_set(result: ScoreInputSet) -> str:
+    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on, and since when
+    (COMMON-LEAGUE-2)."""
+    rules = result.rules
     shorthand = (
         "shorthand like 45.2M, 1.2B or 450k is accepted and read exactly (45.2M = 45,200,000)"
         if rules.takes_shorthand
         else "scores are typed in full, e.g. 45,210,330, 45.210.330 or 45 210 330 (no shorthand)"
     )
+    history = "".join(f"\n• {line}" for line in result.history)
     return (
-        f"⚙️ Score entry in **{league.name}**: {shorthand}; the highest score accepted is "
-        f"{format_score(rules.ceiling)}.\nIt applies to the next score anyone enters; scores already stored are kept."
+        f"⚙️ Score entry in **{result.league.name}**: {shorthand}; the highest score accepted is "
+        f"{format_score(rules.ceiling)}.\nIt applies to the next score anyone enters; scores already stored are "
+        f"kept. {result.changed.note()}{history}"
     )
 
 

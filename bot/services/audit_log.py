@@ -13,10 +13,9 @@ from sqlmodel import col, or_, select
 from bot.clock import Clock
 from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
-from bot.services.lookup import find_league, find_team
+from bot.services.lookup import find_league, find_team, parse_date
 from bot.services.permissions import require_commissioner
 from bot.services.team.match_access import player_id_of
-from bot.services.team.schedule import parse_date
 from storage.db import Database
 from storage.matches import Match
 from storage.models import AuditEntry, League

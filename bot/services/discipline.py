@@ -23,10 +23,9 @@ from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.rules.team.scoring import Offence
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team
+from bot.services.lookup import current_season, find_league, find_team, parse_date
 from bot.services.permissions import require_commissioner
 from bot.services.team.attendance_record import short_attendance_flags
-from bot.services.team.schedule import parse_date
 from storage.db import Database
 from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
 from storage.matches import GamePenalty, Match

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from bot.clock import Clock
 from bot.rules import setup as rules
 from bot.rules.refusals import InvalidInput
 from bot.rules.scores import SCORE_LIMIT, ScoreInput, parse_score
-from bot.services import audit
+from bot.services import audit, league_options
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names
 from bot.services.permissions import require_commissioner, require_server_admin
@@ -137,10 +138,17 @@ class LeagueService:
         return league
 
     async def set_score_input(
-        self, actor: Actor, league_name: str | None, *, allow_shorthand: bool | None, score_ceiling: str | None
-    ) -> tuple[League, ScoreInput]:
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        allow_shorthand: bool | None,
+        score_ceiling: str | None,
+        effective: str | None = None,
+    ) -> ScoreInputSet:
         """COMMON-AMB-3, COMMON-SCORE-1: whether members may type shorthand like 45.2M, and the highest score the
-        league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options."""
+        league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options;
+        dated like every option (COMMON-LEAGUE-2, `league_options.change`)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
@@ -150,16 +158,35 @@ class LeagueService:
                 changes["allow_shorthand"] = allow_shorthand
             if score_ceiling is not None:
                 changes["score_ceiling"] = parse_score(score_ceiling, field="score_ceiling", rules=_ANY_CEILING)
-            merged = {**league.options, **changes}
-            try:
-                options = formats.of(league).options.model_validate(merged)
-            except ValidationError as error:
-                raise InvalidInput(f"score_ceiling cannot be {score_ceiling!r}: {error.errors()[0]['msg']}.") from None
-            before = audit.snapshot(league)
-            league.options = merged
-            session.add(league)
-            audit.updated(session, actor, league, before=before, at=now, reason="score entry")
-        return league, options.score_input
+            schema = formats.of(league).options
+
+            def change(stored: Mapping[str, Any]) -> dict[str, Any]:
+                merged = {**stored, **changes}
+                try:
+                    schema.model_validate(merged)
+                except ValidationError as error:
+                    raise InvalidInput(
+                        f"score_ceiling cannot be {score_ceiling!r}: {error.errors()[0]['msg']}."
+                    ) from None
+                return merged
+
+            changed = await league_options.change(
+                session, actor, league, change, effective=effective, now=now, reason="score entry"
+            )
+            history = [
+                line
+                for line in league_options.history_lines(league, schema)
+                if line.startswith(("allow_shorthand:", "score_ceiling:"))
+            ]
+        return ScoreInputSet(league, schema.model_validate(league.options).score_input, changed, history)
+
+
+@dataclass(frozen=True)
+class ScoreInputSet:
+    league: League
+    rules: ScoreInput  # for the scores entered from now on
+    changed: league_options.Changed
+    history: list[str]  # allow_shorthand and score_ceiling over time, where they changed
 
 
 _ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)

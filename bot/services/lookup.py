@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, datetime
 from typing import TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
@@ -25,6 +27,19 @@ async def find_league(session: AsyncSession, guild_id: int, name: str | None) ->
     if len(leagues) > 1:
         raise InvalidInput(f"This server runs several leagues ({_names(leagues)}); pick one with `league:`.")
     return leagues[0]
+
+
+def league_today(league: League, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(league.timezone)).date()
+
+
+def parse_date(text: str, *, option: str) -> date:
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise InvalidInput(
+            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
+        ) from None
 
 
 async def league_names(session: AsyncSession, guild_id: int) -> list[str]:

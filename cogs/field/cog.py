@@ -21,6 +21,7 @@ from bot.render.field.replies import (
     maintenance_text,
     malfunction_text,
     night_embed,
+    option_set_text,
     options_text,
     penalty_text,
     score_echo,
@@ -437,6 +438,7 @@ class FieldCommands(commands.Cog):
     @app_commands.describe(
         option="The option to change (leave empty to list them all)",
         value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
+        effective="From this date, YYYY-MM-DD (default: the next night not yet closed)",
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(option=option_autocomplete)
@@ -446,6 +448,7 @@ class FieldCommands(commands.Cog):
         interaction: discord.Interaction,
         option: str | None = None,
         value: str | None = None,
+        effective: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         service = self.bot.services.field_config
@@ -453,8 +456,8 @@ class FieldCommands(commands.Cog):
             return Reply(options_text(await service.options(actor_from(interaction), league)))
         if value is None:
             raise InvalidInput(f"Give `value:` for {option}.")
-        options = await service.set_option(actor_from(interaction), league, key=option, value=value)
-        return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
+        view = await service.set_option(actor_from(interaction), league, key=option, value=value, effective=effective)
+        return Reply(option_set_text(view, option))
 
     # --- /field finals --------------------------------------------------------------------------------
 

@@ -8,10 +8,11 @@ from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
-from bot.rules.field.options import FieldOptions
+from bot.rules.field.options import WHAT_IFS, FieldOptions
 from bot.services.exports import nights_opened_one_by_one
 from bot.services.field import exports
 from bot.services.field import help as guide
+from bot.services.field import options as field_options
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
 from storage.db import Database
@@ -31,9 +32,11 @@ FORMAT = Format(
     notices=field_notices.NOTICES,
     tables=("storage.field",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/field night open"),
+    last_played=field_options.last_played,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

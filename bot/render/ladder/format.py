@@ -8,10 +8,11 @@ from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
-from bot.rules.ladder.options import LadderOptions
+from bot.rules.ladder.options import WHAT_IFS, LadderOptions
 from bot.services.exports import nights_opened_one_by_one
 from bot.services.ladder import exports
 from bot.services.ladder import help as guide
+from bot.services.ladder import options as ladder_options
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
 from storage.db import Database
@@ -31,9 +32,11 @@ FORMAT = Format(
     notices=ladder_notices.NOTICES,
     tables=("storage.ladder",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/ladder night open"),
+    last_played=ladder_options.last_played,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

@@ -13,9 +13,9 @@ from bot.rules import posts as rules
 from bot.rules.discipline import LedgerRules
 from bot.rules.team import notices as team_notices
 from bot.rules.team import posts as team_posts
-from bot.rules.team.options import TeamOptions
+from bot.rules.team.options import WHAT_IFS, TeamOptions
 from bot.services import post_content
-from bot.services.team import exports
+from bot.services.team import exports, schedule
 from bot.services.team import help as guide
 from bot.services.team.standings import StandingsService
 from storage.db import Database
@@ -47,9 +47,11 @@ FORMAT = Format(
     notices=team_notices.NOTICES,
     tables=("storage.matches",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
+    last_played=schedule.last_played,
     posts=Posts(
         calendar=post_content.team_calendar,
         content=post_content.team_content,

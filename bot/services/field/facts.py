@@ -7,8 +7,9 @@ and standings; nothing derived is stored, so any correction recomputes everythin
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
 from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,6 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.rules import option_versions as option_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.meet import CorrectionVote
 from bot.rules.field.options import FieldOptions
@@ -31,8 +33,10 @@ from bot.rules.field.scoring import (
     rank_machine,
 )
 from bot.rules.field.standings import SeasonRow, season_standings
+from bot.rules.option_versions import OptionVersion
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.services.actor import Actor
+from bot.services.league_options import versions_of
 from bot.services.lookup import current_season, find_league
 from storage.field import (
     FieldCheckin,
@@ -50,11 +54,29 @@ from storage.models import League, LeagueFormat, Machine, Player, Season
 class FieldContext:
     league: League
     season: Season
-    options: FieldOptions
+    options: FieldOptions  # for the nights ahead (the newest version)
+    versions: Sequence[OptionVersion]  # COMMON-LEAGUE-2: every version, each night scored under its own
+    _dated: dict[date, FieldOptions] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.league.timezone)
+
+    def options_on(self, day: date) -> FieldOptions:
+        """The options a night played on `day` is scored under."""
+        if day not in self._dated:
+            self._dated[day] = FieldOptions.model_validate(option_rules.in_effect(self.versions, day))
+        return self._dated[day]
+
+    def what_if(self, changes: Mapping[str, Any]) -> FieldContext:
+        """The league as if `changes` had always been its options: every version changed, nothing stored."""
+        versions = option_rules.changed(self.versions, None, lambda stored: {**stored, **changes})
+        options = FieldOptions.model_validate({**self.league.options, **changes})
+        return FieldContext(self.league, self.season, options, versions)
+
+
+def field_context(league: League, season: Season) -> FieldContext:
+    return FieldContext(league, season, FieldOptions.model_validate(league.options), versions_of(league))
 
 
 async def load_context(session: AsyncSession, actor: Actor, league_name: str | None) -> FieldContext:
@@ -63,8 +85,7 @@ async def load_context(session: AsyncSession, actor: Actor, league_name: str | N
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    season = await current_season(session, league)
-    return FieldContext(league, season, FieldOptions.model_validate(league.options))
+    return field_context(league, await current_season(session, league))
 
 
 @dataclass(frozen=True)
@@ -159,7 +180,7 @@ class SeasonFacts:
         raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
 
     def night_result(self, facts: NightFacts) -> NightResult:
-        options = self.context.options
+        options = self.context.options_on(facts.night.play_on)
         guests = facts.guests
         entries = [
             (machine, MachineScore(player, value, guest=player in guests))
@@ -181,17 +202,23 @@ class SeasonFacts:
         }
         return NightResult(facts, machines, meet_results(machines, options, guests))
 
+    def table_options(self) -> FieldOptions:
+        """The options the table counts weeks under (dropped weeks, best meets): those of its latest night, so
+        the table as it stood after a week stays as it was (COMMON-LEAGUE-2)."""
+        return self.context.options_on(self.nights[-1].night.play_on) if self.nights else self.context.options
+
     def season_table(self, results: Sequence[NightResult] | None = None) -> list[SeasonRow]:
         """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out.
         `results`: every night's `night_result`, when the caller computed them already."""
         assert self.complete, "the season table needs every night: load_season, not load_tonight"
-        options = self.context.options
+        options = self.table_options()
         weekly: dict[PlayerId, dict[int, Fraction | int]] = defaultdict(dict)
         for facts, result in zip(self.nights, results or [self.night_result(f) for f in self.nights], strict=True):
+            counts = self.context.options_on(facts.night.play_on).season_points
             for row in result.rows:
                 if row.guest:
                     continue
-                points = row.machine_points if options.season_points == "machine_points" else row.position_points
+                points = row.machine_points if counts == "machine_points" else row.position_points
                 weekly[int(row.player)][facts.night.week] = points
         wiped = penalty_rules.season_forfeits(self.sanctions)
         weeks = [f.night.week for f in self.nights]

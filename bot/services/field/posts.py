@@ -12,10 +12,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
-from bot.rules.field.options import FieldOptions
 from bot.rules.field.posts import NIGHT_RESULTS
 from bot.rules.refusals import NotFound
-from bot.services.field.facts import FieldContext, load_season
+from bot.services.field.facts import FieldContext, field_context, load_season
 from bot.services.field.finals import finals_view
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
@@ -26,7 +25,7 @@ from storage.models import AuditEntry, League
 
 
 async def field_context_of(session: AsyncSession, league: League) -> FieldContext:
-    return FieldContext(league, await current_season(session, league), FieldOptions.model_validate(league.options))
+    return field_context(league, await current_season(session, league))
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
@@ -79,7 +78,7 @@ async def content(session: AsyncSession, league: League, post: rules.PlannedPost
     view = FieldStandingsView(
         context.league,
         context.season,
-        context.options,
+        season.table_options(),
         season.season_table(),
         season.names,
         len(season.nights),

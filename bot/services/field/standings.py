@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -12,6 +14,7 @@ from bot.rules.field.options import FieldOptions
 from bot.rules.field.standings import SeasonRow
 from bot.services.actor import Actor
 from bot.services.field.facts import FieldContext, load_context, load_season
+from bot.services.league_options import versions_key
 from bot.services.reuse import ReusedPerLeague
 from storage.db import Database
 from storage.field import NightState
@@ -33,6 +36,7 @@ class FieldStandingsView:
 class SeasonTable:
     """What the season's facts make of the standings: computed once per change, shared by every reader."""
 
+    options: FieldOptions  # those the weeks are counted under (`SeasonFacts.table_options`)
     rows: list[SeasonRow]
     names: dict[int, str]
     weeks_held: int
@@ -45,15 +49,21 @@ class FieldStandingsService:
         self.clock = clock
         self._reused: ReusedPerLeague[SeasonTable] = ReusedPerLeague(db)
 
-    async def table(self, actor: Actor, league_name: str | None) -> FieldStandingsView:
-        """Any member may read the standings."""
+    async def table(
+        self, actor: Actor, league_name: str | None, *, what_if: Mapping[str, Any] | None = None
+    ) -> FieldStandingsView:
+        """Any member may read the standings; `what_if`: options to compute them under instead, as if the league
+        had always had them (computed for the caller, never stored nor reused)."""
         async with self.db.reading() as session:
             context = await load_context(session, actor, league_name)
-            table = await self._season_table(session, context)
+            if what_if:
+                table = await compute_season_table(session, context.what_if(what_if))
+            else:
+                table = await self._season_table(session, context)
         return FieldStandingsView(
             context.league,
             context.season,
-            context.options,
+            table.options,
             table.rows,
             table.names,
             table.weeks_held,
@@ -63,7 +73,7 @@ class FieldStandingsService:
     async def _season_table(self, session: AsyncSession, context: FieldContext) -> SeasonTable:
         """`compute_season_table`, reused (`bot/services/reuse.py`) for the same season and options; the table
         does not depend on the time."""
-        key = (context.season.id, context.options)
+        key = (context.season.id, versions_key(context.league))
         league_id = context.league.id or 0
         return await self._reused.get(session, league_id, key, lambda: compute_season_table(session, context))
 
@@ -75,6 +85,7 @@ async def compute_season_table(session: AsyncSession, context: FieldContext) -> 
         results.append(season.night_result(night))
         await asyncio.sleep(0)  # ranking a night is CPU work: let other members' commands in between
     return SeasonTable(
+        season.table_options(),
         season.season_table(results),
         season.names,
         len(season.nights),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo
@@ -19,6 +19,7 @@ from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.services.discipline import players_barred, require_in_good_standing
+from bot.services.league_options import options_on
 from bot.services.lookup import current_season, find_league
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
@@ -39,6 +40,11 @@ class LadderLeague:
     def season_id(self) -> int:
         assert self.season.id is not None
         return self.season.id
+
+    def on(self, day: date) -> LadderLeague:
+        """The league under the options in effect on `day`: what a night played then is scored under
+        (COMMON-LEAGUE-2; `options` is the newest version, for the nights ahead)."""
+        return replace(self, options=LadderOptions.model_validate(options_on(self.league, day)))
 
 
 async def ladder_league(session: AsyncSession, guild_id: int, name: str | None) -> LadderLeague:

@@ -15,9 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -27,7 +26,7 @@ from bot.rules.team.model import Side
 from bot.rules.team.scoring import MatchResult
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team, find_venue
+from bot.services.lookup import current_season, find_league, find_team, find_venue, league_today, parse_date
 from bot.services.permissions import require_commissioner
 from bot.services.team import match_facts
 from storage.db import Database
@@ -312,19 +311,6 @@ async def lock_season(session: AsyncSession, season: Season) -> None:
     await session.exec(select(Season.id).where(Season.id == season.id).with_for_update())
 
 
-def league_today(league: League, now: datetime) -> date:
-    return now.astimezone(ZoneInfo(league.timezone)).date()
-
-
-def parse_date(text: str, *, option: str) -> date:
-    try:
-        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
-    except ValueError:
-        raise InvalidInput(
-            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
-        ) from None
-
-
 async def week_one(session: AsyncSession, season: Season) -> date:
     """The first day of the season's week 1 (COMMON-SEASON-1): set by `/schedule generate`.
 
@@ -531,3 +517,14 @@ async def _current_week(session: AsyncSession, season: Season, today: date) -> i
     """The first week with a match today or later."""
     query = select(Match.week).where(Match.season_id == season.id, Match.play_on >= today).order_by(col(Match.week))
     return (await session.exec(query)).first()
+
+
+async def last_played(session: AsyncSession, league: League, today: date) -> date | None:
+    """The team format's registration hook (`bot.formats.LastPlayed`): the latest match day before today, of any
+    season; today's matches are still to play."""
+    query = (
+        select(func.max(Match.play_on))
+        .where(Match.season_id == Season.id, Season.league_id == league.id)
+        .where(col(Match.play_on) < today)
+    )
+    return (await session.exec(query)).one()

@@ -8,7 +8,7 @@ Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -85,8 +85,16 @@ class StandingsService:
         # league id → (season id, version, season results): recomputed only once something may have changed
         self._reused: ReusedPerLeague[SeasonResults] = ReusedPerLeague(db)
 
-    async def table(self, actor: Actor, league_name: str | None, *, conference: str | None) -> StandingsView:
-        """TEAM-STAND-1: each conference's table, or only the named one."""
+    async def table(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        conference: str | None,
+        what_if: Mapping[str, Any] | None = None,
+    ) -> StandingsView:
+        """TEAM-STAND-1: each conference's table, or only the named one. `what_if`: options to draw the table
+        under instead (the playoff line, TEAM-AMB-14; matches keep the results of their day), never stored."""
         now = self.clock.now()
         to_store: list[dict[str, Any]] = []
         async with self.db.reading() as session:
@@ -94,7 +102,7 @@ class StandingsService:
             season = await current_season(session, league)
             loaded = await self._season_results(session, league, season, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
-            options = TeamOptions.model_validate(league.options)
+            options = TeamOptions.model_validate({**league.options, **(what_if or {})})
             regular = loaded.regular_lines
             view = StandingsView(
                 league,

@@ -1,0 +1,120 @@
+"""A league's dated option versions (COMMON-LEAGUE-2): which version a week is scored under, and a change that
+takes effect from the next week not yet played, so weeks already played keep the options they were played under.
+
+Each format's option commands validate the values; this module decides from when they apply and stores them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from operator import itemgetter
+from typing import Any
+
+from pydantic import BaseModel
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot import formats
+from bot.rules import option_versions as rules
+from bot.rules.refusals import RuleViolation
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.lookup import league_today, parse_date
+from storage.models import League
+
+
+def versions_of(league: League) -> list[rules.OptionVersion]:
+    return rules.versions(league.options, league.option_history)
+
+
+def options_on(league: League, day: date) -> Mapping[str, Any]:
+    """The stored options a week played on `day` is scored under."""
+    return rules.in_effect(versions_of(league), day)
+
+
+def versions_key(league: League) -> str:
+    """Every version, as a hashable key for reused standings: any change to them means computing again."""
+    return json.dumps([league.options, league.option_history], sort_keys=True, default=str)
+
+
+async def first_unplayed(session: AsyncSession, league: League, now: datetime) -> date | None:
+    """The default start of a change: the day after the last week played (None: nothing played yet, so the
+    change applies from the beginning)."""
+    played = await formats.of(league).last_played(session, league, league_today(league, now))
+    return played + timedelta(days=1) if played is not None else None
+
+
+async def change(
+    session: AsyncSession,
+    actor: Actor,
+    league: League,
+    change: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+    *,
+    effective: str | None,
+    now: datetime,
+    reason: str,
+) -> Changed:
+    """Apply `change` (which validates, raising a refusal naming the option) to every version from the start
+    date on, audited with before and after. The start is the first day not yet played, or `effective`
+    (YYYY-MM-DD): an earlier date is the commissioner's explicit recomputation of the weeks played since, which
+    the audit entry names (COMMON-LEAGUE-2); a later one is refused, since the nights ahead use one version."""
+    today = league_today(league, now)
+    unplayed = await first_unplayed(session, league, now)
+    latest = max(unplayed or today, today)
+    since = unplayed
+    if effective is not None and effective.strip():
+        since = parse_date(effective, option="effective")
+        if since > latest:
+            raise RuleViolation(
+                "COMMON-LEAGUE-2",
+                f"`effective` {since} is after {latest}: the weeks ahead all play under the newest options. Leave "
+                f"`effective` out (from {unplayed or 'the beginning'}), or set the option again once those weeks "
+                "are played.",
+            )
+    recomputes = since is not None and unplayed is not None and since < unplayed
+    before = audit.snapshot(league)
+    league.options, league.option_history = rules.stored(rules.changed(versions_of(league), since, change))
+    session.add(league)
+    start = since.isoformat() if since else "the beginning"
+    note = f"{reason} from {start}" + (f", recomputing the weeks played since {since}" if recomputes else "")
+    audit.updated(session, actor, league, before=before, at=now, reason=note)
+    return Changed(since, recomputes)
+
+
+@dataclass(frozen=True)
+class Changed:
+    since: date | None  # the change applies from this day on (None: from the beginning)
+    recomputes: bool  # weeks already played are scored again under it (an explicit `effective` date)
+
+    def note(self) -> str:
+        """What a reply says about when the change applies."""
+        if self.since is None:
+            return "It applies from the beginning: no week has been played yet."
+        if self.recomputes:
+            return f"It applies from {self.since}: weeks played since then are recomputed under it (audited)."
+        return f"It applies from {self.since}, the next week not yet played; weeks played before keep their options."
+
+
+def history_lines(league: League, schema: type[BaseModel], show: Callable[[Any], str] = repr) -> list[str]:
+    """Each option that changed during the league with its values over time, e.g.
+    "allow_shorthand: False until 2026-03-10, True since 2026-03-10"; an option never changed is left out."""
+    validated = [
+        rules.OptionVersion(version.since, schema.model_validate(version.options).model_dump())
+        for version in versions_of(league)
+    ]
+    lines = []
+    for name in schema.model_fields:
+        spans = rules.key_history(validated, itemgetter(name))
+        if len(spans) > 1:
+            lines.append(rules.describe(name, spans, show))
+    return lines
+
+
+def typed_value(text: str) -> Any:
+    """An option value as typed: JSON (`4`, `true`, `[70, 30]`, `null`), else the plain text (`00:30`)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text.strip()
