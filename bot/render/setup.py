@@ -34,10 +34,15 @@ def score_input_set(result: ScoreInputSet) -> str:
         else "scores are typed in full, e.g. 45,210,330, 45.210.330 or 45 210 330 (no shorthand)"
     )
     history = "".join(f"\n• {line}" for line in result.history)
+    today = f"{shorthand}; the highest score accepted is {format_score(rules.ceiling)}"
+    if result.changed.ahead:
+        return (
+            f"⚙️ Score entry in **{result.league.name}** changes from {result.changed.since}; until then "
+            f"{today}.{history}"
+        )
     return (
-        f"⚙️ Score entry in **{result.league.name}**: {shorthand}; the highest score accepted is "
-        f"{format_score(rules.ceiling)}.\nIt applies to the next score anyone enters; scores already stored are "
-        f"kept. {result.changed.note()}{history}"
+        f"⚙️ Score entry in **{result.league.name}**: {today}.\nIt applies to the next score anyone enters; scores "
+        f"already stored are kept. {result.changed.note()}{history}"
     )
 
 

@@ -57,44 +57,42 @@ async def change(
     reason: str,
 ) -> Changed:
     """Apply `change` (which validates, raising a refusal naming the option) to every version from the start
-    date on, audited with before and after. The start is the first day not yet played, or `effective`
-    (YYYY-MM-DD): an earlier date is the commissioner's explicit recomputation of the weeks played since, which
-    the audit entry names (COMMON-LEAGUE-2); a later one is refused, since the nights ahead use one version."""
-    today = league_today(league, now)
+    date on, audited with before and after. The start is the first day not yet played, or a later `effective`
+    date (YYYY-MM-DD); an earlier one is refused: a change never rewrites the weeks played."""
     unplayed = await first_unplayed(session, league, now)
-    latest = max(unplayed or today, today)
     since = unplayed
     if effective is not None and effective.strip():
         since = parse_date(effective, option="effective")
-        if since > latest:
+        if unplayed is not None and since < unplayed:
             raise RuleViolation(
                 "COMMON-LEAGUE-2",
-                f"`effective` {since} is after {latest}: the weeks ahead all play under the newest options. Leave "
-                f"`effective` out (from {unplayed or 'the beginning'}), or set the option again once those weeks "
-                "are played.",
+                f"`effective` {since} is before {unplayed}: the weeks played up to "
+                f"{unplayed - timedelta(days=1)} keep the options they were played under. Give a date from "
+                f"{unplayed} on, or leave `effective` out.",
             )
-    recomputes = since is not None and unplayed is not None and since < unplayed
     before = audit.snapshot(league)
     league.options, league.option_history = rules.stored(rules.changed(versions_of(league), since, change))
     session.add(league)
-    start = since.isoformat() if since else "the beginning"
-    note = f"{reason} from {start}" + (f", recomputing the weeks played since {since}" if recomputes else "")
-    audit.updated(session, actor, league, before=before, at=now, reason=note)
-    return Changed(since, recomputes)
+    audit.updated(session, actor, league, before=before, at=now, reason=f"{reason} from {since or 'the beginning'}")
+    ahead = since is not None and since > league_today(league, now)
+    return Changed(since, next_week=since == unplayed, ahead=ahead)
 
 
 @dataclass(frozen=True)
 class Changed:
     since: date | None  # the change applies from this day on (None: from the beginning)
-    recomputes: bool  # weeks already played are scored again under it (an explicit `effective` date)
+    next_week: bool  # from the first day not yet played (no `effective` date, or that one)
+    ahead: bool  # it starts after today: until then the options in effect stay
 
     def note(self) -> str:
         """What a reply says about when the change applies."""
         if self.since is None:
             return "It applies from the beginning: no week has been played yet."
-        if self.recomputes:
-            return f"It applies from {self.since}: weeks played since then are recomputed under it (audited)."
-        return f"It applies from {self.since}, the next week not yet played; weeks played before keep their options."
+        if self.next_week:
+            return f"It applies from {self.since}, the next week not yet played; weeks played keep their options."
+        if self.ahead:
+            return f"It applies from {self.since}; until then the current value stands."
+        return f"It applies from {self.since}; weeks played before keep their options."
 
 
 def history_lines(league: League, schema: type[BaseModel], show: Callable[[Any], str] = repr) -> list[str]:

@@ -16,7 +16,7 @@ from bot.rules.refusals import InvalidInput
 from bot.rules.scores import SCORE_LIMIT, ScoreInput, parse_score
 from bot.services import audit, league_options
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, insert_unique, league_names
+from bot.services.lookup import current_season, find_league, insert_unique, league_names, league_today
 from bot.services.permissions import require_commissioner, require_server_admin
 from storage.db import Database
 from storage.models import League, LeagueFormat, Machine, Player, Season, Team, Venue
@@ -178,13 +178,14 @@ class LeagueService:
                 for line in league_options.history_lines(league, schema)
                 if line.startswith(("allow_shorthand:", "score_ceiling:"))
             ]
-        return ScoreInputSet(league, schema.model_validate(league.options).score_input, changed, history)
+        today = schema.model_validate(league_options.options_on(league, league_today(league, now)))
+        return ScoreInputSet(league, today.score_input, changed, history)
 
 
 @dataclass(frozen=True)
 class ScoreInputSet:
     league: League
-    rules: ScoreInput  # for the scores entered from now on
+    rules: ScoreInput  # for the scores entered today
     changed: league_options.Changed
     history: list[str]  # allow_shorthand and score_ceiling over time, where they changed
 

@@ -428,10 +428,13 @@ class FieldCommands(commands.Cog):
         return Reply(maintenance_text(log))
 
     @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
-    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.describe(week="The table as it stood after this week (default: as it stands)", league=LEAGUE_OPTION)
     @replies(ephemeral=False)
-    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
-        view = await self.bot.services.field_standings.table(actor_from(interaction), league)
+    async def standings(
+        self, interaction: discord.Interaction, week: app_commands.Range[int, 1, 99] | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        view = await self.bot.services.field_standings.table(actor_from(interaction), league, through_week=week)
         return Reply(embeds=[standings_embed(view)], ephemeral=False)
 
     @field.command(name="config", description="Show the league's field options, or change one (commissioners)")

@@ -96,7 +96,7 @@ def options_text(view: FieldOptionsView) -> str:
 def option_set_text(view: FieldOptionsView, option: str) -> str:
     """A changed option, from when it applies, and every option as it now stands."""
     note = view.changed.note() if view.changed else ""
-    return f"⚙️ {option} = {getattr(view.options, option)!r}. {note}\n" + options_text(view)
+    return f"⚙️ {option} = {view.value!r}. {note}\n" + options_text(view)
 
 
 def correction_text(view: CorrectionView) -> str:
@@ -183,7 +183,8 @@ def standings_embed(view: FieldStandingsView) -> discord.Embed:
         else ""
     )
     embed = discord.Embed(
-        title=f"🏆 {view.league.name} standings, {view.season.name}",
+        title=f"🏆 {view.league.name} standings, {view.season.name}"
+        + (f", after week {view.through_week}" if view.through_week is not None else ""),
         description=f"{view.weeks_final} of {view.weeks_held} nights final; {rule}. Guests are not listed.{early}",
         colour=LEAGUE_COLOUR,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -37,7 +37,7 @@ from bot.rules.option_versions import OptionVersion
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.services.actor import Actor
 from bot.services.league_options import versions_of
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import current_season, find_league, league_today
 from storage.field import (
     FieldCheckin,
     FieldCorrection,
@@ -54,7 +54,7 @@ from storage.models import League, LeagueFormat, Machine, Player, Season
 class FieldContext:
     league: League
     season: Season
-    options: FieldOptions  # for the nights ahead (the newest version)
+    options: FieldOptions  # in effect today: what tonight's commands apply
     versions: Sequence[OptionVersion]  # COMMON-LEAGUE-2: every version, each night scored under its own
     _dated: dict[date, FieldOptions] = field(default_factory=dict, compare=False, repr=False)
 
@@ -71,21 +71,24 @@ class FieldContext:
     def what_if(self, changes: Mapping[str, Any]) -> FieldContext:
         """The league as if `changes` had always been its options: every version changed, nothing stored."""
         versions = option_rules.changed(self.versions, None, lambda stored: {**stored, **changes})
-        options = FieldOptions.model_validate({**self.league.options, **changes})
+        options = FieldOptions.model_validate({**self.options.model_dump(), **changes})
         return FieldContext(self.league, self.season, options, versions)
 
 
-def field_context(league: League, season: Season) -> FieldContext:
-    return FieldContext(league, season, FieldOptions.model_validate(league.options), versions_of(league))
+def field_context(league: League, season: Season, now: datetime) -> FieldContext:
+    """The league with the options in effect today in its time zone (tonight's night plays under them)."""
+    versions = versions_of(league)
+    today = option_rules.in_effect(versions, league_today(league, now))
+    return FieldContext(league, season, FieldOptions.model_validate(today), versions)
 
 
-async def load_context(session: AsyncSession, actor: Actor, league_name: str | None) -> FieldContext:
+async def load_context(session: AsyncSession, actor: Actor, league_name: str | None, now: datetime) -> FieldContext:
     league = await find_league(session, actor.guild_id, league_name)
     if league.format is not LeagueFormat.FIELD:
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    return field_context(league, await current_season(session, league))
+    return field_context(league, await current_season(session, league), now)
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,11 @@ class SeasonFacts:
             m: rank_machine(scores, options, playoffs[m]) for m, scores in by_machine.items()
         }
         return NightResult(facts, machines, meet_results(machines, options, guests))
+
+    def through(self, week: int) -> SeasonFacts:
+        """The season as it stood after `week`: its nights and sanctions up to then, under their own options."""
+        nights = [facts for facts in self.nights if facts.night.week <= week]
+        return replace(self, nights=nights, sanctions=[s for s in self.sanctions if s.penalty.meet <= week])
 
     def table_options(self) -> FieldOptions:
         """The options the table counts weeks under (dropped weeks, best meets): those of its latest night, so

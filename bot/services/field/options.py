@@ -17,7 +17,7 @@ from bot.rules.field.options import FieldOptions
 from bot.rules.refusals import InvalidInput
 from bot.services import league_options
 from bot.services.actor import Actor
-from bot.services.field.facts import load_context
+from bot.services.field.facts import field_context, load_context
 from bot.services.permissions import require_commissioner
 from storage.db import Database
 from storage.field import FieldNight, NightState
@@ -28,9 +28,10 @@ OPTION_NAMES = tuple(FieldOptions.model_fields)
 
 @dataclass(frozen=True)
 class FieldOptionsView:
-    options: FieldOptions  # for the nights ahead
+    options: FieldOptions  # in effect today
     history: list[str]  # the options that changed during the league, each with its values over time
     changed: league_options.Changed | None = None  # a change just made: from when it applies
+    value: Any = None  # the value it set
 
 
 class FieldConfigService:
@@ -40,7 +41,7 @@ class FieldConfigService:
 
     async def options(self, actor: Actor, league_name: str | None) -> FieldOptionsView:
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             return FieldOptionsView(context.options, _history(context.league))
 
     async def set_option(
@@ -51,7 +52,7 @@ class FieldConfigService:
         Values are JSON (`4`, `true`, `[70, 30]`, `null`) or plain text (`00:30`, `machine_field`)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, now)
             require_commissioner(actor, context.league, "change the league's options")
             if key not in OPTION_NAMES:
                 raise InvalidInput(f"No option {key!r}. Options: {', '.join(OPTION_NAMES)}.")
@@ -66,8 +67,9 @@ class FieldConfigService:
             changed = await league_options.change(
                 session, actor, context.league, change, effective=effective, now=now, reason=f"option {key}"
             )
-            ahead = FieldOptions.model_validate(context.league.options)
-            return FieldOptionsView(ahead, _history(context.league), changed)
+            today = field_context(context.league, context.season, now).options
+            newest = FieldOptions.model_validate(context.league.options)  # the change reaches the newest version
+            return FieldOptionsView(today, _history(context.league), changed, getattr(newest, key))
 
 
 async def last_played(session: AsyncSession, league: League, today: date) -> date | None:

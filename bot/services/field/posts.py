@@ -24,14 +24,14 @@ from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League
 
 
-async def field_context_of(session: AsyncSession, league: League) -> FieldContext:
-    return field_context(league, await current_season(session, league))
+async def field_context_of(session: AsyncSession, league: League, now: datetime) -> FieldContext:
+    return field_context(league, await current_season(session, league), now)
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
     """The season's nights (final once closed: the close is the night's last audited change) and when the finals
     were seeded (the bracket post)."""
-    context = await field_context_of(session, league)
+    context = await field_context_of(session, league, now)
     season_nights = (
         await session.exec(
             select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
@@ -66,7 +66,7 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
 
 
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
-    context = await field_context_of(session, league)
+    context = await field_context_of(session, league, now)
     if post.kind == rules.BRACKET.name:
         return PostContent(league, post, facts=await finals_view(session, context))
     season = await load_season(session, context)

@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.standings import SeasonRow
+from bot.rules.refusals import NotFound
 from bot.services.actor import Actor
 from bot.services.field.facts import FieldContext, load_context, load_season
 from bot.services.league_options import versions_key
@@ -30,6 +31,7 @@ class FieldStandingsView:
     names: dict[int, str]
     weeks_held: int
     weeks_final: int  # closed nights; an open night's points may still change
+    through_week: int | None = None  # the table as it stood after this week (None: as it stands)
 
 
 @dataclass(frozen=True)
@@ -50,14 +52,22 @@ class FieldStandingsService:
         self._reused: ReusedPerLeague[SeasonTable] = ReusedPerLeague(db)
 
     async def table(
-        self, actor: Actor, league_name: str | None, *, what_if: Mapping[str, Any] | None = None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        what_if: Mapping[str, Any] | None = None,
+        through_week: int | None = None,
     ) -> FieldStandingsView:
         """Any member may read the standings; `what_if`: options to compute them under instead, as if the league
-        had always had them (computed for the caller, never stored nor reused)."""
+        had always had them (computed for the caller, never stored nor reused); `through_week`: the table as it
+        stood after that week."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
-            if what_if:
-                table = await compute_season_table(session, context.what_if(what_if))
+            context = await load_context(session, actor, league_name, self.clock.now())
+            if what_if or through_week is not None:
+                table = await compute_season_table(
+                    session, context.what_if(what_if) if what_if else context, through_week=through_week
+                )
             else:
                 table = await self._season_table(session, context)
         return FieldStandingsView(
@@ -68,6 +78,7 @@ class FieldStandingsService:
             table.names,
             table.weeks_held,
             table.weeks_final,
+            through_week,
         )
 
     async def _season_table(self, session: AsyncSession, context: FieldContext) -> SeasonTable:
@@ -78,8 +89,15 @@ class FieldStandingsService:
         return await self._reused.get(session, league_id, key, lambda: compute_season_table(session, context))
 
 
-async def compute_season_table(session: AsyncSession, context: FieldContext) -> SeasonTable:
+async def compute_season_table(
+    session: AsyncSession, context: FieldContext, *, through_week: int | None = None
+) -> SeasonTable:
     season = await load_season(session, context)
+    if through_week is not None:
+        if not any(facts.night.week == through_week for facts in season.nights):
+            held = ", ".join(str(facts.night.week) for facts in season.nights) or "none yet"
+            raise NotFound(f"No night for week {through_week} in {context.season.name} (weeks held: {held}).")
+        season = season.through(through_week)
     results = []
     for night in season.nights:
         results.append(season.night_result(night))

@@ -53,9 +53,9 @@ class LadderOptionService:
         self.clock = clock
 
     async def show(self, actor: Actor, league_name: str | None) -> tuple[str, dict[str, str], list[str]]:
-        """The league's name, every option's value for the nights ahead, and each option's changes over time."""
+        """The league's name, every option's value today, and each option's changes over time."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             return ladder.league.name, option_values(ladder.options), _history(ladder.league)
 
     async def set(
@@ -63,7 +63,7 @@ class LadderOptionService:
     ) -> tuple[str, str, league_options.Changed, list[str]]:
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             require_commissioner(actor, ladder.league, "change the league's options")
             key = name.strip()
             if key not in LadderOptions.model_fields:
@@ -82,8 +82,8 @@ class LadderOptionService:
             changed = await league_options.change(
                 session, actor, ladder.league, change, effective=effective, now=now, reason=f"option {key}"
             )
-            ahead = option_values(LadderOptions.model_validate(ladder.league.options))
-            return key, ahead[key], changed, _history(ladder.league)
+            newest = option_values(LadderOptions.model_validate(ladder.league.options))  # the change reaches it
+            return key, newest[key], changed, _history(ladder.league)
 
 
 def _history(league: League) -> list[str]:

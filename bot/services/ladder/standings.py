@@ -83,7 +83,7 @@ class LadderStandingsService:
         """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked. `what_if`:
         options to mark the places under instead (the nights' stored results stand), never stored."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             if what_if:
                 ladder = replace(ladder, options=LadderOptions.model_validate({**ladder.league.options, **what_if}))
             return await standings_table(session, ladder)
@@ -91,12 +91,14 @@ class LadderStandingsService:
     async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
         """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
         async with self.db.reading() as session:
-            return await playoff_places(session, await ladder_league(session, actor.guild_id, league_name))
+            return await playoff_places(
+                session, await ladder_league(session, actor.guild_id, league_name, self.clock.now())
+            )
 
     async def payouts(self, actor: Actor, league_name: str | None) -> Payouts:
         """LADDER-PAY-1..4: each week's pot and winners, and every player's dues, winnings and forfeits."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             everyone = await entrants(session, ladder)
             rows = (
                 await session.exec(
