@@ -99,7 +99,7 @@ def history_lines(league: League, schema: type[BaseModel], show: Callable[[Any],
     """Each option that changed during the league with its values over time, e.g.
     "allow_shorthand: False until 2026-03-10, True since 2026-03-10"; an option never changed is left out."""
     validated = [
-        rules.OptionVersion(version.since, schema.model_validate(version.options).model_dump())
+        rules.OptionVersion(version.since, schema.model_validate(version.options).model_dump(mode="json"))
         for version in versions_of(league)
     ]
     lines = []
