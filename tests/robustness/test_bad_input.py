@@ -245,7 +245,7 @@ async def test_the_digest_sees_a_changed_value_that_keeps_the_row_count(tmp_path
     await upgrade(db)
     await db.dispose()
     league = (
-        "insert into league values (1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1)"
+        "insert into league values (1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1, '[]')"
     )
     tables, bot = TableDigests(path), sqlite3.connect(path)  # the bot: another connection
     try:
