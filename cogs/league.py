@@ -67,7 +67,8 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         return Reply(render.league_created(league), ephemeral=False)
 
     @app_commands.command(
-        name="config", description="Change who commissions the league, or how scores are typed (commissioners)"
+        name="config",
+        description="Who commissions the league, how scores are typed (commissioners); alone: options' history",
     )
     @app_commands.describe(
         commissioner_role="Members with this role may change the league's setup",
@@ -104,10 +105,9 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         if effective is not None:
             raise InvalidInput("`effective` dates a score entry change: give `allow_shorthand` or `score_ceiling`.")
         if not (commissioner_role or add_official_role or remove_official_role):
-            raise InvalidInput(
-                "Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`, "
-                "or set `allow_shorthand` or `score_ceiling`."
-            )
+            return Reply(render.options_over_time(await self.bot.services.leagues.options_over_time(
+                actor_from(interaction), league
+            )))  # fmt: skip
         changed = await self.bot.services.leagues.set_official_roles(
             actor_from(interaction),
             league,

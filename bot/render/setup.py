@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.rules.scores import format_score
-from bot.services.leagues import LeagueSetup, ScoreInputSet
+from bot.rules.scores import ScoreInput, format_score
+from bot.services.leagues import LeagueSetup, OptionsOverTime, ScoreInputSet
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
@@ -24,17 +24,30 @@ def league_created(league: League) -> str:
     )
 
 
-def score_input_set(result: ScoreInputSet) -> str:
-    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on, and since when
-    (COMMON-LEAGUE-2)."""
-    rules = result.rules
+def _score_entry(rules: ScoreInput) -> str:
     shorthand = (
         "shorthand like 45.2M, 1.2B or 450k is accepted and read exactly (45.2M = 45,200,000)"
         if rules.takes_shorthand
         else "scores are typed in full, e.g. 45,210,330, 45.210.330 or 45 210 330 (no shorthand)"
     )
+    return f"{shorthand}; the highest score accepted is {format_score(rules.ceiling)}"
+
+
+def options_over_time(view: OptionsOverTime) -> str:
+    """`/league config` alone: today's score entry, and each option that changed with its values over time."""
+    history = "".join(f"\n• {line}" for line in view.history) or " none has changed since the league began."
+    return (
+        f"⚙️ Score entry in **{view.league.name}** today: {_score_entry(view.rules)}.\nOptions over time "
+        f"(COMMON-LEAGUE-2):{history}\nChange one with `/league config allow_shorthand:` or `score_ceiling:`, "
+        "or with your format's option command."
+    )
+
+
+def score_input_set(result: ScoreInputSet) -> str:
+    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on, and since when
+    (COMMON-LEAGUE-2)."""
     history = "".join(f"\n• {line}" for line in result.history)
-    today = f"{shorthand}; the highest score accepted is {format_score(rules.ceiling)}"
+    today = _score_entry(result.rules)
     if result.changed.ahead:
         return (
             f"⚙️ Score entry in **{result.league.name}** changes from {result.changed.since}; until then "

@@ -137,6 +137,14 @@ class LeagueService:
             audit.updated(session, actor, league, before=before, at=now)
         return league
 
+    async def options_over_time(self, actor: Actor, league_name: str | None) -> OptionsOverTime:
+        """Any member may read how scores are typed today and how the league's options changed (COMMON-LEAGUE-2)."""
+        async with self.db.reading() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+        schema = formats.of(league).options
+        today = schema.model_validate(league_options.options_on(league, league_today(league, self.clock.now())))
+        return OptionsOverTime(league, today.score_input, league_options.history_lines(league, schema))
+
     async def set_score_input(
         self,
         actor: Actor,
@@ -180,6 +188,15 @@ class LeagueService:
             ]
         today = schema.model_validate(league_options.options_on(league, league_today(league, now)))
         return ScoreInputSet(league, today.score_input, changed, history)
+
+
+@dataclass(frozen=True)
+class OptionsOverTime:
+    """`/league config` with nothing to change: today's score entry and every option's changes over time."""
+
+    league: League
+    rules: ScoreInput
+    history: list[str]
 
 
 @dataclass(frozen=True)

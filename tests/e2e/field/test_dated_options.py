@@ -70,6 +70,9 @@ async def test_a_mid_season_change_leaves_the_weeks_played_and_their_table_alone
     assert "drop_lowest_weeks: 2 until 2027-06-09, 0 since 2027-06-09" in points, points
     assert "top_points: 25 until 2027-06-09, 40 since 2027-06-09" in points, points
 
+    overview = await ok(league, "/league config", "p05")  # any member may read the history
+    assert "• top_points: 25 until 2027-06-09, 40 since 2027-06-09" in overview, overview
+
     # Nothing played under the new options yet: every sheet and the table read as before.
     assert await ok(league, "/field standings", "p05") == table_after_two
     for week in (1, 2):
