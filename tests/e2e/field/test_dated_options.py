@@ -4,14 +4,11 @@ under. `/standings what-if:` computes the table under other options and stores n
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
-
-from sqlalchemy import select as sa_select
 
 from bot.clock import ManualClock
 from tests.e2e.field.test_night import field_league  # noqa: F401 (the fixture)
-from tests.e2e.harness import RunningBot, league_tables
+from tests.e2e.harness import RunningBot
 
 PLAYERS = ("p01", "p02", "p03", "p04")
 ORDER = {1: ("p01", "p02", "p03", "p04"), 2: ("p04", "p03", "p02", "p01"), 3: ("p02", "p01", "p04", "p03")}
@@ -43,16 +40,6 @@ def winner_points(sheet: str) -> int:
     """The night's points of its winner, from the sheet's table of the night (`rank name points`)."""
     rows = [line.split() for line in sheet.splitlines()]
     return next(int(row[2]) for row in reversed(rows) if len(row) == 3 and row[0] == "1" and row[2].isdigit())
-
-
-async def digest(league: RunningBot) -> str:
-    """Every row of league data, hashed: what a read must leave as it found it."""
-    hashed = hashlib.sha256()
-    async with league.db.reading() as session:
-        for table in league_tables():
-            for row in (await session.execute(sa_select(table).order_by(*table.primary_key.columns))).all():
-                hashed.update(repr(tuple(row)).encode())
-    return hashed.hexdigest()
 
 
 async def test_a_mid_season_change_leaves_the_weeks_played_and_their_table_alone(
@@ -94,12 +81,12 @@ async def test_a_mid_season_change_leaves_the_weeks_played_and_their_table_alone
 async def test_an_effective_date_never_reaches_back_and_a_later_one_waits(field_league: RunningBot) -> None:  # noqa: F811
     league = field_league
     await play_week(league, 1)
-    before = await digest(league)
+    before = await league.digest()
     refused = await league.run("/field config option:top_points value:10 effective:2027-05-30", as_member="alice")
     assert refused.ephemeral and "COMMON-LEAGUE-2" in refused.content and "2027-06-02" in refused.content
     typo = await league.run("/field config option:top_points value:10 effective:next-week", as_member="alice")
     assert typo.ephemeral and "`effective`" in typo.content and "YYYY-MM-DD" in typo.content
-    assert await digest(league) == before  # refused: nothing changed
+    assert await league.digest() == before  # refused: nothing changed
 
     later = await ok(league, "/field config option:top_points value:40 effective:2027-06-15")
     assert "top_points = 40. It applies from 2027-06-15; until then the current value stands." in later, later
@@ -116,7 +103,7 @@ async def test_what_if_shows_another_table_and_stores_nothing(field_league: Runn
     for week in (1, 2, 3):
         await play_week(league, week)
     real = await league.run("/standings", as_member="p05")
-    counts, before = await league.row_counts(), await digest(league)
+    counts, before = await league.row_counts(), await league.digest()
 
     offered = [c["name"] for c in await league.emulator.autocomplete("/standings what-if:drop", as_member="p05")]
     assert "no dropped weeks" in offered and "drop the lowest week" in offered, offered
@@ -135,5 +122,5 @@ async def test_what_if_shows_another_table_and_stores_nothing(field_league: Runn
     unknown = await league.run("/standings what-if:everyone_wins", as_member="p05")
     assert unknown.ephemeral and "no dropped weeks" in unknown.content, unknown.content
 
-    assert await league.row_counts() == counts and await digest(league) == before
+    assert await league.row_counts() == counts and await league.digest() == before
     assert (await league.run("/standings", as_member="p05")).text() == real.text()

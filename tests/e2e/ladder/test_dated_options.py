@@ -11,7 +11,6 @@ from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from storage.ladder import LadderLedger, LadderNight, LadderResult, LedgerKind
-from tests.e2e.field.test_dated_options import digest
 from tests.e2e.harness import RunningBot
 from tests.e2e.ladder.test_night import PLAYERS, ladder, ok  # noqa: F401 (the fixture)
 
@@ -86,11 +85,11 @@ async def test_what_if_marks_other_playoff_places_and_stores_nothing(ladder: Run
     league = ladder
     await play_week(league, 1)
     real = (await league.run("/standings", as_member="p1")).text()
-    counts, before = await league.row_counts(), await digest(league)
+    counts, before = await league.row_counts(), await league.digest()
     hypothetical = await league.run('/standings what-if:"4 playoff places per division"', as_member="p1")
     assert hypothetical.ephemeral and "What if: 4 playoff places per division" in hypothetical.text()
     # One ★ in the legend, then one per playoff place: clamp(10 // 3, 2, 6) = 3 by default (LADDER-PO-1).
     assert real.count("★") - 1 == 3 and hypothetical.text().count("★") - 1 == 4, hypothetical.text()
     assert "Hypothetical" in hypothetical.text() and "playoff place (LADDER-PO-1)" in hypothetical.text()
-    assert await league.row_counts() == counts and await digest(league) == before
+    assert await league.row_counts() == counts and await league.digest() == before
     assert (await league.run("/standings", as_member="p1")).text() == real
