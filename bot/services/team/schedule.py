@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -30,7 +31,7 @@ from bot.services.lookup import current_season, find_league, find_team, find_ven
 from bot.services.permissions import require_commissioner
 from bot.services.team import match_facts
 from storage.db import Database
-from storage.matches import Match, MatchKind, MatchState
+from storage.matches import Match, MatchConfirmation, MatchKind, MatchState
 from storage.models import Conference, League, LeagueFormat, RosterEntry, Season, Team, Venue
 
 MAX_WEEKS = 52
@@ -520,11 +521,9 @@ async def _current_week(session: AsyncSession, season: Season, today: date) -> i
 
 
 async def last_played(session: AsyncSession, league: League, today: date) -> date | None:
-    """The team format's registration hook (`bot.formats.LastPlayed`): the latest match day before today, of any
-    season; today's matches are still to play."""
-    query = (
-        select(func.max(Match.play_on))
-        .where(Match.season_id == Season.id, Season.league_id == league.id)
-        .where(col(Match.play_on) < today)
-    )
+    """The team format's registration hook (`bot.formats.LastPlayed`): the latest match day before today, or a
+    later one with a match signed already (TEAM-MATCH-4), of any season; matches still to play do not count."""
+    of_league = (Match.season_id == Season.id, Season.league_id == league.id)
+    signed = sa.exists().where(col(MatchConfirmation.match_id) == col(Match.id))
+    query = select(func.max(Match.play_on)).where(*of_league).where(sa.or_(col(Match.play_on) < today, signed))
     return (await session.exec(query)).one()
