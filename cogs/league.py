@@ -13,7 +13,7 @@ from bot.render import setup as render
 from bot.render.exchange import ROSTER_NEXT_STEP, import_report
 from bot.rules import zones
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, effective_autocomplete, replies
 
 IMPORT_KINDS = [
     app_commands.Choice(
@@ -79,6 +79,7 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         effective="Score entry changes: from this date, YYYY-MM-DD (default: the next week not yet played)",
         league=LEAGUE_OPTION,
     )
+    @app_commands.autocomplete(effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def config(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -12,7 +13,7 @@ from sqlmodel import col, select
 from bot import formats
 from bot.clock import Clock
 from bot.rules import setup as rules
-from bot.rules.refusals import InvalidInput
+from bot.rules.refusals import InvalidInput, Refusal
 from bot.rules.scores import SCORE_LIMIT, ScoreInput, parse_score
 from bot.services import audit, league_options
 from bot.services.actor import Actor
@@ -137,6 +138,20 @@ class LeagueService:
             audit.updated(session, actor, league, before=before, at=now)
         return league
 
+    async def effective_dates(self, guild_id: int, league_name: str | None) -> list[tuple[str, str]]:
+        """`effective:` autocomplete (COMMON-LEAGUE-2): the first day not yet played, then the weeks after it, as
+        (label, YYYY-MM-DD); none while no league is found."""
+        now = self.clock.now()
+        async with self.db.reading() as session:
+            try:
+                league = await find_league(session, guild_id, league_name)
+            except Refusal:
+                return []
+            first = await league_options.first_unplayed(session, league, now) or league_today(league, now)
+        days = [first + timedelta(weeks=week) for week in range(EFFECTIVE_WEEKS_OFFERED)]
+        labels = ["the next week not yet played", *(f"{week} weeks later" for week in range(1, len(days)))]
+        return [(f"{day:%a %d %b %Y}: {label}", day.isoformat()) for day, label in zip(days, labels, strict=True)]
+
     async def options_over_time(self, actor: Actor, league_name: str | None) -> OptionsOverTime:
         """Any member may read how scores are typed today and how the league's options changed (COMMON-LEAGUE-2)."""
         async with self.db.reading() as session:
@@ -206,6 +221,8 @@ class ScoreInputSet:
     changed: league_options.Changed
     history: list[str]  # allow_shorthand and score_ceiling over time, where they changed
 
+
+EFFECTIVE_WEEKS_OFFERED = 5
 
 _ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)
 """How a commissioner may type a ceiling: any exact form or shorthand, up to the storable limit."""

@@ -33,7 +33,16 @@ from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
 from bot.services.field.options import OPTION_NAMES
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, matching, replies
+from cogs._shared import (
+    LEAGUE_OPTION,
+    MAX_CHOICES,
+    LeagueOption,
+    actor_from,
+    bot_of,
+    effective_autocomplete,
+    matching,
+    replies,
+)
 
 OFFENCES = [
     app_commands.Choice(name="played an opponent's ball (FIELD-PEN-2)", value=Offence.OPPONENT_BALL.value),
@@ -444,7 +453,7 @@ class FieldCommands(commands.Cog):
         effective="From this date, YYYY-MM-DD (default: the next night not yet closed)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(option=option_autocomplete)
+    @app_commands.autocomplete(option=option_autocomplete, effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def config(
         self,

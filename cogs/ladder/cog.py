@@ -14,7 +14,7 @@ from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, effective_autocomplete, matching, replies
 
 OFFENCES = [
     app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
@@ -231,7 +231,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         effective="From this date, YYYY-MM-DD (default: the next night not yet closed)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(name=option_autocomplete)
+    @app_commands.autocomplete(name=option_autocomplete, effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def option(
         self, interaction: discord.Interaction, name: str | None = None, value: str | None = None,

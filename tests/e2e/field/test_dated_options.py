@@ -88,6 +88,11 @@ async def test_an_effective_date_never_reaches_back_and_a_later_one_waits(field_
     assert typo.ephemeral and "`effective`" in typo.content and "YYYY-MM-DD" in typo.content
     assert await league.digest() == before  # refused: nothing changed
 
+    offered = await league.emulator.autocomplete(
+        "/field config option:top_points value:40 effective:", focused="effective", as_member="alice"
+    )
+    assert [c["value"] for c in offered][:3] == ["2027-06-02", "2027-06-09", "2027-06-16"], offered
+    assert offered[0]["name"] == "Wed 02 Jun 2027: the next week not yet played", offered
     later = await ok(league, "/field config option:top_points value:40 effective:2027-06-15")
     assert "top_points = 40. It applies from 2027-06-15; until then the current value stands." in later, later
     assert "top_points = 25 (changed)" not in later and "\ntop_points = 25\n" in later, later  # today's value
@@ -100,7 +105,7 @@ async def test_an_effective_date_never_reaches_back_and_a_later_one_waits(field_
 
 async def test_what_if_shows_another_table_and_stores_nothing(field_league: RunningBot) -> None:  # noqa: F811
     league = field_league
-    for week in (1, 2, 3):
+    for week in (1, 2):
         await play_week(league, week)
     real = await league.run("/standings", as_member="p05")
     counts, before = await league.row_counts(), await league.digest()
@@ -117,6 +122,8 @@ async def test_what_if_shows_another_table_and_stores_nothing(field_league: Runn
     typed = await league.run("/standings what-if:drop_lowest_weeks=0", as_member="p05")
     assert typed.embeds[0]["fields"] == hypothetical.embeds[0]["fields"]
 
+    exported = await league.run('/standings export:true what-if:"no dropped weeks"', as_member="p05")
+    assert exported.ephemeral and "`what-if`" in exported.content and not exported.embeds, exported.content
     bad = await league.run("/standings what-if:drop_lowest_weeks=-1", as_member="p05")
     assert bad.ephemeral and "drop_lowest_weeks" in bad.content, bad.content
     unknown = await league.run("/standings what-if:everyone_wins", as_member="p05")
