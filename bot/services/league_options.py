@@ -39,6 +39,13 @@ def versions_key(league: League) -> str:
     return json.dumps([league.options, league.option_history], sort_keys=True, default=str)
 
 
+async def options_ahead(session: AsyncSession, league: League, now: datetime) -> Mapping[str, Any]:
+    """The options of what is still to play: those of today, or of the first day not yet played when that is
+    later (a change made after tonight's night closed applies to everything from then on)."""
+    today = league_today(league, now)
+    return options_on(league, max(today, await first_unplayed(session, league, now) or today))
+
+
 async def first_unplayed(session: AsyncSession, league: League, now: datetime) -> date | None:
     """The default start of a change: the day after the last week played (None: nothing played yet, so the
     change applies from the beginning)."""
@@ -50,13 +57,13 @@ async def change(
     session: AsyncSession,
     actor: Actor,
     league: League,
-    change: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+    apply: Callable[[Mapping[str, Any]], Mapping[str, Any]],
     *,
     effective: str | None,
     now: datetime,
     reason: str,
 ) -> Changed:
-    """Apply `change` (which validates, raising a refusal naming the option) to every version from the start
+    """Apply `apply` (the change, which validates, raising a refusal naming the option) to every version from the start
     date on, audited with before and after. The start is the first day not yet played, or a later `effective`
     date (YYYY-MM-DD); an earlier one is refused: a change never rewrites the weeks played."""
     unplayed = await first_unplayed(session, league, now)
@@ -71,10 +78,11 @@ async def change(
                 f"{unplayed} on, or leave `effective` out.",
             )
     before = audit.snapshot(league)
-    league.options, league.option_history = rules.stored(rules.changed(versions_of(league), since, change))
+    league.options, league.option_history = rules.stored(rules.changed(versions_of(league), since, apply))
     session.add(league)
     audit.updated(session, actor, league, before=before, at=now, reason=f"{reason} from {since or 'the beginning'}")
-    ahead = since is not None and since > league_today(league, now)
+    today = league_today(league, now)
+    ahead = since is not None and since > max(today, unplayed or today)
     return Changed(since, next_week=since == unplayed, ahead=ahead)
 
 
@@ -82,7 +90,7 @@ async def change(
 class Changed:
     since: date | None  # the change applies from this day on (None: from the beginning)
     next_week: bool  # from the first day not yet played (no `effective` date, or that one)
-    ahead: bool  # it starts after today: until then the options in effect stay
+    ahead: bool  # it starts later than what is still to play: until then the options in effect stay
 
     def note(self) -> str:
         """What a reply says about when the change applies."""

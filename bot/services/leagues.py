@@ -156,9 +156,11 @@ class LeagueService:
         """Any member may read how scores are typed today and how the league's options changed (COMMON-LEAGUE-2)."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
+            ahead = await league_options.options_ahead(session, league, self.clock.now())
         schema = formats.of(league).options
-        today = schema.model_validate(league_options.options_on(league, league_today(league, self.clock.now())))
-        return OptionsOverTime(league, today.score_input, league_options.history_lines(league, schema))
+        return OptionsOverTime(
+            league, schema.model_validate(ahead).score_input, league_options.history_lines(league, schema)
+        )
 
     async def set_score_input(
         self,
@@ -201,8 +203,8 @@ class LeagueService:
                 for line in league_options.history_lines(league, schema)
                 if line.startswith(("allow_shorthand:", "score_ceiling:"))
             ]
-        today = schema.model_validate(league_options.options_on(league, league_today(league, now)))
-        return ScoreInputSet(league, today.score_input, changed, history)
+            ahead = schema.model_validate(await league_options.options_ahead(session, league, now))
+        return ScoreInputSet(league, ahead.score_input, changed, history)
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,7 @@ class OptionsOverTime:
 @dataclass(frozen=True)
 class ScoreInputSet:
     league: League
-    rules: ScoreInput  # for the scores entered today
+    rules: ScoreInput  # for the scores entered from now on
     changed: league_options.Changed
     history: list[str]  # allow_shorthand and score_ceiling over time, where they changed
 

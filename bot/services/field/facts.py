@@ -35,9 +35,9 @@ from bot.rules.field.scoring import (
 from bot.rules.field.standings import SeasonRow, season_standings
 from bot.rules.option_versions import OptionVersion
 from bot.rules.refusals import NotFound, RuleViolation
+from bot.services import league_options
 from bot.services.actor import Actor
-from bot.services.league_options import versions_of
-from bot.services.lookup import current_season, find_league, league_today
+from bot.services.lookup import current_season, find_league
 from storage.field import (
     FieldCheckin,
     FieldCorrection,
@@ -54,7 +54,7 @@ from storage.models import League, LeagueFormat, Machine, Player, Season
 class FieldContext:
     league: League
     season: Season
-    options: FieldOptions  # in effect today: what tonight's commands apply
+    options: FieldOptions  # of what is still to play: what tonight's commands apply
     versions: Sequence[OptionVersion]  # COMMON-LEAGUE-2: every version, each night scored under its own
     _dated: dict[date, FieldOptions] = field(default_factory=dict, compare=False, repr=False)
 
@@ -75,11 +75,10 @@ class FieldContext:
         return FieldContext(self.league, self.season, options, versions)
 
 
-def field_context(league: League, season: Season, now: datetime) -> FieldContext:
-    """The league with the options in effect today in its time zone (tonight's night plays under them)."""
-    versions = versions_of(league)
-    today = option_rules.in_effect(versions, league_today(league, now))
-    return FieldContext(league, season, FieldOptions.model_validate(today), versions)
+async def field_context(session: AsyncSession, league: League, season: Season, now: datetime) -> FieldContext:
+    """The league with the options of what is still to play (`league_options.options_ahead`)."""
+    ahead = await league_options.options_ahead(session, league, now)
+    return FieldContext(league, season, FieldOptions.model_validate(ahead), league_options.versions_of(league))
 
 
 async def load_context(session: AsyncSession, actor: Actor, league_name: str | None, now: datetime) -> FieldContext:
@@ -88,7 +87,7 @@ async def load_context(session: AsyncSession, actor: Actor, league_name: str | N
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    return field_context(league, await current_season(session, league), now)
+    return await field_context(session, league, await current_season(session, league), now)
 
 
 @dataclass(frozen=True)

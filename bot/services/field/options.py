@@ -28,7 +28,7 @@ OPTION_NAMES = tuple(FieldOptions.model_fields)
 
 @dataclass(frozen=True)
 class FieldOptionsView:
-    options: FieldOptions  # in effect today
+    options: FieldOptions  # of what is still to play
     history: list[str]  # the options that changed during the league, each with its values over time
     changed: league_options.Changed | None = None  # a change just made: from when it applies
     value: Any = None  # the value it set
@@ -67,9 +67,9 @@ class FieldConfigService:
             changed = await league_options.change(
                 session, actor, context.league, change, effective=effective, now=now, reason=f"option {key}"
             )
-            today = field_context(context.league, context.season, now).options
+            ahead = (await field_context(session, context.league, context.season, now)).options
             newest = FieldOptions.model_validate(context.league.options)  # the change reaches the newest version
-            return FieldOptionsView(today, _history(context.league), changed, getattr(newest, key))
+            return FieldOptionsView(ahead, _history(context.league), changed, getattr(newest, key))
 
 
 async def last_played(session: AsyncSession, league: League, today: date) -> date | None:

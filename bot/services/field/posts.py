@@ -25,7 +25,7 @@ from storage.models import AuditEntry, League
 
 
 async def field_context_of(session: AsyncSession, league: League, now: datetime) -> FieldContext:
-    return field_context(league, await current_season(session, league), now)
+    return await field_context(session, league, await current_season(session, league), now)
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:

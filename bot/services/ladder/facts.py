@@ -19,8 +19,8 @@ from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.services.discipline import players_barred, require_in_good_standing
-from bot.services.league_options import options_on
-from bot.services.lookup import current_season, find_league, league_today
+from bot.services.league_options import options_ahead, options_on
+from bot.services.lookup import current_season, find_league
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
 
@@ -43,12 +43,12 @@ class LadderLeague:
 
     def on(self, day: date) -> LadderLeague:
         """The league under the options in effect on `day`: what a night played then is scored under
-        (COMMON-LEAGUE-2; `options` is today's)."""
+        (COMMON-LEAGUE-2; `options` are those of what is still to play)."""
         return replace(self, options=LadderOptions.model_validate(options_on(self.league, day)))
 
 
 async def ladder_league(session: AsyncSession, guild_id: int, name: str | None, now: datetime) -> LadderLeague:
-    """The league with the options in effect today in its time zone (tonight's night plays under them)."""
+    """The league with the options of what is still to play (`league_options.options_ahead`)."""
     league = await find_league(session, guild_id, name)
     if league.format is not LeagueFormat.LADDER:
         raise InvalidInput(
@@ -56,7 +56,7 @@ async def ladder_league(session: AsyncSession, guild_id: int, name: str | None, 
             "Pick a ladder league with `league:`."
         )
     season = await current_season(session, league)
-    return LadderLeague(league, season, LadderOptions.model_validate(options_on(league, league_today(league, now))))
+    return LadderLeague(league, season, LadderOptions.model_validate(await options_ahead(session, league, now)))
 
 
 @dataclass(frozen=True)

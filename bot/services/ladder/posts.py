@@ -15,15 +15,15 @@ from bot.rules.refusals import NotFound
 from bot.services.ladder.facts import LadderLeague, nights
 from bot.services.ladder.nights import GroupsView, planned_groups
 from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_places, standings_table
-from bot.services.league_options import options_on
-from bot.services.lookup import current_season, league_today
+from bot.services.league_options import options_ahead
+from bot.services.lookup import current_season
 from bot.services.post_content import PostContent, aware
 from storage.models import League
 
 
 async def ladder_league_of(session: AsyncSession, league: League, now: datetime) -> LadderLeague:
-    today = options_on(league, league_today(league, now))
-    return LadderLeague(league, await current_season(session, league), LadderOptions.model_validate(today))
+    ahead = await options_ahead(session, league, now)
+    return LadderLeague(league, await current_season(session, league), LadderOptions.model_validate(ahead))
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
