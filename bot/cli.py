@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from bot.settings import Settings, SettingsError, load_settings
-from bot.startup import StartupError, check_data_dir, discord_failure
+from bot.startup import StartupError, check_folder, discord_failure
 
 log = logging.getLogger("bot.cli")
 
@@ -117,11 +117,13 @@ def _demo_database_note(settings: Settings) -> str:
 
 
 async def _run_bot(settings: Settings) -> int:
+    from bot import daily_backup
     from bot.memory import limit_malloc_arenas
     from bot.runtime import migrated_database
 
     limit_malloc_arenas()  # before the database threads start
     _check_storage(settings)
+    daily_backup.check(settings)
     async with migrated_database(settings.resolved_database_url) as db:
         # The bot and discord.py are imported once the database answers: a start that fails on storage says so
         # without loading them.
@@ -131,7 +133,8 @@ async def _run_bot(settings: Settings) -> int:
 
         point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
         log.info("database: %s", make_url(settings.resolved_database_url).render_as_string(hide_password=True))
-        bot = LeagueBot(settings, db, SystemClock())
+        clock = SystemClock()
+        bot = LeagueBot(settings, db, clock, backups=daily_backup.DailyBackup.from_settings(settings, db, clock))
         try:
             async with bot:
                 await bot.start(settings.token or "")
@@ -145,7 +148,7 @@ async def _run_bot(settings: Settings) -> int:
 
 def _check_storage(settings: Settings) -> None:
     if settings.database_url is None:  # the SQLite file lives in the data folder
-        check_data_dir(settings.data_dir)
+        check_folder(settings.data_dir)
 
 
 async def _database_command(args: argparse.Namespace, settings: Settings) -> int:

@@ -16,12 +16,14 @@ from discord.ext import commands
 from sqlmodel import select
 
 import cogs
-from bot import errors
+from bot import channel_check, errors
 from bot.clock import Clock
+from bot.daily_backup import DailyBackup
 from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
 from bot.metrics import Metrics, MetricsServer
+from bot.rules import channel_access
 from bot.scoreboard_publisher import ScoreboardPublisher
 from bot.services import Services
 from bot.settings import Settings
@@ -75,9 +77,11 @@ class LeagueBot(commands.Bot):
         *,
         force_sync: bool = False,
         guild_ready_timeout: float = 2.0,
+        backups: DailyBackup | None = None,
     ) -> None:
         """`guild_ready_timeout`: how long discord.py waits after the last guild arrives before on_ready;
-        the local emulator sends every guild at once, so local runs and tests pass a short one."""
+        the local emulator sends every guild at once, so local runs and tests pass a short one. `backups`: the
+        daily backup, scheduled beside the posts (only `pinleague run` makes one: never of a local chat's database)."""
         super().__init__(
             guild_ready_timeout=guild_ready_timeout,
             command_prefix=commands.when_mentioned,
@@ -92,6 +96,7 @@ class LeagueBot(commands.Bot):
         self.claims = InteractionClaims(db, clock)  # `answer` handles each interaction once
         self.force_sync = force_sync
         self.posts = PostScheduler(self, self.services.posts)
+        self.backups = backups
         self.metrics = Metrics(db)
         self.metrics.watch(self.posts.scheduler)
         self.metrics_server: MetricsServer | None = None  # serving while PINLEAGUE_METRICS_PORT is set
@@ -108,6 +113,8 @@ class LeagueBot(commands.Bot):
         errors.install(self.tree)
         await self.sync_commands()
         await self.posts.start()
+        if self.backups is not None:
+            self.backups.schedule(self.posts.scheduler)
         if self.settings.metrics_port is not None:
             self.metrics_server = MetricsServer(self)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
@@ -115,8 +122,13 @@ class LeagueBot(commands.Bot):
         _freeze_startup_objects()
 
     async def _catch_up_when_ready(self) -> None:
-        """At start, send what fell due while the bot was down (within the grace), once the gateway is up."""
+        """At start, once the gateway is up: tell the commissioners what the bot may not do in their channels, and
+        send what fell due while the bot was down (within the grace)."""
         await self.wait_until_ready()
+        try:
+            await channel_check.tell_commissioners(self)
+        except Exception:
+            log.exception("checking the bot's channel permissions failed; the posts go out regardless")
         await self.posts.catch_up()
 
     async def on_app_command_completion(
@@ -171,3 +183,5 @@ class LeagueBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("to add it to another server: %s", channel_access.invite_link(self.application_id))

@@ -5,6 +5,7 @@ Built in `bot.cli` and passed down; nothing reads settings at import time.
 
 from __future__ import annotations
 
+from datetime import time
 from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -37,6 +38,20 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (instant)")
     metrics_port: int | None = Field(default=None, ge=0, le=65535, description="Serve /metrics and /healthz here")
     metrics_host: str = Field(default="127.0.0.1", description="Address the metrics port listens on")
+    backup_time: time | None = Field(default=None, description="Daily SQLite backup at this UTC time; None = none")
+    backup_dir: Path | None = Field(default=None, description="Where daily backups go; default data_dir/backups")
+    backup_keep: int = Field(default=7, ge=1, le=3650, description="How many daily backups are kept")
+
+    @field_validator("backup_time", mode="before")
+    @classmethod
+    def _time_of_day(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        try:
+            hours, minutes = (int(part) for part in value.strip().split(":"))
+            return time(hours, minutes)
+        except ValueError:
+            raise ValueError(f"must be a time of day in UTC like 03:30, not {value.strip()!r}") from None
 
     @field_validator("default_timezone")
     @classmethod
@@ -65,6 +80,10 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{self.data_dir / 'pinleague.db'}"
+
+    @property
+    def resolved_backup_dir(self) -> Path:
+        return self.backup_dir or self.data_dir / "backups"
 
     @property
     def token(self) -> str | None:

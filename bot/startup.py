@@ -18,28 +18,29 @@ class StartupError(Exception):
     """The bot cannot start; the message is one line: what is wrong and how to fix it."""
 
 
-def check_data_dir(path: Path) -> None:
-    """PINLEAGUE_DATA_DIR must be a folder pinleague can write to; a missing one is created."""
+def check_folder(path: Path, key: str = "PINLEAGUE_DATA_DIR") -> None:
+    """The folder a setting names (the data folder, the backup folder) must be one pinleague can write to; a
+    missing one is created."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise StartupError(f"PINLEAGUE_DATA_DIR={path}: {_folder_problem(path, exc)}") from exc
+        raise StartupError(f"{key}={path}: {_folder_problem(path, exc, key)}") from exc
 
 
-def _folder_problem(path: Path, exc: OSError) -> str:
+def _folder_problem(path: Path, exc: OSError, key: str) -> str:
     if exc.errno in (errno.ENOTDIR, errno.EEXIST):
         blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
-        return f"{blocking} is a file, not a folder; point PINLEAGUE_DATA_DIR at a folder (created if missing)"
+        return f"{blocking} is a file, not a folder; point {key} at a folder (created if missing)"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return (
             "this user may not write there (permission denied); give it write access (chown or chmod) "
-            "or point PINLEAGUE_DATA_DIR at a folder it owns"
+            f"or point {key} at a folder it owns"
         )
     if exc.errno == errno.EROFS:
-        return "the file system is read-only; point PINLEAGUE_DATA_DIR at a writable folder (a mounted volume)"
-    return f"{exc.strerror or exc}; point PINLEAGUE_DATA_DIR at a folder pinleague may write to"
+        return f"the file system is read-only; point {key} at a writable folder (a mounted volume)"
+    return f"{exc.strerror or exc}; point {key} at a folder pinleague may write to"
 
 
 def discord_failure(exc: BaseException, api_url: str) -> str | None:

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import channel_check
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
@@ -96,7 +97,9 @@ class PostCommands(commands.GroupCog, group_name="posts", group_description="The
             grace_minutes=grace_minutes,
         )
         await self.bot.posts.rebuild(posting.league.id)
-        return Reply("📬 Posting settings saved.", embeds=[settings_embed(posting)])
+        problems = channel_check.problems(self.bot, posting)
+        checked = channel_check.report(posting, problems) if problems else channel_check.ALL_GOOD
+        return Reply(f"📬 Posting settings saved.\n{checked}", embeds=[settings_embed(posting)])
 
     @app_commands.command(name="set", description="Turn a kind of post on or off, or change its time (commissioners)")
     @app_commands.describe(

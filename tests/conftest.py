@@ -46,6 +46,10 @@ class ThrowawayPostgres:
                     pytest.fail(f"PostgreSQL is required in CI but {PG_ADMIN_URL} did not answer: {exc}")
                 pytest.skip(f"no PostgreSQL at {PG_ADMIN_URL} ({exc}); set PINLEAGUE_TEST_PG_URL to run these")
             await self._admin.execute(f'CREATE DATABASE "{self._name}"')
+            # A commit then returns before its WAL record reaches the disk (about 1.5 ms less per commit here).
+            # Nothing a test checks depends on surviving a crash of PostgreSQL itself: the crash tests kill
+            # the bot, and what PostgreSQL acknowledged stays visible to every other connection.
+            await self._admin.execute(f'ALTER DATABASE "{self._name}" SET synchronous_commit = off')
             url = make_url(PG_ADMIN_URL).set(database=self._name).render_as_string(hide_password=False)
             migrated = Database(url)
             await upgrade(migrated)

@@ -233,12 +233,16 @@ class Seeded:
         # Scores entered by the cells go round tonight's machines 2..5 (machine 1's are written at seeding).
         self.field_machines = itertools.cycle(self.field_league.machine_ids[1:])
 
-    def values(self, running: RunningBot) -> dict[str, Any]:
-        newcomer = f"new{next(self.newcomers)}"
-        running.emulator.add_member(newcomer)
+    def values(self, running: RunningBot, template: str) -> dict[str, Any]:
+        """The values `template` may name; a newcomer joins the guild, and a CSV file is written, only for a
+        line that names them (each would otherwise grow the guild, and the work, at every cell)."""
         n = next(self.names)
+        newcomer = f"new{next(self.newcomers)}"
+        if "{newcomer}" in template:
+            running.emulator.add_member(newcomer)
         machines_csv = self.files / f"machines-{n}.csv"
-        machines_csv.write_text(f"venue,model\nImported Arcade,Model {n}\n")
+        if "{machines_csv}" in template:
+            machines_csv.write_text(f"venue,model\nImported Arcade,Model {n}\n")
         night = self.field_league
         return {
             "league": self.league, "match": self.match, "team": self.team, "venue": self.venue,
@@ -261,7 +265,8 @@ class Seeded:
         return str(getattr(night, ACTING_AT_NIGHT[role]))
 
     def line(self, path: str, running: RunningBot, options: set[str], *, values: dict[str, Any] | None = None) -> str:
-        line = COMMANDS[path][0].format(**(values or self.values(running)))
+        template = COMMANDS[path][0]
+        line = template.format(**(values or self.values(running, template)))
         return f'{line} league:"{self.league_of(path)}"' if "league" in options else line
 
 

@@ -15,6 +15,7 @@ from sqlmodel import SQLModel, select
 
 from bot.client import LeagueBot
 from bot.clock import ManualClock
+from bot.daily_backup import DailyBackup
 from bot.discord_endpoints import point_discord_at
 from bot.local.emulator import Emulator, InteractionResult
 from bot.settings import load_settings
@@ -73,17 +74,19 @@ async def running_bot(
     *,
     sync: bool = True,
     clock: ManualClock | None = None,
+    backups: DailyBackup | None = None,
     **overrides: object,
 ) -> AsyncIterator[RunningBot]:
     """The bot connected to an emulator (a new one unless given) and ready for commands; `clock` is the time the
-    bot starts at (default: now); `overrides` change its settings (e.g. `metrics_port=0`)."""
+    bot starts at (default: now); `backups` its daily backup (default none); `overrides` change its settings (e.g.
+    `metrics_port=0`)."""
     emulator = emulator or Emulator(guild_name="Pinball Club")
     owns_emulator = not emulator.started
     if owns_emulator:
         await emulator.start()
     point_discord_at(emulator.api_url, emulator.gateway_url)
     settings = load_settings(dev_guild_id=emulator.guild.id, discord_token="unused", **overrides)
-    bot = LeagueBot(settings, db, clock or ManualClock(), force_sync=sync, guild_ready_timeout=0.05)
+    bot = LeagueBot(settings, db, clock or ManualClock(), force_sync=sync, guild_ready_timeout=0.05, backups=backups)
     bot.report_interactions_done(emulator.interaction_done)
     task = asyncio.create_task(bot.start(emulator.token))
     try:

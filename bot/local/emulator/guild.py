@@ -270,14 +270,14 @@ def _lookup(items: Sequence[Named], text: str, kind: str, names: Callable[[Named
     mention = _MENTION.fullmatch(wanted)
     if mention or wanted.isdigit():
         wanted_id = int(mention.group(1) if mention else wanted)
-        found = [item for item in items if item.id == wanted_id]
+        found = next((item for item in items if item.id == wanted_id), None)
     else:
         key = _name_key(wanted)
-        found = [item for item in items if key in map(_name_key, names(item))]
-    if not found:
+        found = next((item for item in items if key in map(_name_key, names(item))), None)
+    if found is None:
         known = ", ".join(names(item)[0] for item in items)
         raise EmulatorError(f"no {kind} {text!r} in the guild (known: {known})")
-    return found[0]
+    return found
 
 
 def _name_key(name: str) -> str:
