@@ -22,8 +22,8 @@ from bot.rules.team import standings as rules
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
-from bot.services.league_options import options_ahead
-from bot.services.lookup import current_season, find_league
+from bot.services.league_options import options_on
+from bot.services.lookup import current_season, find_league, league_today
 from bot.services.reuse import ReusedPerLeague
 from bot.services.team.schedule import ScheduledLine, season_matches, team_league
 from storage import results as stored_results
@@ -103,8 +103,8 @@ class StandingsService:
             season = await current_season(session, league)
             loaded = await self._season_results(session, league, season, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
-            ahead = await options_ahead(session, league, now)
-            options = TeamOptions.model_validate({**ahead, **(what_if or {})})
+            today = options_on(league, league_today(league, now))  # no query: the season's matches are read once
+            options = TeamOptions.model_validate({**today, **(what_if or {})})
             regular = loaded.regular_lines
             view = StandingsView(
                 league,
