@@ -59,7 +59,7 @@ class StandingsCommands(commands.Cog):
                 exported = await self.bot.services.exports.standings_files(actor, table)
                 files = [export_file(file) for file in exported.files]
                 return Reply(exported.waiting, embeds=[embed], files=files)
-            return Reply(embeds=[embed], ephemeral=table.what_if is not None)
+            return Reply(embeds=[embed], ephemeral=what_if is not None)
 
         # the export's files and a what-if table go to the caller alone
         await answer(interaction, work(), ephemeral=export or what_if is not None)
