@@ -1,7 +1,10 @@
 """The real bot in a process of its own, connected to an emulator in the parent: what the benchmarks time
 and measure (start-up, memory) and what the crash suite kills.
 
-    python -m bench.bot_process --db URL --api URL --gateway URL --token T --guild ID --now ISO [--noop]
+    python -m bench.bot_process --db URL --api URL --gateway URL --token T [--guild ID] --now ISO [--noop]
+
+Without --guild, commands are global (every guild of the emulator has them). The shards come from
+PINLEAGUE_SHARD_COUNT and PINLEAGUE_SHARD_IDS, as for `pinleague run`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.client import LeagueBot
+from bot.client import LeagueBot, ShardedLeagueBot
 from bot.clock import ManualClock
 from bot.discord_endpoints import point_discord_at
 from bot.memory import limit_malloc_arenas
@@ -44,12 +47,17 @@ class BenchBot(LeagueBot):
         await super().setup_hook()
 
 
+class ShardedBenchBot(BenchBot, ShardedLeagueBot):
+    """BenchBot on the shards PINLEAGUE_SHARD_IDS names."""
+
+
 async def _serve(args: argparse.Namespace) -> None:
     point_discord_at(args.api, args.gateway)
     db = Database(args.db)
-    settings = load_settings(dev_guild_id=args.guild, discord_token="unused")
+    settings = load_settings(dev_guild_id=args.guild, discord_token="unused", database_url=args.db)
     clock = ManualClock(datetime.fromisoformat(args.now))
-    bot = BenchBot(settings, db, clock, noop=args.noop, guild_ready_timeout=0.05)
+    bot_class = ShardedBenchBot if settings.sharded else BenchBot
+    bot = bot_class(settings, db, clock, noop=args.noop, guild_ready_timeout=0.05)
     try:
         async with bot:
             await bot.start(args.token)
@@ -61,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bot_process")
     for option in ("--db", "--api", "--gateway", "--token", "--now"):
         parser.add_argument(option, required=True)
-    parser.add_argument("--guild", type=int, required=True)
+    parser.add_argument("--guild", type=int)
     parser.add_argument("--noop", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -74,25 +82,46 @@ def main(argv: list[str] | None = None) -> int:
 class BotProcess:
     """Start, kill -9 and measure a bot process from the parent, which runs the emulator."""
 
-    def __init__(self, emulator: Emulator, db_url: str, now: datetime, *, noop: bool = False) -> None:
+    def __init__(
+        self,
+        emulator: Emulator,
+        db_url: str,
+        now: datetime,
+        *,
+        noop: bool = False,
+        shards: tuple[int, tuple[int, ...]] | None = None,
+        metrics_port: int | None = None,
+    ) -> None:
+        """`shards`: (PINLEAGUE_SHARD_COUNT, PINLEAGUE_SHARD_IDS) for the process; its commands are then global.
+        `metrics_port`: PINLEAGUE_METRICS_PORT (/metrics and /healthz on 127.0.0.1)."""
         self.emulator = emulator
         self.db_url = db_url
         self.now = now
         self.noop = noop
+        self.shards = shards
+        self.metrics_port = metrics_port
         self.process: asyncio.subprocess.Process | None = None
         self.started_in: float | None = None  # seconds from spawn to READY (identified, commands synced)
 
     async def start(self, *, timeout: float = 60.0) -> None:  # noqa: ASYNC109
-        sessions = len(self.emulator.gateway.live_sessions) + 1
         command = [
             sys.executable, "-m", "bench.bot_process", "--db", self.db_url, "--api", self.emulator.api_url,
-            "--gateway", self.emulator.gateway_url, "--token", self.emulator.token,
-            "--guild", str(self.emulator.guild.id), "--now", self.now.isoformat(),
+            "--gateway", self.emulator.gateway_url, "--token", self.emulator.token, "--now", self.now.isoformat(),
         ]  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        if self.shards is None:
+            command += ["--guild", str(self.emulator.guild.id)]
+            env.pop("PINLEAGUE_SHARD_COUNT", None)
+            env.pop("PINLEAGUE_SHARD_IDS", None)
+        else:
+            count, ids = self.shards
+            env |= {"PINLEAGUE_SHARD_COUNT": str(count), "PINLEAGUE_SHARD_IDS": ",".join(map(str, ids))}
+        if self.metrics_port is not None:
+            env["PINLEAGUE_METRICS_PORT"] = str(self.metrics_port)
         if self.noop:
             command.append("--noop")
+        sessions = len(self.emulator.gateway.live_sessions) + (len(self.shards[1]) if self.shards else 1)  # one a shard
         began = time.perf_counter()
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = await asyncio.create_subprocess_exec(*command, cwd=ROOT, env=env)
         await self.emulator.wait_until_ready(timeout, sessions=sessions)
         self.started_in = time.perf_counter() - began

@@ -15,6 +15,7 @@ from bench.field import FieldLeague, FieldLeagueSize, field_workloads, seed_fiel
 from bench.ladder import LEAGUE as LADDER_LEAGUE
 from bench.ladder import LadderLeague, LadderLeagueSize, ladder_workloads, seed_ladder_league
 from bench.load import Call, TimedEmulator, Workload
+from bench.ratings import RatingUpdate, time_rating_update
 from bench.team import TeamLeague, TeamLeagueSize, actor, seed_team_league
 from bench.team_load import team_workloads
 from bot.clock import ManualClock
@@ -30,6 +31,7 @@ class SeededLeague:
     workloads: Callable[[TimedEmulator], list[Workload]]
     mixed: Callable[[TimedEmulator, int], Awaitable[list[Call]]]  # the sustained run's commands
     mix: str  # how the sustained run mixes them, for the report
+    rating_update: Callable[[int], Awaitable[RatingUpdate]] | None = None  # n games confirmed, each timed
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ async def seed_team(db: Database, emulator: TimedEmulator) -> SeededLeague:
         workloads=lambda emulator: team_workloads(league, emulator),
         mixed=lambda emulator, n: _team_mix(league, emulator, n),
         mix="one score entry in ten until tonight's games run out; else /standings, autocomplete, /noop in turn",
+        rating_update=lambda n: time_rating_update(league, n),
     )
 
 

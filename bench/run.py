@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
@@ -36,6 +36,8 @@ from storage.db import Database
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 ACK_DEADLINE = 3.0
+NOOP = "no-op (/noop)"  # every run's baseline
+RATED_GAMES = 48  # tonight's games confirmed one by one, the ratings read after each
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Plan:
     crash_cycles: int
     restarts: int
     bad_input_examples: int  # in all, spread over every command
+    kinds: tuple[str, ...] = ()  # only these command kinds (and the no-op beside them); nothing else is run
 
     @classmethod
     def full(cls) -> Plan:
@@ -71,6 +74,7 @@ class FormatRun:
     notes: dict[str, str] = field(default_factory=dict)
     sustained: Latencies | None = None
     peak_rss_mb: float = 0.0
+    rating_update: str = ""
 
 
 @dataclass
@@ -89,14 +93,16 @@ async def run_format(fmt: BenchFormat, db: Database, plan: Plan, *, guild_seed: 
         seeded = await fmt.seed(db, emulator)
         result = FormatRun(fmt.name, time.perf_counter() - began, seeded.summary)
         result.service_standings_ms = await seeded.time_standings(20)
+        if seeded.rating_update is not None:
+            result.rating_update = (await seeded.rating_update(RATED_GAMES)).summary()
         bot = BotProcess(emulator, str(db.url.render_as_string(hide_password=False)), seeded.now, noop=True)
         try:
-            for _ in range(plan.restarts):
+            for _ in range(0 if plan.kinds else plan.restarts):
                 await bot.start()
                 result.startups.append(bot.started_in or 0.0)
                 await bot.stop()
             await bot.start()
-            workloads = seeded.workloads(emulator)
+            workloads = [w for w in seeded.workloads(emulator) if not plan.kinds or w.kind in (*plan.kinds, NOOP)]
             rounds = (
                 (1, plan.samples_single, None),
                 (plan.concurrency, plan.samples_concurrent, None),
@@ -113,6 +119,9 @@ async def run_format(fmt: BenchFormat, db: Database, plan: Plan, *, guild_seed: 
                         await measure(emulator, workload.kind, calls, concurrency=users, think=think, rng=pauses)
                     )
                     logging.info("%s %s ×%d (think %s): %d done", fmt.name, workload.kind, users, think, len(calls))
+            result.peak_rss_mb = bot.peak_rss_mb()
+            if plan.kinds:
+                return result
             result.notes["mix"] = seeded.mix
             result.sustained = await measure(
                 emulator, "sustained mix", await seeded.mixed(emulator, 200_000),
@@ -129,6 +138,8 @@ async def run_database(kind: str, plan: Plan, formats: list[BenchFormat]) -> Dat
         result = DatabaseRun(kind, version)
         for guild_seed, fmt in enumerate(formats, start=2):
             result.formats.append(await run_format(fmt, db, plan, guild_seed=guild_seed))
+    if plan.kinds:
+        return result
     async with scratch_database(kind) as (db, _):
         result.curve = await standings_curve(db, plan.curve)
     if kind == "sqlite":
@@ -239,6 +250,8 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
         lines += [f"## {run.database} ({run.version})", ""]
         for fmt in run.formats:
             lines += _format_section(fmt, plan)
+        if not run.curve:  # a run of some kinds only
+            continue
         lines += [
             "### Standings scaling (service call, not reused from memory)",
             "",
@@ -274,12 +287,13 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         f"### {fmt.name} format: {fmt.seed_summary}",
         "",
         f"Seeded in {fmt.seed_seconds:.1f} s. Start-up to READY (spawn → identified, commands synced): "
-        + ", ".join(f"{s:.2f} s" for s in fmt.startups)
+        + (", ".join(f"{s:.2f} s" for s in fmt.startups) or "not measured")
         + f". Peak RSS of the bot: **{fmt.peak_rss_mb:.0f} MiB**. The seeded league's standings as a "
         "service call, not reused from memory: median "
         f"**{statistics.median(fmt.service_standings_ms):.1f} ms**, max {max(fmt.service_standings_ms):.1f} ms; "
         f"the first call (team: computes and stores the final results the later calls read) "
-        f"{fmt.service_standings_ms[0]:.1f} ms.",
+        f"{fmt.service_standings_ms[0]:.1f} ms."
+        + (f" Service call, {fmt.rating_update}." if fmt.rating_update else ""),
         "",
         "| command | members | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "
         "| reply p99 ÷ no-op | refused | errors |",
@@ -332,6 +346,8 @@ def _ms(values: list[float], q: float) -> str:
 
 async def main_async(args: argparse.Namespace) -> int:
     plan = Plan.quick() if args.quick else Plan.full()
+    if args.kind:
+        plan = replace(plan, kinds=tuple(args.kind), bad_input_examples=0)
     began = datetime.now(UTC)
     load_before = list(os.getloadavg())
     formats = [f for f in FORMATS if not args.format or f.name in args.format]
@@ -351,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small samples and sizes, for development")
     parser.add_argument("--db", choices=["sqlite", "postgresql"], help="one database (default: both)")
     parser.add_argument("--format", action="append", help="only this format (repeatable)")
+    parser.add_argument(
+        "--kind", action="append",
+        help="only this command kind, e.g. '/player profile' (repeatable): beside the no-op and the seeded league's "
+        "service figures; no restarts, sustained mix, curve, crashes or bad input",
+    )  # fmt: skip
     parser.add_argument("--out", help=f"where to write the results (default {RESULTS})")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")

@@ -17,14 +17,14 @@ from sqlalchemy import delete, insert, update
 from sqlmodel import col, select
 
 from bot.clock import ManualClock
-from bot.local.emulator import Emulator
+from bot.local.emulator import Emulator, Guild
 from bot.rules.team.model import ScoreStatus, Side
 from bot.services import Services
 from bot.services.actor import Actor
 from bot.services.players import Member
 from storage.db import Database
 from storage.matches import GameScore, Match, MatchConfirmation, MatchLineup, MatchVisit
-from storage.models import League, Machine, RosterEntry, Season, SeasonStatus
+from storage.models import League, Machine, RosterEntry, Season
 
 NEW_YORK = ZoneInfo("America/New_York")
 SETUP_DAY = datetime(2027, 2, 26, 12, 0, tzinfo=NEW_YORK)  # a Friday
@@ -112,10 +112,11 @@ class TeamLeague:
                 await session.exec(insert(MatchLineup), params=rows)
 
 
-def actor(emulator: Emulator, name: str, *, admin: bool = False) -> Actor:
-    member = emulator.member(name)
+def actor(emulator: Emulator, name: str, *, admin: bool = False, guild: Guild | None = None) -> Actor:
+    guild = guild or emulator.guild
+    member = guild.member(name)
     return Actor(
-        guild_id=emulator.guild.id,
+        guild_id=guild.id,
         user_id=member.id,
         display_name=member.name,
         role_ids=frozenset(member.role_ids),
@@ -124,17 +125,21 @@ def actor(emulator: Emulator, name: str, *, admin: bool = False) -> Actor:
     )
 
 
-async def seed_team_league(db: Database, emulator: Emulator, size: TeamLeagueSize = TeamLeagueSize()) -> TeamLeague:
-    """24 teams × 12 players by default, ten weeks played plus three past seasons; tonight is week 11."""
+async def seed_team_league(
+    db: Database, emulator: Emulator, size: TeamLeagueSize = TeamLeagueSize(), *, guild: Guild | None = None
+) -> TeamLeague:
+    """24 teams × 12 players by default, ten weeks played plus three past seasons; tonight is week 11. In the
+    emulator's guild unless another is named."""
+    guild = guild or emulator.guild
     clock = ManualClock(SETUP_DAY)
     services = Services.build(db, clock, default_timezone="America/New_York")
-    owner = actor(emulator, emulator.guild.owner.name, admin=True)
+    owner = actor(emulator, guild.owner.name, admin=True, guild=guild)
     league = await services.leagues.create(
         owner,
         name="Bench League",
         league_format="team",
         timezone="America/New_York",
-        commissioner_role_id=emulator.role("Commissioner").id,
+        commissioner_role_id=guild.role("Commissioner").id,
     )
     venues = [f"Venue {v + 1}" for v in range(size.venues)]
     for venue in venues:
@@ -153,7 +158,7 @@ async def seed_team_league(db: Database, emulator: Emulator, size: TeamLeagueSiz
         )
         for p in range(size.players):
             name = f"t{t + 1:02d}p{p + 1:02d}"
-            member = emulator.add_member(name)
+            member = emulator.add_member(name, guild=guild)
             members.append(name)
             role = "captain" if p == 0 else ("starter" if p < 8 else "reserve")
             if p == 0:
@@ -164,18 +169,27 @@ async def seed_team_league(db: Database, emulator: Emulator, size: TeamLeagueSiz
             )  # fmt: skip
         await services.rosters.submit(owner, None, team_name=team, effective=SETUP_DAY.date())
     await services.schedule.generate(owner, None, weeks=size.weeks, start=SEASON_START.isoformat())
-    return await _play(db, emulator, league, size, members, captains)
+    return await _play(db, emulator, guild, league, size, members, captains)
 
 
 async def _play(
-    db: Database, emulator: Emulator, league: League, size: TeamLeagueSize, members: list[str], captains: list[str]
+    db: Database,
+    emulator: Emulator,
+    guild: Guild,
+    league: League,
+    size: TeamLeagueSize,
+    members: list[str],
+    captains: list[str],
 ) -> TeamLeague:
     async with db.writing() as session:
         season = (await session.exec(select(Season).where(Season.league_id == league.id))).one()
         matches = list((await session.exec(select(Match).where(Match.season_id == season.id))).all())
-        entries = list((await session.exec(select(RosterEntry).order_by(col(RosterEntry.id)))).all())
+        # This league's only: another guild's league may share the database.
+        of_league = select(RosterEntry).where(RosterEntry.league_id == league.id).order_by(col(RosterEntry.id))
+        entries = list((await session.exec(of_league)).all())
         machines: dict[int | None, list[int]] = {}
-        for machine in (await session.exec(select(Machine).order_by(col(Machine.id)))).all():
+        league_machines = select(Machine).where(Machine.league_id == league.id).order_by(col(Machine.id))
+        for machine in (await session.exec(league_machines)).all():
             machines.setdefault(machine.venue_id, []).append(machine.id or 0)
         players: dict[int, list[int]] = {}
         for entry in entries:
@@ -185,11 +199,7 @@ async def _play(
         for match in played:
             rows.played(match, players, machines.get(match.venue_id, []))
         # Past seasons: the same teams and rosters, the same pairings a year (or two, three) earlier.
-        season.number, season.name, season.status = (
-            size.past_seasons + 1,
-            f"Season {size.past_seasons + 1}",
-            SeasonStatus.ACTIVE,
-        )
+        season.number, season.name = size.past_seasons + 1, f"Season {size.past_seasons + 1}"
         session.add(season)
         await session.flush()
         for back in range(1, size.past_seasons + 1):
@@ -197,7 +207,6 @@ async def _play(
                 league_id=league.id or 0,
                 number=size.past_seasons + 1 - back,
                 name=f"Season {size.past_seasons + 1 - back}",
-                status=SeasonStatus.FINISHED,
             )
             session.add(past)
             await session.flush()
@@ -230,7 +239,7 @@ async def _play(
         tonight_matches = [m for m in matches if m.week == size.weeks_played + 1]
         match_day = tonight_matches[0].play_on
         tonight = []
-        name_of = {emulator.member(name).id: name for name in members}
+        name_of = {guild.member(name).id: name for name in members}
         discord_of = await _discord_ids(session, [p for ids in players.values() for p in ids])
         arrive = datetime.combine(match_day, time(19, 45), tzinfo=NEW_YORK)
         for match in tonight_matches:

@@ -26,6 +26,11 @@ def team_workloads(league: TeamLeague, emulator: TimedEmulator) -> list[Workload
         members = itertools.cycle(league.members)
         return [_run(emulator, "/noop", next(members)) for _ in range(n)]
 
+    async def profile(n: int) -> list[Call]:
+        """A player who played this season asks for their own profile (ratings over every confirmed game)."""
+        played = itertools.cycle(name for match in league.tonight for side in Side for name in match.roster[side][:4])
+        return [_run(emulator, "/player profile", next(played)) for _ in range(n)]
+
     async def standings(n: int) -> list[Call]:
         members = itertools.cycle(league.members)
         return [_run(emulator, "/standings", next(members)) for _ in range(n)]
@@ -74,6 +79,7 @@ def team_workloads(league: TeamLeague, emulator: TimedEmulator) -> list[Workload
     return [
         Workload("no-op (/noop)", noop),
         Workload("/standings", standings),
+        Workload("/player profile", profile, note="rating, machines and trend of a member who played every week"),
         Workload("autocomplete (/lineup p1)", autocomplete),
         Workload(
             "/lineup", lineup, max_concurrency=matches, limit=matches * 8,

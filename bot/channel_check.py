@@ -70,6 +70,8 @@ async def tell_commissioners(bot: LeagueBot) -> None:
     """At start: each league whose channels lack something is told in its commissioners channel, once for the same
     problems (claimed like a post, so reconnects and restarts do not repeat it; new problems are told anew)."""
     for posting in await bot.services.posts.postings():
+        if not bot.settings.serves_guild(posting.league.guild_id):
+            continue  # a guild on another process's shard: not in this cache, its channels would look gone
         found = problems(bot, posting)
         if not found:
             continue

@@ -127,14 +127,15 @@ async def _run_bot(settings: Settings) -> int:
     async with migrated_database(settings.resolved_database_url) as db:
         # The bot and discord.py are imported once the database answers: a start that fails on storage says so
         # without loading them.
-        from bot.client import LeagueBot
+        from bot.client import bot_class
         from bot.clock import SystemClock
         from bot.discord_endpoints import point_discord_at
 
         point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
         log.info("database: %s", make_url(settings.resolved_database_url).render_as_string(hide_password=True))
         clock = SystemClock()
-        bot = LeagueBot(settings, db, clock, backups=daily_backup.DailyBackup.from_settings(settings, db, clock))
+        backups = daily_backup.DailyBackup.from_settings(settings, db, clock)
+        bot = bot_class(settings)(settings, db, clock, backups=backups)
         try:
             async with bot:
                 await bot.start(settings.token or "")

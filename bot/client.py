@@ -10,6 +10,7 @@ import json
 import logging
 import pkgutil
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -78,11 +79,13 @@ class LeagueBot(commands.Bot):
         force_sync: bool = False,
         guild_ready_timeout: float = 2.0,
         backups: DailyBackup | None = None,
+        **client_options: Any,
     ) -> None:
         """`guild_ready_timeout`: how long discord.py waits after the last guild arrives before on_ready;
         the local emulator sends every guild at once, so local runs and tests pass a short one. `backups`: the
         daily backup, scheduled beside the posts (only `pinleague run` makes one: never of a local chat's database)."""
         super().__init__(
+            **client_options,
             guild_ready_timeout=guild_ready_timeout,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # no privileged intents: members arrive with each interaction
@@ -181,7 +184,33 @@ class LeagueBot(commands.Bot):
             await session.exec(remember(key, digest, sqlite=self.db.is_sqlite))
         log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
+    def gateway_open(self) -> bool:
+        return self.ws is not None and self.ws.open
+
+    def _shards_text(self) -> str:
+        return ""
+
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds%s", self.user, len(self.guilds), self._shards_text())
         if self.application_id is not None:
             log.info("to add it to another server: %s", channel_access.invite_link(self.application_id))
+
+
+class ShardedLeagueBot(LeagueBot, commands.AutoShardedBot):
+    """LeagueBot on the shards PINLEAGUE_SHARD_IDS names (default: all PINLEAGUE_SHARD_COUNT), one gateway
+    connection each. Discord sends each guild's events, interactions included, to its shard's connection only."""
+
+    def __init__(self, settings: Settings, *args: Any, **kwargs: Any) -> None:
+        shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        super().__init__(settings, *args, shard_count=settings.shard_count, shard_ids=shard_ids, **kwargs)
+
+    def gateway_open(self) -> bool:
+        return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
+
+    def _shards_text(self) -> str:
+        return f" on shards {','.join(map(str, sorted(self.shards)))} of {self.shard_count}"
+
+
+def bot_class(settings: Settings) -> type[LeagueBot]:
+    """Sharded when PINLEAGUE_SHARD_COUNT is set; a plain client otherwise (one gateway connection)."""
+    return ShardedLeagueBot if settings.sharded else LeagueBot

@@ -28,10 +28,11 @@ if TYPE_CHECKING:
     from bot.rules.notices import NoticeKind
     from bot.rules.posts import Calendar, PlannedPost
     from bot.rules.scores import ScoreInputOptions
+    from bot.rules.seasons import Carried, SeasonProgress
     from bot.services.actor import Actor
     from bot.services.help import Asker, Role, Situation
     from storage.db import Database
-    from storage.models import League
+    from storage.models import League, Season
 
 INSTALLED = ("bot.render.team.format", "bot.render.ladder.format", "bot.render.field.format")
 
@@ -41,11 +42,18 @@ Message = TypeVar("Message")  # the message sent for it (`bot.render.posts.Outgo
 
 
 class StandingsReader(Protocol):
-    """A league's standings in the format's own shape; `conference` is given only where the format has teams.
-    `what_if`: options to compute the table under instead of the league's own, for the caller alone."""
+    """A league's standings in the format's own shape; `conference` is given only where the format has teams;
+    `season` is a season's number (the current season when None). `what_if`: options to compute the table under
+    instead of the league's own, for the caller alone."""
 
     async def __call__(
-        self, actor: Actor, league_name: str, *, conference: str | None, what_if: Mapping[str, Any] | None
+        self,
+        actor: Actor,
+        league_name: str,
+        *,
+        conference: str | None,
+        season: int | None,
+        what_if: Mapping[str, Any] | None,
     ) -> Any: ...
 
 
@@ -57,17 +65,41 @@ class CalendarFile(Protocol):
     ) -> ExportFile: ...
 
 
-class OptionsStandings(Protocol):
-    async def __call__(self, actor: Actor, league_name: str, *, what_if: Mapping[str, Any] | None) -> Any: ...
+class SeasonStandings(Protocol):
+    async def __call__(
+        self, actor: Actor, league_name: str, *, season: int | None, what_if: Mapping[str, Any] | None
+    ) -> Any: ...
 
 
-def without_conferences(read: OptionsStandings) -> StandingsReader:
+class SeasonProgressReader(Protocol):
+    """COMMON-SEASON-1/2: the counts of a season's regular season and post-season its stage is derived from."""
+
+    async def __call__(
+        self, session: AsyncSession, league: League, season: Season, now: datetime
+    ) -> SeasonProgress: ...
+
+
+class SeasonCarrier(Protocol):
+    """`/season new`: puts into `new` what the format takes over from `last` (teams and rosters, players), and
+    says how many of each it carried and what to do next."""
+
+    async def __call__(
+        self, session: AsyncSession, league: League, last: Season, new: Season, now: datetime
+    ) -> Carried: ...
+
+
+def without_conferences(read: SeasonStandings) -> StandingsReader:
     """The standings reader of a format without teams: common code refuses a `conference` before asking it."""
 
     async def reader(
-        actor: Actor, league_name: str, *, conference: str | None, what_if: Mapping[str, Any] | None
+        actor: Actor,
+        league_name: str,
+        *,
+        conference: str | None,
+        season: int | None,
+        what_if: Mapping[str, Any] | None,
     ) -> Any:
-        return await read(actor, league_name, what_if=what_if)
+        return await read(actor, league_name, season=season, what_if=what_if)
 
     return reader
 
@@ -77,6 +109,15 @@ class LastPlayed(Protocol):
     play on `today` or later; None when none was. A change of options takes effect from the day after."""
 
     async def __call__(self, session: AsyncSession, league: League, today: date) -> date | None: ...
+
+
+@dataclass(frozen=True)
+class StandingsReaders:
+    """One service set's readers of the format's standings and of a season's progress (COMMON-SEASON-1/2), built
+    together so that a `/standings` asking both computes the season's results once."""
+
+    table: StandingsReader
+    progress: SeasonProgressReader
 
 
 @dataclass(frozen=True)
@@ -119,12 +160,13 @@ class Format:
     ledger: LedgerRules  # which rules discipline entries cite, and what the format adds (TEAM-DISC-2/3)
     notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
     tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
-    standings: Callable[[Database, Clock], StandingsReader]  # one reader per service set (it keeps its cache)
+    standings: Callable[[Database, Clock], StandingsReaders]  # one pair per service set (it keeps its cache)
     what_ifs: Mapping[str, Mapping[str, Any]]  # `/standings what-if:` suggestions: label → the options changed
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
     last_played: LastPlayed
+    carry_season: SeasonCarrier
     posts: Posts[Any, Any]
     guide: Guide
 

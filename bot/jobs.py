@@ -3,7 +3,8 @@
 Thin on purpose. Jobs are rebuilt from our own tables at every start (`replace_existing=True`): one cron job per
 league and kind at the kind's local time, in the league's IANA zone, plus a catch-up tick every minute and one
 at start. Every job only asks the service what is due now (by the injected clock) and sends it; the claim table
-decides who sends what, so a restart or a second process never posts twice (DESIGN.md §4).
+decides who sends what, so a restart or a second process never posts twice (DESIGN.md §4). With shards over
+several processes, each process's jobs cover only the guilds on its shards.
 `claim_and_send` is the same path for one-off notices from any service; the commissioner notices read from the
 audit trail (`bot.services.notices`) go out on the same tick.
 """
@@ -46,6 +47,9 @@ class PostScheduler:
         )
         self._ticking = asyncio.Lock()
         self._notices_seen_at = -1  # `db.commits` when notices were last looked for after a command
+        # Sharded over processes, each sends the posts of the guilds on its own shards (the ones it answers
+        # commands in); the claim still keeps a post single while a restarting process overlaps its successor.
+        self.serves = bot.settings.serves_guild
 
     async def start(self) -> None:
         """Called from `setup_hook` (APScheduler needs the running loop)."""
@@ -60,9 +64,9 @@ class PostScheduler:
             self.scheduler.shutdown(wait=False)
 
     async def rebuild(self, league_id: int | None = None) -> None:
-        """(Re)create the cron jobs of every league (or one) from `league_posting`."""
+        """(Re)create the cron jobs of every league (or one) of this process's guilds from `league_posting`."""
         for posting in await self.service.postings():
-            if league_id is None or posting.league.id == league_id:
+            if (league_id is None or posting.league.id == league_id) and self.serves(posting.league.guild_id):
                 self._schedule(posting)
 
     def _schedule(self, posting: Posting) -> None:
@@ -90,7 +94,7 @@ class PostScheduler:
         async with self._ticking:
             sent = 0
             try:
-                for due in await self.service.due(league_id):
+                for due in await self.service.due(league_id, serves=self.serves):
                     sent += await self._claim_and_send_due(due)
                 await self._refresh_living()
             except Exception:
@@ -118,7 +122,7 @@ class PostScheduler:
 
     async def _send_notices(self) -> int:
         sent = 0
-        for delivery in await self.notices.pending():
+        for delivery in await self.notices.pending(serves=self.serves):
             claim_id = await self.service.claim(delivery.league_id, NOTICE, delivery.period, delivery.channel_id)
             if claim_id is not None:
                 outgoing = Outgoing(delivery.text, mentions=list(delivery.mentions))
@@ -198,7 +202,7 @@ class PostScheduler:
 
     async def _refresh_living(self) -> None:
         """The bracket post is edited in place as playoff results arrive."""
-        for claim in await self.service.living(rules.BRACKET.name):
+        for claim in await self.service.living(rules.BRACKET.name, serves=self.serves):
             content = await self.service.content_for(claim.league_id, claim.kind, claim.period)
             if content is None or claim.message_id is None:
                 continue

@@ -105,7 +105,7 @@ def command_name(interaction: discord.Interaction) -> str:
 
 async def readiness(bot: LeagueBot) -> str | None:
     """None when the bot can answer: its gateway is connected and the database answers; else what is wrong."""
-    if bot.is_closed() or not bot.is_ready() or bot.ws is None or not bot.ws.open:
+    if bot.is_closed() or not bot.is_ready() or not bot.gateway_open():
         return "not connected to Discord's gateway"
     try:
         await asyncio.wait_for(bot.db.ping(), HEALTH_DB_TIMEOUT)

@@ -22,16 +22,17 @@ from bot.interactions import hold_interaction
 log = logging.getLogger(__name__)
 
 Publish = Callable[[], Awaitable[None]]
+BoardKey = int | str  # a match's id, or a group board's name ("ladder group 4"): one publish in flight per key
 
 
 class ScoreboardPublisher:
     def __init__(self) -> None:
         # match id → the board still to send, and the holds on the interactions whose changes it shows
-        self._newest: dict[int, tuple[Publish, list[Callable[[], None]]]] = {}
-        self._running: dict[int, asyncio.Task[None]] = {}
-        self._posted_at: dict[int, tuple[int, int]] = {}  # match id → (channel id, message id) posted here
+        self._newest: dict[BoardKey, tuple[Publish, list[Callable[[], None]]]] = {}
+        self._running: dict[BoardKey, asyncio.Task[None]] = {}
+        self._posted_at: dict[BoardKey, tuple[int, int]] = {}  # match id → (channel id, message id) posted here
 
-    def submit(self, match_id: int, publish: Publish) -> None:
+    def submit(self, match_id: BoardKey, publish: Publish) -> None:
         """Send this match's board soon, replacing any of its boards not yet sent. The interaction being handled
         stays unfinished until a board at least this new has been sent (or has failed)."""
         _, covered = self._newest.get(match_id, (None, []))
@@ -39,7 +40,7 @@ class ScoreboardPublisher:
         if match_id not in self._running:
             self._running[match_id] = asyncio.create_task(self._drain(match_id), name=f"scoreboard {match_id}")
 
-    async def _drain(self, match_id: int) -> None:
+    async def _drain(self, match_id: BoardKey) -> None:
         try:
             while (newest := self._newest.pop(match_id, None)) is not None:
                 publish, covered = newest
@@ -52,11 +53,11 @@ class ScoreboardPublisher:
         finally:
             del self._running[match_id]
 
-    def posted(self, match_id: int, channel_id: int, message_id: int) -> None:
+    def posted(self, match_id: BoardKey, channel_id: int, message_id: int) -> None:
         """Where a board was posted: boards built before it was stored still edit that message."""
         self._posted_at[match_id] = (channel_id, message_id)
 
-    def posted_at(self, match_id: int) -> tuple[int, int] | None:
+    def posted_at(self, match_id: BoardKey) -> tuple[int, int] | None:
         return self._posted_at.get(match_id)
 
     async def flush(self) -> None:
@@ -69,7 +70,7 @@ class ScoreboardPublisher:
         try:
             await asyncio.wait_for(self.flush(), within)
         except TimeoutError:
-            log.warning("scoreboards of matches %s not published before shutdown", sorted(self._running))
+            log.warning("scoreboards %s not published before shutdown", list(self._running))
         for task in list(self._running.values()):
             task.cancel()
         await asyncio.gather(*self._running.values(), return_exceptions=True)

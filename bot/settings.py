@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import time
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.rules.refusals import Refusal
 from bot.rules.zones import region_zone
@@ -31,6 +32,10 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
     data_dir: Path = Field(default=Path("data"), description="Where the SQLite database and backups live")
     database_url: str | None = Field(default=None, description="SQLAlchemy async URL; default SQLite in data_dir")
+    shard_count: int | None = Field(default=None, ge=1, description="Discord shards over all processes")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, description="The shards this process connects, comma-separated; default all of them"
+    )
     default_timezone: str = Field(default="America/New_York", description="Region zone (Area/City) for new leagues")
     log_level: str = "INFO"
     discord_api_url: str = DISCORD_API_URL
@@ -74,6 +79,54 @@ class Settings(BaseSettings):
         if value is None or value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
             return value
         raise ValueError("must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        try:
+            return tuple(int(part) for part in value.split(","))
+        except ValueError:
+            raise ValueError(f"{value!r} is not a comma-separated list of shard numbers, e.g. 0,1") from None
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _within_count(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if "shard_count" not in info.data:
+            return value  # the count itself is wrong, and says so
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("needs PINLEAGUE_SHARD_COUNT, the number of shards over all processes")
+        if not value:
+            raise ValueError("names no shard; list this process's shards, e.g. 0,1, or leave it empty for all")
+        outside = sorted({shard for shard in value if not 0 <= shard < count})
+        if outside:
+            shown = ", ".join(map(str, outside))
+            raise ValueError(f"shard {shown} is outside 0..{count - 1} (PINLEAGUE_SHARD_COUNT={count})")
+        if len(set(value)) != len(value):
+            raise ValueError("names a shard twice; list each of this process's shards once")
+        on_postgresql = str(info.data.get("database_url", "postgresql+asyncpg://")).startswith("postgresql+asyncpg://")
+        if set(value) != set(range(count)) and not on_postgresql:
+            # The other shards' processes must see the same leagues and the same claims.
+            raise ValueError(
+                "the other shards run in other processes, which must share one PostgreSQL database: set "
+                "PINLEAGUE_DATABASE_URL=postgresql+asyncpg://…"
+            )
+        return tuple(sorted(value))
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether this process connects the shard of `guild_id`: Discord's rule, (guild_id >> 22) % shard count."""
+        if self.shard_count is None:
+            return True
+        shard = (guild_id >> 22) % self.shard_count
+        return self.shard_ids is None or shard in self.shard_ids
 
     @property
     def resolved_database_url(self) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 import yarl
 
 DEVELOPER_PORTAL = "https://discord.com/developers/applications"
+SHARDING_REQUIRED = 4011  # the gateway's close code for a connection that would hold too many guilds
 
 
 class StartupError(Exception):
@@ -68,6 +69,11 @@ def discord_failure(exc: BaseException, api_url: str) -> str | None:
         return (
             f"cannot reach Discord at {host} ({type(reason).__name__}: {reason}): check this machine's network "
             "and firewall, or PINLEAGUE_DISCORD_API_URL / PINLEAGUE_DISCORD_GATEWAY_URL if you route through a proxy"
+        )
+    if isinstance(exc, discord.ConnectionClosed) and exc.code == SHARDING_REQUIRED:
+        return (
+            "Discord requires sharding: the bot is in more guilds than one gateway connection may hold (2,500); set "
+            "PINLEAGUE_SHARD_COUNT (README, Shards)"
         )
     if isinstance(exc, discord.GatewayNotFound):
         return "Discord's gateway is not answering (an outage on Discord's side): try again in a few minutes"

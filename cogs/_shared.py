@@ -94,6 +94,21 @@ async def effective_autocomplete(interaction: discord.Interaction, current: str)
     ]
 
 
+SEASON_OPTION = "An earlier season, e.g. 1 (default: the current season)"
+
+
+async def season_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """The league's seasons as "Season 2 (complete)", latest first; the value is the season's number."""
+    league = getattr(interaction.namespace, "league", None)
+    seasons = await bot_of(interaction).services.seasons.choices(interaction.guild_id or 0, league)
+    typed = current.casefold().strip()
+    return [
+        app_commands.Choice(name=shown.label[:100], value=shown.season.number)
+        for shown in seasons
+        if typed in shown.label.casefold()
+    ][:MAX_CHOICES]
+
+
 CommandBody = Callable[..., Coroutine[Any, Any, Reply]]
 Command = Callable[..., Coroutine[Any, Any, Any]]  # what discord.py takes as a command callback
 

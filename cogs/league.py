@@ -76,7 +76,8 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role="Stop treating this extra role as commissioners",
         allow_shorthand="Accept scores typed like 45.2M, 1.2B or 450k (off by default: exact scores only)",
         score_ceiling="The highest score accepted, e.g. 99,999,999,999; higher entries are refused as typos",
-        effective="Score entry changes: from this date, YYYY-MM-DD (default: the next week not yet played)",
+        use_ratings="Put the players' ratings to use: seeded groups, or a roster's mean rating (off by default)",
+        effective="The change applies from this date, YYYY-MM-DD (default: the next week not yet played)",
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(effective=effective_autocomplete)
@@ -89,9 +90,18 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         remove_official_role: discord.Role | None = None,
         allow_shorthand: bool | None = None,
         score_ceiling: str | None = None,
+        use_ratings: bool | None = None,
         effective: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
+        if use_ratings is not None:
+            others = (commissioner_role, add_official_role, remove_official_role, allow_shorthand, score_ceiling)
+            if any(option is not None for option in others):
+                raise InvalidInput("Change `use_ratings` on its own: one `/league config` command for it alone.")
+            rated = await self.bot.services.leagues.set_use_ratings(
+                actor_from(interaction), league, use=use_ratings, effective=effective
+            )
+            return Reply(render.use_ratings_set(rated))
         if allow_shorthand is not None or score_ceiling is not None:
             if commissioner_role or add_official_role or remove_official_role:
                 raise InvalidInput("Change the roles and the score entry in two separate `/league config` commands.")
@@ -104,7 +114,9 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
             )
             return Reply(render.score_input_set(result))
         if effective is not None:
-            raise InvalidInput("`effective` dates a score entry change: give `allow_shorthand` or `score_ceiling`.")
+            raise InvalidInput(
+                "`effective` dates an option change: give `allow_shorthand`, `score_ceiling` or `use_ratings`."
+            )
         if not (commissioner_role or add_official_role or remove_official_role):
             return Reply(render.options_over_time(await self.bot.services.leagues.options_over_time(
                 actor_from(interaction), league

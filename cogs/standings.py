@@ -12,7 +12,7 @@ from bot.interactions import Reply, answer
 from bot.render.exchange import export_file
 from bot.render.league_standings import league_standings_embed
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching
+from cogs._shared import LEAGUE_OPTION, SEASON_OPTION, LeagueOption, actor_from, bot_of, matching, season_autocomplete
 
 
 async def what_if_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -35,17 +35,20 @@ class StandingsCommands(commands.Cog):
     @app_commands.describe(
         conference="Team leagues: only this conference (default: every conference)",
         export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
+        season=SEASON_OPTION,
         what_if="The table under other options, e.g. no dropped weeks (only you see it; nothing is stored)",
         league=LEAGUE_OPTION,
     )
     @app_commands.rename(what_if="what-if")
     @app_commands.autocomplete(conference=conference_autocomplete, what_if=what_if_autocomplete)
+    @app_commands.autocomplete(season=season_autocomplete)
     @app_commands.guild_only()
     async def standings(
         self,
         interaction: discord.Interaction,
         conference: str | None = None,
         export: bool = False,
+        season: app_commands.Range[int, 1] | None = None,
         what_if: app_commands.Range[str, 1, 200] | None = None,
         league: LeagueOption = None,
     ) -> None:
@@ -53,7 +56,9 @@ class StandingsCommands(commands.Cog):
             actor = actor_from(interaction)
             if export and what_if:
                 raise InvalidInput("The export is the league's real table: leave out `what-if`, or `export`.")
-            table = await self.bot.services.league_standings.view(actor, league, conference=conference, what_if=what_if)
+            table = await self.bot.services.league_standings.view(
+                actor, league, conference=conference, season=season, what_if=what_if
+            )
             embed = league_standings_embed(table)
             if export:
                 exported = await self.bot.services.exports.standings_files(actor, table)

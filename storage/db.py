@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,19 +25,38 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 POSTGRES_CONNECT_TIMEOUT = 10  # seconds; asyncpg's own 60 s leaves a start against a silent host hanging
 _WRITER_OPTION = "pinleague_writer"
+PING_AFTER_IDLE = 10.0  # seconds a pooled PostgreSQL connection may sit unused before it is pinged
+_RETURNED_AT = "pinleague_returned_at"
 # PostgreSQL's SQLSTATEs for what a wrong URL causes
 _BAD_PASSWORD, _BAD_ROLE, _NO_DATABASE = "28P01", "28000", "3D000"
 
 
 class DatabaseUnavailable(Exception):
     """The database cannot be opened or reached; the message is one line naming the cause and the fix."""
+
+
+class WriteInReadingBlock(Exception):
+    """A change flushed inside `db.reading()`: changes belong in `db.writing()`."""
+
+
+class ReadingSession(Session):
+    """The session of `db.reading()`. It refuses to flush a change: on PostgreSQL reads run in autocommit, where a
+    flushed change would stay, and anywhere a change made in a read would otherwise vanish without a word."""
+
+
+@event.listens_for(ReadingSession, "before_flush")
+def _refuse_changes(session: Session, _context: Any, _instances: Any) -> None:
+    changed = [*session.new, *session.deleted, *(row for row in session.dirty if session.is_modified(row))]
+    if changed:
+        raise WriteInReadingBlock(f"db.reading() cannot change rows ({type(changed[0]).__name__}): use db.writing()")
 
 
 class Database:
@@ -47,12 +67,18 @@ class Database:
         if self.is_sqlite:
             self._ensure_sqlite_directory()
             connect_args = {"isolation_level": None, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
-        self.engine: AsyncEngine = create_async_engine(
-            self.url, echo=echo, connect_args=connect_args, pool_pre_ping=not self.is_sqlite
-        )
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, connect_args=connect_args)
         if self.is_sqlite:
             _tune_sqlite(self.engine)
-        self._reader = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
+            reader = self.engine
+        else:
+            _ping_when_idle(self.engine)
+            # At READ COMMITTED every statement sees what was committed before it, in a transaction or not: a
+            # read in autocommit sees the same rows and saves the BEGIN and ROLLBACK round trips.
+            reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._reader = async_sessionmaker(
+            reader, class_=AsyncSession, sync_session_class=ReadingSession, expire_on_commit=False
+        )
         self._writer = async_sessionmaker(
             self.engine.execution_options(**{_WRITER_OPTION: True}),
             class_=AsyncSession,
@@ -114,6 +140,26 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    """Check a pooled PostgreSQL connection before use only if it sat idle a while (SQLAlchemy's pool_pre_ping
+    pings at every checkout: a round trip per unit of work). A server restart or an idle timeout finds idle
+    connections; a failed ping makes the pool open a fresh one, as pre_ping does."""
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_RETURNED_AT] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned_at = record.info.get(_RETURNED_AT)
+        if returned_at is None or time.monotonic() - returned_at < PING_AFTER_IDLE:
+            return  # new, or used a moment ago
+        try:
+            dbapi_connection.ping()
+        except Exception as exc:  # whatever the driver raises for a dead connection
+            raise DisconnectionError(f"a pooled connection failed its ping: {exc}") from exc
 
 
 def _tune_sqlite(engine: AsyncEngine) -> None:

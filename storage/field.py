@@ -42,6 +42,7 @@ class FieldNight(SQLModel, table=True):
     machine_ids: list[int] = json_column(default_factory=list)  # in announcement order
     groups_made_at: datetime | None = utc_column(default=None)
     opened_by: int = snowflake()
+    boards: dict[str, list[int]] | None = json_column(default=None)  # group → [channel, message] of its board
 
 
 class FieldCheckin(SQLModel, table=True):
@@ -74,6 +75,7 @@ class FieldScore(SQLModel, table=True):
     score: int = Field(sa_type=sa.BigInteger)
     entered_by: int = snowflake()
     entered_at: datetime = utc_column()
+    confirmed_by: int | None = snowflake(default=None)  # another group member (then FIELD-SCORE-4 corrects it)
 
 
 class FieldCorrection(SQLModel, table=True):

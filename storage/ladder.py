@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from bot.rules.ladder.groups import NightPresence
-from storage.models import enum_column, json_column, utc_column
+from storage.models import enum_column, json_column, snowflake, utc_column
 
 
 class LadderOffence(StrEnum):
@@ -49,6 +49,7 @@ class LadderPlayer(SQLModel, table=True):
     division: str | None = Field(default=None, max_length=1)  # "A" / "B" from week 6 (LADDER-DIV-1)
     premakeup_uses: int = 0  # out of the season cap (LADDER-PMU-5)
     missed_weeks: int = 0  # weeks with no game played (LADDER-AMB-24)
+    seed: int | None = None  # place in last season's final standings, ahead of skill in week 1 (`/season new`)
 
 
 class LadderMachine(SQLModel, table=True):
@@ -94,6 +95,8 @@ class LadderGroup(SQLModel, table=True):
     ranks: dict[str, int] = json_column(default_factory=dict)  # ladder_player id → league rank at open
     slots: list[int] | None = json_column(default=None)  # machine ids, in play order
     playoff_orders: dict[str, list[int]] = json_column(default_factory=dict)  # slot → order (LADDER-AMB-5)
+    board_channel_id: int | None = snowflake(default=None)  # the group's living board message
+    board_message_id: int | None = snowflake(default=None)
 
 
 class LadderPick(SQLModel, table=True):
@@ -123,6 +126,7 @@ class LadderScore(SQLModel, table=True):
     score: int = Field(sa_type=sa.BigInteger)
     entered_by: int = Field(sa_type=sa.BigInteger)
     entered_at: datetime = utc_column()
+    confirmed_by: int | None = snowflake(default=None)  # another group member (COMMON-SCORE-3: then locked)
 
 
 class LadderPenalty(SQLModel, table=True):

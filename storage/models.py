@@ -89,12 +89,6 @@ class LeagueFormat(StrEnum):
     FIELD = "field"
 
 
-class SeasonStatus(StrEnum):
-    PLANNED = "planned"
-    ACTIVE = "active"
-    FINISHED = "finished"
-
-
 class PlayerStatus(StrEnum):
     ACTIVE = "active"
     DROPPED = "dropped"
@@ -139,7 +133,8 @@ class League(SQLModel, table=True):
 
 
 class Season(SQLModel, table=True):
-    """COMMON-SEASON-1: numbered from 1 within a league."""
+    """COMMON-SEASON-1: numbered from 1 within a league. Its stage (planned … complete) is not stored: it is
+    derived from the matches and nights played (`bot.rules.seasons`)."""
 
     __tablename__ = "season"
 
@@ -149,9 +144,9 @@ class Season(SQLModel, table=True):
     league_id: int = Field(foreign_key="league.id", index=True, ondelete="CASCADE")
     number: int
     name: str = Field(max_length=100)
-    status: SeasonStatus = enum_column(SeasonStatus, 16, default=SeasonStatus.PLANNED)
     starts_on: date | None = None
     ends_on: date | None = None
+    postseason_on: date | None = None  # COMMON-SEASON-2: the playoffs' or finals' first day, set by a commissioner
 
 
 class Venue(SQLModel, table=True):

@@ -145,6 +145,7 @@ JSON_PLAIN = frozenset(
         ("ladder_premakeup", "order"),  # slot names, e.g. ["S2", "AVG", "S1"]
         ("ladder_premakeup", "used"),
         ("ladder_result", "games"),  # per slot: machine name, kind, placement, official, points
+        ("field_night", "boards"),  # group number → Discord channel and message ids of its board, not rows
     }
 )
 # An id column whose table is named by another column of the row (the audit entry's `entity`).

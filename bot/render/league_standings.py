@@ -14,7 +14,9 @@ HYPOTHETICAL = (
 
 
 def league_standings_embed(table: LeagueTable) -> discord.Embed:
-    embed = table.format.standings_embed(table.view)
+    """The format's table under the season it belongs to and where that season stands ("Season 1 (complete)");
+    a what-if table says so in its title and footer."""
+    embed = table.format.standings_embed(table.view).set_author(name=table.season.label)
     if table.what_if:
         embed.title = f"🔮 What if: {table.what_if} — {embed.title}"[:TITLE_LIMIT]
         kept = f" · {embed.footer.text}" if embed.footer.text else ""

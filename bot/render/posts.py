@@ -22,10 +22,11 @@ from bot.render import images
 from bot.render.setup import LEAGUE_COLOUR
 from bot.render.team.playoffs import bracket_text, playoffs_embed
 from bot.render.team.standings import STEP_CODES, standings_embed, win_pct
-from bot.rules.posts import RollCallAnswer
+from bot.rules.posts import POSTSEASON_DATE, RollCallAnswer
 from bot.rules.team.model import Side
 from bot.services.post_content import MatchPost, PostContent, TeamSide
 from bot.services.posts import short_sides
+from bot.services.seasons import SeasonShown
 from bot.services.team.standings import ConferenceTable
 
 FIELD_MAX = 1024
@@ -73,7 +74,21 @@ class Outgoing:
 
 
 def render_post(content: PostContent) -> Outgoing:
-    return formats.of(content.league).posts.renderers[content.post.kind](content)
+    shared = SHARED_RENDERERS.get(content.post.kind)
+    return (shared or formats.of(content.league).posts.renderers[content.post.kind])(content)
+
+
+def postseason_date(content: PostContent) -> Outgoing:
+    """COMMON-SEASON-2, to the commissioners: the regular season is over and the post-season has no date."""
+    shown = facts_of(content, SeasonShown)
+    return Outgoing(
+        f"🗓️ **{content.league.name}**: the regular season of {shown.season.name} is over, and its post-season has "
+        "no date yet. Set the first day of the playoffs or finals with `/season postseason date:YYYY-MM-DD`."
+    )
+
+
+SHARED_RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {POSTSEASON_DATE.name: postseason_date}
+"""The kinds every format posts alike, rendered here rather than in each format's registration."""
 
 
 def facts_of(content: PostContent, kind: type[T]) -> T:

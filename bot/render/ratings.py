@@ -7,6 +7,7 @@ its uncertainty, so a newcomer with one lucky night does not top the table.
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import discord
 
@@ -15,6 +16,7 @@ from bot.services.ratings import MachineStats, Profile, RatedPlayer, RatingsTabl
 
 FIELD_MAX = 1024
 PROFILE_MACHINES = 10
+TRENDS_KEPT = 512  # pictures of ~15 kB: a server's players, a few times over
 
 
 def _score(value: float) -> str:
@@ -71,10 +73,17 @@ def profile(view: Profile) -> tuple[discord.Embed, discord.File | None]:
         return embed, None
     recent = " → ".join(f"{value:.1f}" for _, value in view.trend[-6:])
     embed.add_field(name="Rating after each night (latest six)", value=recent, inline=False)
-    labels = [f"{day:%d %b %Y}" for day, _ in view.trend]
-    picture = images.trend(f"{player.name} - rating", labels, [value for _, value in view.trend])
+    labels = tuple(f"{day:%d %b %Y}" for day, _ in view.trend)
+    picture = _trend(f"{player.name} - rating", labels, tuple(value for _, value in view.trend))
     embed.set_image(url="attachment://trend.png")
     return embed, discord.File(io.BytesIO(picture.png), filename="trend.png")
+
+
+@lru_cache(maxsize=TRENDS_KEPT)
+def _trend(title: str, labels: tuple[str, ...], values: tuple[float, ...]) -> images.Picture:
+    """A trend's picture, drawn once while it stays the same: a PNG takes ~80 ms, and a player's trend changes
+    only when a game of theirs is rated."""
+    return images.trend(title, labels, values)
 
 
 def machine_stats(stats: MachineStats) -> discord.Embed:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import discord
 
 from bot.rules.scores import ScoreInput, format_score
-from bot.services.leagues import LeagueSetup, OptionsOverTime, ScoreInputSet
+from bot.rules.seasons import postseason_undated
+from bot.services.leagues import LeagueSetup, OptionsOverTime, ScoreInputSet, UseRatingsSet
+from bot.services.seasons import NextSeason, SeasonShown
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
@@ -24,6 +26,47 @@ def league_created(league: League) -> str:
     )
 
 
+def use_ratings_set(result: UseRatingsSet) -> str:
+    """Whether the league puts the ratings (`/ratings`) to use, what that changes in its format, and since when
+    (COMMON-LEAGUE-2)."""
+    history = "".join(f"\n• {line}" for line in result.history)
+    name = result.league.name
+    later = f" from {result.changed.since}" if result.changed.ahead else ""
+    if result.use:
+        head = f"⚙️ **{name}** {'uses' if later else 'now uses'} ratings{later}: {result.effect}."
+        undo = "`/ratings` shows them; turn off with `/league config use_ratings:false`."
+    else:
+        head = f"⚙️ **{name}** {'stops using ratings' + later if later else 'no longer uses ratings'}."
+        undo = "Turn it back on with `/league config use_ratings:true`."
+    return f"{head} {result.changed.note()} {undo}{history}"
+
+
+def season_started(started: NextSeason) -> str:
+    """COMMON-SEASON-1: the new season, what it took over from the last one, and what to do next."""
+    carried = ", ".join(f"{count} {what}" for what, count in started.carried.counts.items()) or "nothing"
+    return (
+        f"🗓️ **{started.season.name}** of **{started.league.name}** has started, after {started.last.label}.\n"
+        f"Carried over: {carried}. {started.last.season.name} stays readable with `/standings season:"
+        f"{started.last.season.number}`.\nNext: {started.carried.next_step}"
+    )
+
+
+def postseason_dated(shown: SeasonShown) -> str:
+    """COMMON-SEASON-2: the post-season's first day, as the league reads it."""
+    day = shown.season.postseason_on
+    assert day is not None
+    return f"🗓️ {shown.label}: the post-season starts **{day:%a %Y-%m-%d}**. It shows in `/league show`."
+
+
+def postseason_line(shown: SeasonShown) -> str | None:
+    """COMMON-SEASON-2 in `/league show`: the post-season's date, or the reminder once one is due."""
+    if shown.season.postseason_on is not None:
+        return f"Post-season from {shown.season.postseason_on:%a %Y-%m-%d}"
+    if postseason_undated(shown.progress, None):
+        return "The regular season is over: set the post-season's date with `/season postseason`"
+    return None
+
+
 def _score_entry(rules: ScoreInput) -> str:
     shorthand = (
         "shorthand like 45.2M, 1.2B or 450k is accepted and read exactly (45.2M = 45,200,000)"
@@ -38,8 +81,8 @@ def options_over_time(view: OptionsOverTime) -> str:
     history = "".join(f"\n• {line}" for line in view.history) or " none has changed since the league began."
     return (
         f"⚙️ Score entry in **{view.league.name}** today: {_score_entry(view.rules)}.\nOptions over time "
-        f"(COMMON-LEAGUE-2):{history}\nChange one with `/league config allow_shorthand:` or `score_ceiling:`, "
-        "or with your format's option command."
+        f"(COMMON-LEAGUE-2):{history}\nChange one with `/league config allow_shorthand:`, `score_ceiling:` or "
+        "`use_ratings:`, or with your format's option command."
     )
 
 
@@ -93,8 +136,16 @@ def setup_embed(setup: LeagueSetup) -> discord.Embed:
     league = setup.league
     embed = discord.Embed(
         title=league.name,
-        description=f"{league.format.value.title()} league · {league.timezone} · {setup.season.name} "
-        f"({setup.season.status.value})",
+        description=" · ".join(
+            part
+            for part in (
+                f"{league.format.value.title()} league",
+                league.timezone,
+                setup.season.label,
+                postseason_line(setup.season),
+            )
+            if part
+        ),
         colour=LEAGUE_COLOUR,
     )
     for venue_setup in setup.venues:

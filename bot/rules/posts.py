@@ -86,12 +86,14 @@ class Dispute:
 @dataclass(frozen=True)
 class Calendar:
     """The facts posts are planned from. `season` keys the periods of per-season posts (weeks, brackets);
-    `bracket_at` is when the post-season bracket was drawn, None before."""
+    `bracket_at` is when the post-season bracket was drawn, None before; `undated_since` is when the regular
+    season ended while the post-season has no date yet (COMMON-SEASON-2), None otherwise."""
 
     season: int
     events: tuple[Event, ...] = ()
     disputes: tuple[Dispute, ...] = ()
     bracket_at: datetime | None = None
+    undated_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,16 @@ def _plan_bracket(kind: PostKind, timing: Timing, calendar: Calendar, zone: Zone
         yield PlannedPost(kind.name, f"s{calendar.season}-bracket", due_at, due_at.astimezone(zone))
 
 
+def _plan_postseason_date(kind: PostKind, timing: Timing, calendar: Calendar, zone: ZoneInfo) -> Iterable[PlannedPost]:
+    """COMMON-SEASON-2: once the regular season has ended without a post-season date, the officials are reminded
+    at `at` that day (or at once if it ended later); setting the date takes the reminder off the plan."""
+    since = calendar.undated_since
+    if since is not None:
+        day = since.astimezone(zone).date() + timedelta(days=timing.days)
+        due_at = max(local_moment(day, timing.at or time(12), zone), since)
+        yield PlannedPost(kind.name, f"s{calendar.season}-postseason-date", due_at, due_at.astimezone(zone))
+
+
 WEEKLY_STANDINGS = register(
     PostKind(
         "weekly_standings",
@@ -276,5 +288,16 @@ BRACKET = register(
         Timing(),
         EVERY_FORMAT,  # ladder: the playoff places; field: the finals, once seeded
         _plan_bracket,
+    )
+)
+POSTSEASON_DATE = register(
+    PostKind(
+        "postseason_date",
+        "post-season date reminder",
+        "When the regular season ends and the playoffs or finals have no date yet, a reminder to set one",
+        Channel.COMMISSIONERS,
+        Timing(at=time(12, 0)),
+        EVERY_FORMAT,
+        _plan_postseason_date,
     )
 )

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from enum import StrEnum
 
 from bot.rules import zones
@@ -140,3 +141,13 @@ def ifpa_rank(value: int | None) -> int | None:
     if value < 1:
         raise RuleViolation("COMMON-PLAYER-1", f"IFPA rank {value} is not valid: ranks start at 1.")
     return value
+
+
+def parse_date(text: str, *, option: str) -> date:
+    """A day typed as YYYY-MM-DD in the option named `option`."""
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise InvalidInput(
+            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
+        ) from None

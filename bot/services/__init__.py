@@ -8,12 +8,14 @@ from bot.clock import Clock
 from bot.services.audit_log import AuditLogService
 from bot.services.discipline import DisciplineService
 from bot.services.exports import ExportService
+from bot.services.field.board import FieldBoardService
 from bot.services.field.corrections import FieldCorrectionService
 from bot.services.field.finals import FieldFinalsService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
 from bot.services.help import HelpService
+from bot.services.ladder.board import LadderBoardService
 from bot.services.ladder.nights import LadderNightService
 from bot.services.ladder.options import LadderOptionService
 from bot.services.ladder.play import LadderPlayService
@@ -27,6 +29,7 @@ from bot.services.machine_log import MachineLogService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
 from bot.services.ratings import RatingService
+from bot.services.seasons import SeasonService
 from bot.services.spreadsheets import SpreadsheetService
 from bot.services.team.disputes import DisputeService
 from bot.services.team.highscores import HighScoreService
@@ -36,6 +39,7 @@ from bot.services.team.overrides import OverrideService
 from bot.services.team.playoffs import PlayoffService
 from bot.services.team.rosters import RosterService
 from bot.services.team.schedule import ScheduleService
+from bot.services.team.scouting import ScoutService
 from bot.services.team.standings import StandingsService
 from bot.services.team.teams import TeamService
 from bot.services.team.tiebreaks import TiebreakService
@@ -46,6 +50,7 @@ from storage.db import Database
 @dataclass(frozen=True)
 class Services:
     leagues: LeagueService
+    seasons: SeasonService  # /season new, and the seasons `season:` options offer
     venues: VenueService
     teams: TeamService
     players: PlayerService
@@ -57,8 +62,10 @@ class Services:
     match_rulings: MatchRulingService
     highscores: HighScoreService
     tiebreaks: TiebreakService
+    scouting: ScoutService  # /match scout: the other team's machine picks and records
     posts: PostService
     field_nights: FieldNightService
+    field_boards: FieldBoardService
     field_standings: FieldStandingsService
     field_finals: FieldFinalsService
     field_config: FieldConfigService
@@ -68,6 +75,7 @@ class Services:
     ladder_players: LadderPlayerService
     ladder_nights: LadderNightService
     ladder_play: LadderPlayService
+    ladder_boards: LadderBoardService
     ladder_premakeups: LadderPremakeupService
     ladder_standings: LadderStandingsService
     ladder_options: LadderOptionService
@@ -83,12 +91,15 @@ class Services:
 
     @classmethod
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
+        ratings = RatingService(db)  # one cache of the server's ratings, shared by the formats that use them
+        field_nights = FieldNightService(db, clock, ratings)
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
+            seasons=SeasonService(db, clock),
             venues=VenueService(db, clock),
             teams=TeamService(db, clock),
             players=PlayerService(db, clock),
-            rosters=RosterService(db, clock),
+            rosters=RosterService(db, clock, ratings),
             schedule=ScheduleService(db, clock),
             standings=StandingsService(db, clock),
             playoffs=PlayoffService(db, clock),
@@ -96,8 +107,10 @@ class Services:
             match_rulings=MatchRulingService(db, clock),
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
+            scouting=ScoutService(db, clock),
             posts=PostService(db, clock),
-            field_nights=FieldNightService(db, clock),
+            field_nights=field_nights,
+            field_boards=FieldBoardService(db, clock, field_nights),
             field_standings=FieldStandingsService(db, clock),
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
@@ -105,8 +118,9 @@ class Services:
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
             ladder_players=LadderPlayerService(db, clock),
-            ladder_nights=LadderNightService(db, clock),
+            ladder_nights=LadderNightService(db, clock, ratings),
             ladder_play=LadderPlayService(db, clock),
+            ladder_boards=LadderBoardService(db, clock),
             ladder_premakeups=LadderPremakeupService(db, clock),
             ladder_standings=LadderStandingsService(db, clock),
             ladder_options=LadderOptionService(db, clock),
@@ -118,5 +132,5 @@ class Services:
             machine_log=MachineLogService(db, clock),
             league_standings=LeagueStandingsService(db, clock),
             help=HelpService(db, clock),
-            ratings=RatingService(db),
+            ratings=ratings,
         )

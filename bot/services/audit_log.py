@@ -12,8 +12,9 @@ from sqlmodel import col, or_, select
 
 from bot.clock import Clock
 from bot.rules.refusals import InvalidInput
+from bot.rules.setup import parse_date
 from bot.services.actor import Actor
-from bot.services.lookup import find_league, find_team, parse_date
+from bot.services.lookup import find_league, find_team
 from bot.services.permissions import require_commissioner
 from bot.services.team.match_access import player_id_of
 from storage.db import Database

@@ -20,10 +20,11 @@ from bot.clock import Clock
 from bot.rules import discipline as rules
 from bot.rules.discipline import DisciplineKind
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
+from bot.rules.setup import parse_date
 from bot.rules.team.scoring import Offence
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team, parse_date
+from bot.services.lookup import current_season, find_league, find_team
 from bot.services.permissions import require_commissioner
 from bot.services.team.attendance_record import short_attendance_flags
 from storage.db import Database

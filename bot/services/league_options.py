@@ -19,9 +19,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import formats
 from bot.rules import option_versions as rules
 from bot.rules.refusals import RuleViolation
+from bot.rules.setup import parse_date
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import league_today, parse_date
+from bot.services.lookup import league_today
 from storage.models import League
 
 

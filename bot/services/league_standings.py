@@ -18,7 +18,8 @@ from bot.clock import Clock
 from bot.rules.refusals import InvalidInput, Refusal
 from bot.services.actor import Actor
 from bot.services.league_options import typed_value
-from bot.services.lookup import find_league
+from bot.services.lookup import find_league, find_season
+from bot.services.seasons import SeasonShown, SeasonStages
 from storage.db import Database
 
 
@@ -28,21 +29,32 @@ class LeagueTable:
 
     format: formats.Format
     view: Any
+    season: SeasonShown
     what_if: str | None = None  # the options a hypothetical table was computed under, as the reply names them
 
 
 class LeagueStandingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
+        self.clock = clock
         self.readers = {fmt.name: fmt.standings(db, clock) for fmt in formats.registered()}
+        self.stages = SeasonStages({name: readers.progress for name, readers in self.readers.items()})
 
     async def view(
-        self, actor: Actor, league_name: str | None, *, conference: str | None, what_if: str | None = None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        conference: str | None,
+        season: int | None = None,
+        what_if: str | None = None,
     ) -> LeagueTable:
-        """The league's standings; `conference` only narrows a league whose format has teams. `what_if`: one of
-        the format's named alternatives, or options typed as `key=value, key=value`."""
+        """The league's standings; `conference` only narrows a league whose format has teams; `season` picks an
+        earlier season by number. `what_if`: one of the format's named alternatives, or options typed as
+        `key=value, key=value`."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
+            chosen = await find_season(session, league, season)
         fmt = formats.of(league)
         if not fmt.teams and conference is not None and conference.strip():
             raise InvalidInput(
@@ -51,8 +63,12 @@ class LeagueStandingsService:
             )
         label = what_if.strip() if what_if else ""
         changes = _what_if(fmt, league.options, label) if label else None
-        view = await self.readers[fmt.name](actor, league.name, conference=conference, what_if=changes)
-        return LeagueTable(fmt, view, label or None)
+        view = await self.readers[fmt.name].table(
+            actor, league.name, conference=conference, season=season, what_if=changes
+        )
+        async with self.db.reading() as session:  # after the table: its results, just computed, are reused
+            shown = await self.stages.shown(session, league, chosen, self.clock.now())
+        return LeagueTable(fmt, view, shown, label or None)
 
     async def what_if_names(self, guild_id: int, league_name: str | None) -> list[str]:
         """`what-if:` autocomplete: the named alternatives of the league's format (none while no league is found)."""

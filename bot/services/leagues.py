@@ -19,6 +19,7 @@ from bot.services import audit, league_options
 from bot.services.actor import Actor
 from bot.services.lookup import current_season, find_league, insert_unique, league_names, league_today
 from bot.services.permissions import require_commissioner, require_server_admin
+from bot.services.seasons import SeasonShown, SeasonStages
 from storage.db import Database
 from storage.models import League, LeagueFormat, Machine, Player, Season, Team, Venue
 
@@ -32,7 +33,7 @@ class VenueSetup:
 @dataclass(frozen=True)
 class LeagueSetup:
     league: League
-    season: Season
+    season: SeasonShown
     venues: list[VenueSetup]
     teams: list[tuple[Team, str | None]]  # team and its home venue's name
     players: list[Player]
@@ -43,6 +44,7 @@ class LeagueService:
         self.db = db
         self.clock = clock
         self.default_timezone = default_timezone
+        self.stages = SeasonStages.of(db, clock)
 
     async def create(
         self,
@@ -91,7 +93,7 @@ class LeagueService:
         """Everything a commissioner configured, for `/league show`. Any member may read it."""
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
-            season = await current_season(session, league)
+            season = await self.stages.shown(session, league, await current_season(session, league), self.clock.now())
             venues = (await session.exec(select(Venue).where(Venue.league_id == league.id).order_by(Venue.name))).all()
             machines = (
                 await session.exec(
@@ -206,6 +208,32 @@ class LeagueService:
             ahead = schema.model_validate(await league_options.options_ahead(session, league, now))
         return ScoreInputSet(league, ahead.score_input, changed, history)
 
+    async def set_use_ratings(
+        self, actor: Actor, league_name: str | None, *, use: bool, effective: str | None = None
+    ) -> UseRatingsSet:
+        """Whether the league uses the players' ratings; what that changes is the format's (its option's
+        description). Dated like every option (COMMON-LEAGUE-2): from the next week not yet played, or a later
+        `effective` date; nothing stored is redone."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            require_commissioner(actor, league, "change whether the league uses ratings")
+            schema = formats.of(league).options
+            option = schema.model_fields.get(USE_RATINGS)
+            if option is None:
+                raise InvalidInput(f"{league.name}'s format has no use for ratings yet.")
+            changed = await league_options.change(
+                session,
+                actor,
+                league,
+                lambda stored: {**stored, USE_RATINGS: use},  # a bool always passes; the rest stays as stored
+                effective=effective,
+                now=now,
+                reason=f"option {USE_RATINGS}",
+            )
+            history = [line for line in league_options.history_lines(league, schema) if line.startswith(USE_RATINGS)]
+        return UseRatingsSet(league, use, option.description or USE_RATINGS, changed, history)
+
 
 @dataclass(frozen=True)
 class OptionsOverTime:
@@ -225,6 +253,7 @@ class ScoreInputSet:
 
 
 EFFECTIVE_WEEKS_OFFERED = 5
+USE_RATINGS = "use_ratings"  # the option each format that puts ratings to use names so (docs/ratings.md)
 
 _ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)
 """How a commissioner may type a ceiling: any exact form or shorthand, up to the storable limit."""
@@ -234,3 +263,12 @@ def _check_commissioner_role(actor: Actor, role_id: int | None) -> None:
     """@everyone's role id is the guild's id; naming it would make every member a commissioner."""
     if role_id == actor.guild_id:
         raise InvalidInput("@everyone cannot be the commissioner role: pick a role only the league's officials have.")
+
+
+@dataclass(frozen=True)
+class UseRatingsSet:
+    league: League
+    use: bool
+    effect: str  # what using ratings changes in the league's format
+    changed: league_options.Changed
+    history: list[str]  # use_ratings over time, where it changed

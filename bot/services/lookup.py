@@ -33,15 +33,6 @@ def league_today(league: League, now: datetime) -> date:
     return now.astimezone(ZoneInfo(league.timezone)).date()
 
 
-def parse_date(text: str, *, option: str) -> date:
-    try:
-        return datetime.strptime(text.strip(), "%Y-%m-%d").date()
-    except ValueError:
-        raise InvalidInput(
-            f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
-        ) from None
-
-
 async def league_names(session: AsyncSession, guild_id: int) -> list[str]:
     query = select(League.name).where(League.guild_id == guild_id).order_by(League.name)
     return list((await session.exec(query)).all())
@@ -54,6 +45,23 @@ async def current_season(session: AsyncSession, league: League) -> Season:
     if season is None:  # every league is created with its first season
         raise NotFound(f"{league.name} has no season yet.")
     return season
+
+
+async def find_season(session: AsyncSession, league: League, number: int | None) -> Season:
+    """Season `number` of the league (earlier seasons stay readable), or the current one when none is given."""
+    if number is None:
+        return await current_season(session, league)
+    season = (await session.exec(select(Season).where(Season.league_id == league.id, Season.number == number))).first()
+    if season is None:
+        last = (await current_season(session, league)).number
+        raise NotFound(f"{league.name} has no season {number}: pick `season:` from 1 to {last}.")
+    return season
+
+
+async def league_seasons(session: AsyncSession, league: League) -> list[Season]:
+    """Every season of the league, the first one first."""
+    query = select(Season).where(Season.league_id == league.id).order_by(col(Season.number))
+    return list((await session.exec(query)).all())
 
 
 async def find_venue(session: AsyncSession, league: League, name: str) -> Venue:

@@ -13,7 +13,7 @@ ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -49,18 +49,17 @@ class NoticeService:
         self.db = db
         self.clock = clock
 
-    async def pending(self) -> list[Delivery]:
-        """The notices (and override mentions) due now that nobody has claimed, oldest first."""
+    async def pending(self, *, serves: Callable[[int], bool]) -> list[Delivery]:
+        """The notices (and override mentions) due now that nobody has claimed, oldest first, in the guilds this
+        process `serves` (its shards')."""
         now = self.clock.now()
         async with self.db.reading() as session:
-            postings = {
-                row.league_id: row
-                for row in (
-                    await session.exec(
-                        select(LeaguePosting).where(col(LeaguePosting.commissioners_channel_id).is_not(None))
-                    )
-                ).all()
-            }
+            rows = await session.exec(
+                select(LeaguePosting, League.guild_id)
+                .join(League, col(League.id) == LeaguePosting.league_id)
+                .where(col(LeaguePosting.commissioners_channel_id).is_not(None))
+            )
+            postings = {row.league_id: row for row, guild_id in rows.all() if serves(guild_id)}
             if not postings:
                 return []
             grace = {league: max(MIN_GRACE, timedelta(minutes=row.grace_minutes)) for league, row in postings.items()}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -25,13 +26,15 @@ from bot.clock import Clock
 from bot.rules import posts as rules
 from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput, NotFound
+from bot.rules.seasons import postseason_undated
 from bot.rules.team.model import Side
 from bot.rules.team.posts import SHORT_HANDED
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import find_league, league_today
+from bot.services.lookup import current_season, find_league, league_today
 from bot.services.permissions import require_commissioner
 from bot.services.post_content import MatchPost, PostContent, match_post
+from bot.services.seasons import SeasonStages
 from bot.services.team.schedule import season_matches
 from storage.db import Database
 from storage.matches import Match
@@ -110,6 +113,29 @@ class PostService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.stages = SeasonStages.of(db, clock)
+
+    async def _calendar(self, session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
+        """The format's calendar, and when the regular season ended while the post-season has no date
+        (COMMON-SEASON-2), for the reminder every format shares."""
+        calendar = await formats.of(league).posts.calendar(session, league, now)
+        season = await current_season(session, league)
+        regular = [e for e in calendar.events if e.kind == "regular"]
+        if season.postseason_on is not None or not regular or any(e.final_at is None for e in regular):
+            return calendar  # dated, or still under way: no need to ask how far the season is (every minute)
+        shown = await self.stages.shown(session, league, season, now)
+        if not postseason_undated(shown.progress, season.postseason_on):
+            return calendar
+        return replace(calendar, undated_since=max(e.final_at or now for e in regular))
+
+    async def _content(
+        self, session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime
+    ) -> PostContent:
+        if post.kind == rules.POSTSEASON_DATE.name:  # every format's: the season that needs a post-season date
+            return PostContent(
+                league, post, facts=await self.stages.shown(session, league, await current_season(session, league), now)
+            )
+        return await formats.of(league).posts.content(session, league, post, now)
 
     # --- commissioner commands ---
 
@@ -196,7 +222,7 @@ class PostService:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "list the upcoming posts")
             posting = Posting(league, await _posting_row(session, league))
-            calendar = await _calendar(session, league, now)
+            calendar = await self._calendar(session, league, now)
             fmt = league.format.value
             planned = rules.upcoming(fmt, posting.settings(), calendar, now=now, horizon=UPCOMING_HORIZON)
             claimed = await _claimed(session, league, planned)
@@ -214,11 +240,11 @@ class PostService:
             require_commissioner(actor, league, "preview posts")
             kind = _kind(league, kind_name)
             posting = Posting(league, await _posting_row(session, league))
-            calendar = await _calendar(session, league, now)
+            calendar = await self._calendar(session, league, now)
             post = rules.latest(league.format.value, posting.settings(), calendar, kind.name, now=now)
             if post is None:
                 raise NotFound(f"There is no {kind.title} to show yet: {kind.description}.")
-            return await formats.of(league).posts.content(session, league, post, now)
+            return await self._content(session, league, post, now)
 
     async def resend(self, actor: Actor, league_name: str | None, kind_name: str, period: str) -> DuePost:
         """A post that went out (or failed) to be sent again, e.g. after someone deleted it. Audited."""
@@ -228,7 +254,7 @@ class PostService:
             require_commissioner(actor, league, "re-send posts")
             kind = _kind(league, kind_name)
             posting = Posting(league, await _posting_row(session, league))
-            calendar = await _calendar(session, league, now)
+            calendar = await self._calendar(session, league, now)
             planned = {p.period: p for p in kind.plan(kind, posting.settings().timing(kind), calendar, posting.zone)}
             post = planned.get(period.strip())
             if post is None or post.due_at > now:
@@ -267,17 +293,20 @@ class PostService:
             rows = (await session.exec(select(League, LeaguePosting).join(LeaguePosting))).all()
             return [Posting(league, row) for league, row in rows]
 
-    async def due(self, league_id: int | None = None) -> list[DuePost]:
-        """Posts due now and not yet claimed, for every league (or one); the claim decides who sends them."""
+    async def due(self, league_id: int | None = None, *, serves: Callable[[int], bool]) -> list[DuePost]:
+        """Posts due now and not yet claimed, for every league (or one) of the guilds this process `serves` (its
+        shards'); the claim decides who sends them."""
         now = self.clock.now()
         due: list[DuePost] = []
         for posting in await self.postings():
             if league_id is not None and posting.league.id != league_id:
                 continue
+            if not serves(posting.league.guild_id):
+                continue
             if posting.row.paused:
                 continue
             async with self.db.reading() as session:
-                calendar = await _calendar(session, posting.league, now)
+                calendar = await self._calendar(session, posting.league, now)
                 posts = rules.due(posting.league.format.value, posting.settings(), calendar, now=now)
                 claimed = await _claimed(session, posting.league, posts)
             for post in posts:
@@ -327,18 +356,22 @@ class PostService:
         async with self.db.reading() as session:
             return await _claim_row(session, league_id, kind, period)
 
-    async def living(self, kind: str) -> list[PostClaim]:
-        """Sent posts of a kind that are kept up to date (the bracket)."""
+    async def living(self, kind: str, *, serves: Callable[[int], bool]) -> list[PostClaim]:
+        """Sent posts of a kind that are kept up to date (the bracket), in the guilds this process `serves`."""
         async with self.db.reading() as session:
-            query = select(PostClaim).where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
-            return list((await session.exec(query)).all())
+            query = (
+                select(PostClaim, League.guild_id)
+                .join(League, col(League.id) == PostClaim.league_id)
+                .where(PostClaim.kind == kind, col(PostClaim.message_id).is_not(None))
+            )
+            return [claim for claim, guild_id in (await session.exec(query)).all() if serves(guild_id)]
 
     async def content(self, league_id: int, post: rules.PlannedPost) -> PostContent:
         async with self.db.reading() as session:
             league = await session.get(League, league_id)
             if league is None:
                 raise NotFound("That league no longer exists.")
-            return await formats.of(league).posts.content(session, league, post, self.clock.now())
+            return await self._content(session, league, post, self.clock.now())
 
     async def content_for(self, league_id: int, kind: str, period: str) -> PostContent | None:
         """The content of the post (league, kind, period) as planned now; None once it is no longer planned."""
@@ -349,13 +382,13 @@ class PostService:
                 return None
             posting = Posting(league, await _posting_row(session, league))
             chosen = rules.REGISTRY[kind]
-            calendar = await _calendar(session, league, now)
+            calendar = await self._calendar(session, league, now)
             planned = {
                 p.period: p for p in chosen.plan(chosen, posting.settings().timing(chosen), calendar, posting.zone)
             }
             if period not in planned:
                 return None
-            return await formats.of(league).posts.content(session, league, planned[period], now)
+            return await self._content(session, league, planned[period], now)
 
     # --- roll call ---
 
@@ -437,10 +470,6 @@ async def _save(
         audit.updated(session, actor, row, before=before, at=at)
     else:
         audit.created(session, actor, row, at=at)
-
-
-async def _calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
-    return await formats.of(league).posts.calendar(session, league, now)
 
 
 async def _claimed(session: AsyncSession, league: League, posts: list[rules.PlannedPost]) -> set[tuple[str, str]]:

@@ -31,6 +31,7 @@ from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Incident
 from bot.rules.field.penalties import Offence
 from bot.rules.refusals import InvalidInput
+from bot.services.field.nights import ScoreEntered
 from bot.services.field.options import OPTION_NAMES
 from bot.services.players import Member
 from cogs._shared import (
@@ -43,6 +44,7 @@ from cogs._shared import (
     matching,
     replies,
 )
+from cogs.field.views import FIELD_BOARD
 
 OFFENCES = [
     app_commands.Choice(name="played an opponent's ball (FIELD-PEN-2)", value=Offence.OPPONENT_BALL.value),
@@ -130,6 +132,9 @@ class FieldCommands(commands.Cog):
 
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        FIELD_BOARD.register(self.bot)
 
     # --- /field night ---------------------------------------------------------------------------------
 
@@ -228,7 +233,14 @@ class FieldCommands(commands.Cog):
     @replies(ephemeral=False)
     async def groups(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
         view = await self.bot.services.field_nights.make_groups(actor_from(interaction), league)
-        return Reply("👥 Tonight's groups:", embeds=[night_embed(view)], ephemeral=False)
+        for number in sorted({c.group_number for c in view.result.facts.checkins if c.group_number}):
+            FIELD_BOARD.publish(self.bot, interaction.channel, (view.night.id or 0, number))
+        return Reply(
+            "👥 Tonight's groups, each with its board below: play your group's machines in any order and enter "
+            "each game from it.",
+            embeds=[night_embed(view)],
+            ephemeral=False,
+        )
 
     @field.command(name="score", description="Enter a machine score for you or someone in your group")
     @app_commands.describe(
@@ -256,6 +268,7 @@ class FieldCommands(commands.Cog):
             entries=[(member.id if member else None, score)],
             replay=replay,
         )
+        self._publish(interaction, entered)
         return Reply(score_echo(entered), ephemeral=False)
 
     @field.command(name="game", description="Enter one game's scores for your group on a machine, player by player")
@@ -290,6 +303,7 @@ class FieldCommands(commands.Cog):
         entered = await self.bot.services.field_nights.enter_scores(
             actor_from(interaction), league, machine_id=machine, entries=entries
         )
+        self._publish(interaction, entered)
         return Reply(score_echo(entered), ephemeral=False)
 
     @field.command(name="tiebreak", description="The one-ball playoff of players tied on a machine, winner first")
@@ -556,6 +570,10 @@ class FieldCommands(commands.Cog):
     async def finals_show(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
         view = await self.bot.services.field_finals.show(actor_from(interaction), league)
         return Reply(embeds=[finals_embed(view)], ephemeral=False)
+
+    def _publish(self, interaction: discord.Interaction, entered: ScoreEntered) -> None:
+        if entered.group is not None:
+            FIELD_BOARD.publish(self.bot, interaction.channel, (entered.view.night.id or 0, entered.group))
 
 
 async def setup(bot: LeagueBot) -> None:

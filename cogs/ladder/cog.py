@@ -12,9 +12,10 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
-from bot.rules.refusals import InvalidInput
+from bot.rules.refusals import InvalidInput, Refusal
 from bot.services.players import Member
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, effective_autocomplete, matching, replies
+from cogs.ladder.views import LADDER_BOARD
 
 OFFENCES = [
     app_commands.Choice(name="death save or bang-back: score 0 (LADDER-PEN-4)", value="death_save"),
@@ -45,6 +46,20 @@ async def tonight_autocomplete(interaction: discord.Interaction, current: str) -
     return matching(names, current)
 
 
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """Tonight's games of the group of the player named (default: the caller), e.g. "Game 2 · Black Knight"."""
+    league = getattr(interaction.namespace, "league", None)
+    player = getattr(interaction.namespace, "player", None)
+    try:
+        games = await bot_of(interaction).services.ladder_boards.game_choices(
+            interaction.guild_id or 0, league, getattr(player, "id", None) or interaction.user.id
+        )
+    except Refusal:
+        return []
+    typed = current.casefold().strip()
+    return [app_commands.Choice(name=label, value=number) for number, label in games if typed in label.casefold()]
+
+
 async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     return matching(list(LadderOptions.model_fields), current)
 
@@ -62,6 +77,9 @@ def parse_day(text: str | None) -> date | None:
 class LadderCommands(commands.GroupCog, group_name="ladder", group_description="A group ladder league"):
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        LADDER_BOARD.register(self.bot)
 
     @app_commands.command(name="join", description="Join this season's ladder (until week 2 is over)")
     @app_commands.describe(
@@ -135,11 +153,12 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
 
     @app_commands.command(name="score", description="Enter a score for one of tonight's games")
     @app_commands.describe(
-        game="The game's number tonight, 1 to 5",
+        game="Which of tonight's games (pick from the list)",
         score="The score, e.g. 12,345,670; several separated by spaces fill this game and the next ones",
         player="Whose score (default: yours); players enter for their own group",
         league=LEAGUE_OPTION,
     )
+    @app_commands.autocomplete(game=game_autocomplete)
     @replies(ephemeral=False)
     async def score(
         self,
@@ -152,6 +171,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         entries = await self.bot.services.ladder_play.score(
             actor_from(interaction), league, game=game, score=score, member=member_of(player)
         )
+        LADDER_BOARD.publish(self.bot, interaction.channel, (entries[0].group_id,))
         return Reply(render.score_text(entries), ephemeral=False)
 
     @app_commands.command(name="tiebreak", description="Enter the winner of a one-ball playoff for a tied game")
@@ -287,6 +307,8 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @replies(ephemeral=False)
     async def games_pick(self, interaction: discord.Interaction, game: str, league: LeagueOption = None) -> Reply:
         state = await self.bot.services.ladder_play.pick(actor_from(interaction), league, game=game)
+        if state.games:
+            LADDER_BOARD.publish(self.bot, interaction.channel, (state.group_id,))
         return Reply(render.pick_text(state), ephemeral=False)
 
     @games.command(name="set", description="Set a group's five games yourself (commissioners)")
@@ -300,6 +322,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         state = await self.bot.services.ladder_play.set_games(
             actor_from(interaction), league, group_number=group, games=games
         )
+        LADDER_BOARD.publish(self.bot, interaction.channel, (state.group_id,))
         return Reply(render.pick_text(state), ephemeral=False)
 
     premakeup = app_commands.Group(name="premakeup", description="Premakeup games for nights you will miss")

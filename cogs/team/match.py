@@ -16,6 +16,7 @@ from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
+from bot.render.team.scouting import scout_embed
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
 from bot.services.actor import Actor
@@ -287,6 +288,16 @@ class MatchNightCommands(commands.Cog):
     async def show(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
         board = await self.bot.services.match_night.board(actor_from(interaction), league, match)
         return Reply(embeds=[scoreboard_embed(board)])
+
+    @match_group.command(name="scout", description="The other team's most-picked machines and both teams' records")
+    @app_commands.describe(match="The match (type to search; default: your team's next match)", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=True)
+    async def scout(
+        self, interaction: discord.Interaction, match: int | None = None, league: LeagueOption = None
+    ) -> Reply:
+        report = await self.bot.services.scouting.scout(actor_from(interaction), league, match)
+        return Reply(embeds=[scout_embed(report)])
 
     @match_group.command(
         name="dispute", description="Challenge games of a match, with a photo of the scoresheet (captains)"

@@ -16,63 +16,23 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
-from bot.rules.refusals import Refusal
+from bot.render.team.scouting import scout_embed
 from bot.rules.team.model import Side
 from bot.services.team import next_steps
 from bot.services.team.disputes import Opened
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
-from bot.services.team.match_night import ScoreSheet
 from bot.services.team.next_steps import StepKind
 from bot.services.team.scoreboard import BoardGame, GameState, Scoreboard
+from cogs._buttons import BUTTONS_PER_ROW, MAX_OPTIONS, IdButton
+from cogs._forms import score_form
 from cogs._shared import actor_from, answer_component, bot_of
-from cogs.team.modals import DisputeForm, ScoreForm
+from cogs.team.modals import DisputeForm, score_title
 
-_ID_FIELD = re.compile(r"\{(\w+)\}")
-BUTTON_LABEL_LENGTH = 80  # Discord's limit
-BUTTONS_PER_ROW = 5  # Discord's limit; a message has at most 5 rows
-MAX_OPTIONS = 25  # options in a select menu
 SEATS_PER_SIDE = (1, 2)  # Doubles: two players a side; Singles: one (TEAM-LINEUP-8)
-RETRY_SECONDS = 15 * 60  # as long as Discord lets the refused form's interaction be answered
 
 
-class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A persistent button whose custom id carries numbers. A subclass gives its `template`, the custom id with
-    `{name}` for each number (e.g. "match:sign:{match}"), its `label` and `style`; it is built from those numbers,
-    in the template's order, with another label where it needs one (the board's name their game). The base
-    itself is never registered: its own template matches nothing."""
-
-    id_format: ClassVar[str]
-    id_fields: ClassVar[tuple[str, ...]]
-    label: ClassVar[str]
-    style: ClassVar[discord.ButtonStyle]
-
-    def __init_subclass__(cls, *, template: str, label: str, style: discord.ButtonStyle) -> None:
-        # The literal parts are letters and colons: nothing in them needs escaping.
-        super().__init_subclass__(template=_ID_FIELD.sub(lambda field: rf"(?P<{field[1]}>\d+)", template))
-        cls.id_format, cls.id_fields = template, tuple(_ID_FIELD.findall(template))
-        cls.label, cls.style = label, style
-
-    def __init__(self, *ids: int, disabled: bool = False, label: str | None = None, row: int | None = None) -> None:
-        custom_id = self.id_format.format(**dict(zip(self.id_fields, ids, strict=True)))
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=(label or self.label)[:BUTTON_LABEL_LENGTH],
-            style=self.style,
-            custom_id=custom_id,
-            disabled=disabled,
-            row=row,
-        )
-        super().__init__(button)
-        self.ids = ids
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(*(int(match[name]) for name in cls.id_fields))
-
-
-class GameButton(MatchButton, template=r"(?!)", label="", style=discord.ButtonStyle.secondary):
+class GameButton(IdButton, template=r"(?!)", label="", style=discord.ButtonStyle.secondary):
     """A button acting on one game: its `action` names the handler, shared with the board's menu of games."""
 
     action: ClassVar[str]
@@ -144,50 +104,25 @@ async def _open_score_form(interaction: discord.Interaction, game: GameRef, *, c
     except Exception as error:
         await errors.report(interaction, error)
         return
-    await interaction.response.send_modal(_score_form(sheet, correcting=correcting, typed={}))
-
-
-def _score_form(sheet: ScoreSheet, *, correcting: bool, typed: dict[str, str]) -> ScoreForm:
-    """The form, and what its submission does: store the scores and echo them, or refuse and offer the form
-    again with what was typed, so a typo in one field costs one field."""
     game = sheet.game
 
-    async def submitted(form: discord.Interaction, values: dict[str, str]) -> None:
+    async def store(form: discord.Interaction, values: dict[str, str]) -> Reply:
         by_side = {side: [values.get(f"{side.value}{n}", "") for n in SEATS_PER_SIDE] for side in Side}
+        bot, actor = bot_of(form), actor_from(form)
+        service = bot.services.match_night
+        if correcting:
+            board = await service.correct_scores(actor, game, by_side)
+        else:
+            board = await service.enter_scores(actor, None, game, by_side)
+        await publish_scoreboard(bot, form, board)
+        confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
+        # Pinged once, when the scores are entered; a fix tells the same person without a second ping.
+        mentions = confirming.users if confirming and not correcting else ()
+        echo = scores_echo(board, game, fixed=correcting)
+        return Reply(echo, ephemeral=False, view=ScoreView(game), mentions=mentions)
 
-        async def work() -> Reply:
-            bot, actor = bot_of(form), actor_from(form)
-            service = bot.services.match_night
-            try:
-                if correcting:
-                    board = await service.correct_scores(actor, game, by_side)
-                else:
-                    board = await service.enter_scores(actor, None, game, by_side)
-            except Refusal as refusal:
-                again = _score_form(sheet, correcting=correcting, typed=values)
-                return Reply(errors.describe(refusal), view=RetryForm(again))
-            await publish_scoreboard(bot, form, board)
-            confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
-            # Pinged once, when the scores are entered; a fix tells the same person without a second ping.
-            mentions = confirming.users if confirming and not correcting else ()
-            echo = scores_echo(board, game, fixed=correcting)
-            return Reply(echo, ephemeral=False, view=ScoreView(game), mentions=mentions)
-
-        await answer_component(form, work())
-
-    return ScoreForm(sheet, submitted, correcting=correcting, typed=typed)
-
-
-class RetryForm(discord.ui.View):
-    """Under a refused form: the same form again, filled with what was typed."""
-
-    def __init__(self, form: ScoreForm) -> None:
-        super().__init__(timeout=RETRY_SECONDS)
-        self.form = form
-
-    @discord.ui.button(label="Fix and send again", style=discord.ButtonStyle.primary)
-    async def again(self, interaction: discord.Interaction, _button: discord.ui.Button[RetryForm]) -> None:
-        await interaction.response.send_modal(self.form)
+    title = score_title(sheet, correcting=correcting)
+    await interaction.response.send_modal(score_form(title, sheet.seats, store, {}))
 
 
 async def _enter(interaction: discord.Interaction, game: GameRef) -> None:
@@ -253,7 +188,7 @@ GAME_BUTTONS: dict[str, type[GameButton]] = {
 }
 
 
-class AcceptAgreement(MatchButton, template="match:agree:{a}", label="Accept", style=discord.ButtonStyle.success):
+class AcceptAgreement(IdButton, template="match:agree:{a}", label="Accept", style=discord.ButtonStyle.success):
     async def callback(self, interaction: discord.Interaction) -> None:
         (agreement_id,) = self.ids
 
@@ -266,7 +201,7 @@ class AcceptAgreement(MatchButton, template="match:agree:{a}", label="Accept", s
         await answer_component(interaction, work())
 
 
-class SignMatch(MatchButton, template="match:sign:{m}", label="Sign scoresheet", style=discord.ButtonStyle.primary):
+class SignMatch(IdButton, template="match:sign:{m}", label="Sign scoresheet", style=discord.ButtonStyle.primary):
     async def callback(self, interaction: discord.Interaction) -> None:
         (match_id,) = self.ids
 
@@ -282,7 +217,20 @@ class SignMatch(MatchButton, template="match:sign:{m}", label="Sign scoresheet",
         await answer_component(interaction, work())
 
 
-PERSISTENT_BUTTONS = (*GAME_BUTTONS.values(), GamePicker, SignMatch, AcceptAgreement)
+class ScoutMatch(IdButton, template="match:scout:{m}", label="Scout", style=discord.ButtonStyle.secondary):
+    """`/match scout` from the board: the other team's most-picked machines, for the member alone."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        (match_id,) = self.ids
+
+        async def work() -> Reply:
+            report = await bot_of(interaction).services.scouting.scout(actor_from(interaction), None, match_id)
+            return Reply(embeds=[scout_embed(report)])
+
+        await answer_component(interaction, work())
+
+
+PERSISTENT_BUTTONS = (*GAME_BUTTONS.values(), GamePicker, SignMatch, ScoutMatch, AcceptAgreement)
 
 
 class ScoreView(discord.ui.View):
@@ -313,6 +261,8 @@ def board_view(board: Scoreboard) -> discord.ui.View:
         for ref, label in labelled:
             view.add_item(GAME_BUTTONS[action](*ref, label=label, row=row))
     view.add_item(SignMatch(match_id, disabled=board.result.final, row=len(rows)))  # says why when too early
+    if not board.result.final:
+        view.add_item(ScoutMatch(match_id, row=len(rows)))
     return view
 
 

@@ -144,6 +144,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match replace": ("/match replace match:{match} round:1 game:1", "RRDDDR"),
     "match replay": ("/match replay match:{match} round:1 game:1 member:@hp2 score:1", "RRDDDR"),
     "match ruling": ('/match ruling match:{match} ruling:"Score stands"', "YDDDDR"),
+    "match scout": ("/match scout match:{match}", "YYYYYR"),
     "match show": ("/match show match:{match}", "YYYYYR"),
     "match walkout": ("/match walkout match:{match} side:away kind:left", "YDDDDR"),
     "player profile": ("/player profile", "RRRRRR"),  # nobody has a final game yet
@@ -165,6 +166,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roster role": ('/roster role team:"{team}" member:@hp5 role:reserve', "RRDDDR"),
     "roster show": ('/roster show team:"{team}"', "YYYYYR"),
     "roster submit": ('/roster submit team:"{team}"', "RRRRRR"),  # "already submitted" comes first
+    "season new": ("/season new", "RDDDDR"),  # tonight's match: the season is not complete
+    "season postseason": ("/season postseason date:2027-04-01", "YDDDDR"),
     "schedule generate": ("/schedule generate weeks:1 start:2027-03-08", "RDDDDR"),  # the seeded match exists
     "schedule ics": ('/schedule ics team:"{team}"', "YYYYYR"),
     "schedule move": ('/schedule move match:{match} venue:"{venue}" reason:"Machines down"', "RDDDDR"),

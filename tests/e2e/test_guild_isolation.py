@@ -5,17 +5,17 @@ is refused and changes nothing there; lists and autocomplete in one guild never 
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, time
 from pathlib import Path
 
-from sqlalchemy import Table, text
-from sqlmodel import SQLModel
+from sqlalchemy import Table, TextClause, text
 
 from bot.clock import ManualClock
 from bot.local.emulator import Emulator
 from storage.db import Database
 from tests.e2e.command_table import COMMANDS, MATCH_DAY, NEW_YORK, Seeded, leaf_commands, outcome, row_counts, seed
-from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.harness import RunningBot, league_tables, running_bot
 
 CREATES_IN_OWN_GUILD = {"league create"}  # names no league: it acts in the caller's own guild
 
@@ -32,23 +32,28 @@ def league_rows(table: Table) -> str | None:
     return None
 
 
-async def league_fingerprint(running: RunningBot, league_name: str) -> tuple[object, ...]:
-    """Everything stored for one league: its row, and the count of its rows in every table that belongs to it
-    directly or through other tables."""
+@functools.cache
+def fingerprint_query() -> TextClause:
+    """Everything stored for the league `:name`: its row, and the count of its rows in every table that belongs to
+    it directly or through other tables (built once: walking the foreign keys of every table takes a while)."""
     roles = "CAST(commissioner_role_id AS TEXT) || CAST(extra_commissioner_role_ids AS TEXT)"
     parts = [f"(SELECT name || {roles} FROM league WHERE name = :name)"]
-    for table in SQLModel.metadata.sorted_tables:
+    for table in league_tables():
         if table.name != "league" and (condition := league_rows(table)) is not None:
             parts.append(f'(SELECT count(*) FROM "{table.name}" WHERE {condition})')
+    return text(f"SELECT {', '.join(parts)}")
+
+
+async def league_fingerprints(running: RunningBot, league_names: tuple[str, ...]) -> list[tuple[object, ...]]:
     async with running.db.engine.connect() as connection:
-        return tuple((await connection.execute(text(f"SELECT {', '.join(parts)}"), {"name": league_name})).one())
+        return [tuple((await connection.execute(fingerprint_query(), {"name": name})).one()) for name in league_names]
 
 
 async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[str, set[str]]) -> list[str]:
     """As this guild's owner (a server admin), run every command against the other guild's league."""
     wrong = []
     names = (target.league, target.ladder.league, target.field_league.league)
-    untouched = [await league_fingerprint(running, name) for name in names]
+    untouched = await league_fingerprints(running, names)
     for path in sorted(COMMANDS):
         line = target.line(path, running, leaves[path])
         before = await row_counts(running)
@@ -58,7 +63,7 @@ async def aim_everything_at(running: RunningBot, target: Seeded, leaves: dict[st
             wrong.append(f"{path}: reached the other guild's league: {line} → {result.text()[:160]!r}")
         if got != "Y" and await row_counts(running) != before:
             wrong.append(f"{path}: refused but changed the database: {line}")
-        now = [await league_fingerprint(running, name) for name in names]
+        now = await league_fingerprints(running, names)
         if now != untouched:
             wrong.append(f"{path}: changed the other guild's league: {line}")
             untouched = now

@@ -235,7 +235,10 @@ async def test_a_ladder_player_mid_night(seeded: tuple[RunningBot, Seeded]) -> N
     _, embed = await ask(running, night.concerned, night.league)
     lines = due_lines(embed)
     assert "playing in Season 1's ladder" in embed["description"]
-    assert "• Your score for game 1 (Attack from Mars) — `/ladder score game:1`" in lines
+    assert (
+        "• Your score for game 1 (Attack from Mars) — **Enter scores** on the group's board · `/ladder score game:1`"
+        in lines
+    )
     tie = "• Ld1 and Ld2 are level in game 2 (Black Knight): enter the one-ball playoff's winner — `/ladder tiebreak`"
     assert tie in lines
     assert not any("game 2 (Black Knight) —" in line for line in lines)  # scored already

@@ -8,93 +8,23 @@ value typed counts its characters; a value picked from autocomplete, a menu or t
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.clock import ManualClock
-from bot.local.emulator import InteractionResult, Output
+from bot.local.emulator import InteractionResult
+from tests.e2e.phones import Chosen, Phones, Pick, Reason, Score, Value
 from tests.e2e.team_night import AWAY, HOME, Night, at, scoreboard
 
 MATCH_LABEL = "Tilt Warriors at Flipper Kings"
 TYPED_BUDGET = 20  # characters members may type in a whole match, beyond scores and free-text reasons
 
 
-@dataclass(frozen=True)
-class Pick:
-    """A value picked from the option's autocomplete by its readable label: nothing typed."""
-
-    label: str
-
-
-@dataclass(frozen=True)
-class Chosen:
-    """A value picked from a menu (a static choice, a member): nothing typed."""
-
-    value: str
-
-
-@dataclass(frozen=True)
-class Score:
-    text: str
-
-
-@dataclass(frozen=True)
-class Reason:
-    text: str
-
-
-@dataclass(frozen=True)
-class Typed:
-    """Anything else a member types: an id, a name, a number that is not a score."""
-
-    text: str
-
-
-Value = Pick | Chosen | Score | Reason | Typed
-
-
 @dataclass
-class Thumbs:
-    """The captains' phones: every command, press and form goes through here and is counted."""
+class Thumbs(Phones):
+    """The captains' phones on a team match night."""
 
-    night: Night
-    typed: list[str] = field(default_factory=list)  # values typed that are neither scores nor reasons
-    score_characters: int = 0
-    reason_characters: int = 0
-    taps: Counter[tuple[str, int, int]] = field(default_factory=Counter)
-
-    async def command(self, who: str, name: str, **options: Value) -> InteractionResult:
-        line = name
-        for option, value in options.items():
-            text = await self._value(who, line, option, value)
-            line += f' {option}:"{text}"' if isinstance(value, Score | Reason | Typed) else f" {option}:{text}"
-        result = await self.night.league.run(line, as_member=who)
-        await self.night.league.scoreboards_published()
-        assert not result.content.startswith("⛔"), result.content
-        return result
-
-    async def press(
-        self, message: Output | InteractionResult, custom_id: str, who: str, *, purpose: str
-    ) -> InteractionResult:
-        numbers = [int(part) for part in custom_id.split(":") if part.isdigit()]
-        round_index, game = numbers[1:] if len(numbers) == 3 else (0, 0)  # a game's button, or the match's
-        self.taps[(purpose, round_index, game)] += 1
-        result = await self.night.league.emulator.click(message, custom_id, as_member=who)
-        await self.night.league.scoreboards_published()
-        assert not result.content.startswith("⛔"), result.content
-        return result
-
-    async def fill(
-        self, form: InteractionResult, who: str, values: dict[str, Value], *, purpose: tuple[str, int, int]
-    ) -> InteractionResult:
-        assert form.modal is not None, form.text()
-        self.taps[purpose] += 1
-        texts = {key: self._count(value) for key, value in values.items()}
-        result = await self.night.league.emulator.submit_modal(form, texts, as_member=who)
-        await self.night.league.scoreboards_published()
-        assert not result.content.startswith("⛔"), result.content
-        return result
+    night: Night = field(kw_only=True)
 
     async def enter(self, who: str, round_index: int, game: int, scores: dict[str, str]) -> InteractionResult:
         """Enter scores (or the replay) from the board: one press, one form."""
@@ -113,23 +43,6 @@ class Thumbs:
         options |= {f"m{n}": Pick(machine) for n, machine in enumerate(machines, start=1)}
         return await self.command(who, "/lineup", **options)
 
-    async def _value(self, who: str, line: str, option: str, value: Value) -> str:
-        if not isinstance(value, Pick):
-            return self._count(value)
-        offered = await self.night.league.emulator.autocomplete(f"{line} {option}:", focused=option, as_member=who)
-        picked = [choice for choice in offered if value.label in choice["name"]]
-        assert picked, f"{value.label!r} not offered for {option}: {[c['name'] for c in offered]}"
-        return str(picked[0]["value"])
-
-    def _count(self, value: Chosen | Score | Reason | Typed) -> str:
-        if isinstance(value, Score):
-            self.score_characters += len(value.text)
-        elif isinstance(value, Reason):
-            self.reason_characters += len(value.text)
-        elif isinstance(value, Typed):
-            self.typed.append(value.text)
-        return value.value if isinstance(value, Chosen) else value.text
-
 
 def doubles(h1: str, h2: str, a1: str, a2: str) -> dict[str, str]:
     return {"home1": h1, "home2": h2, "away1": a1, "away2": a2}
@@ -145,7 +58,7 @@ async def test_a_whole_match_from_the_board_on_a_phone(night: Night) -> None:
     and no ids; each game takes at most two interactions to enter and one to confirm."""
     emulator, clock = night.league.emulator, night.league.bot.clock
     assert isinstance(clock, ManualClock)
-    phones = Thumbs(night)
+    phones = Thumbs(night.league, night=night)
     h1, a1 = emulator.member("h1").id, emulator.member("a1").id
     match = Pick(MATCH_LABEL)
 

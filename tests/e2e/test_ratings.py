@@ -5,22 +5,28 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from datetime import timedelta
 from statistics import median
 
 from PIL import Image
+from sqlalchemy import event
 from sqlmodel import col, select
 
 from bench.field import FieldLeague, FieldLeagueSize, seed_field_league
 from bench.ladder import LadderLeagueSize, seed_ladder_league
 from bench.team import TeamLeagueSize, actor, seed_team_league
+from bot.clock import ManualClock
 from bot.local.emulator import Emulator
-from bot.rules.ratings.engine import Game, RatingBook
-from bot.services.ratings import RatingService
+from bot.rules.ratings.engine import Game, Rating, RatingBook
+from bot.rules.team.model import Side
+from bot.services import Services
+from bot.services.ratings import RatingService, RatingsTable
+from bot.services.team.match_access import GameRef
 from storage.db import Database
 from storage.field import FieldNight, FieldScore
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderScore
 from storage.matches import GameScore
-from storage.models import Machine, Player
+from storage.models import AuditEntry, Machine, Player
 from tests.e2e.harness import RunningBot, running_bot
 
 SIZE = FieldLeagueSize(players=8, weeks_played=2)
@@ -168,3 +174,52 @@ async def test_confirmed_team_games_and_closed_ladder_nights_are_rated_per_playe
         for user in (next(iter(players)) for players in games.values()):
             profile = await ratings.profile(actor(emulator, emulator.guild.owner.name), user, "them")
             assert profile.player.rating.games == sum(user in players for players in games.values())
+
+
+async def test_a_confirmed_game_and_an_audited_correction_are_rated_from_what_they_touched(sqlite_db: Database) -> None:
+    """COMMON-SCORE-3: a game confirmed tonight is rated from its match alone, and a correction of a past game
+    (as a ruling records it, audited) replays the ratings from that game; both give the ratings rated from
+    scratch, without reading every game again."""
+    async with Emulator() as emulator:
+        league = await seed_team_league(
+            sqlite_db, emulator, TeamLeagueSize(teams=4, players=6, weeks_played=2, past_seasons=1)
+        )
+        await league.reset_tonight(rounds_declared=4)
+        clock = ManualClock(league.now)
+        services = Services.build(sqlite_db, clock, default_timezone="America/New_York")
+        reader = actor(emulator, league.members[0])
+        before = await services.ratings.table(reader)
+        statements: list[str] = []
+        event.listen(sqlite_db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+
+        match = league.tonight[0]
+        game = GameRef(match.match_id, 1, 1)
+        clock.advance(timedelta(minutes=20))
+        typed = {side: ["30,000,000", "10,000,000"] for side in Side}
+        await services.match_night.enter_scores(actor(emulator, match.home_captain), None, game, typed)
+        await services.match_night.confirm_game(actor(emulator, match.away_captain), game)
+        statements.clear()
+        tonight = await services.ratings.table(reader)
+        assert tonight.games == before.games + 1
+        assert not [s for s in statements if "ladder_score" in s or "field_score" in s], statements
+        assert _rows(tonight) == _rows(await RatingService(sqlite_db).table(reader))
+
+        async with sqlite_db.writing() as session:  # a ruling corrects one score of the first game played
+            first = (await session.exec(select(GameScore).order_by(col(GameScore.id)))).first()
+            assert first is not None
+            snapshot = first.model_dump(mode="json")
+            first.score = 123_000_000_000
+            session.add(first)
+            session.add(
+                AuditEntry(guild_id=emulator.guild.id, actor_id=1, command="/match ruling", action="update",
+                           entity="game_score", entity_id=first.id, before=snapshot,
+                           after=first.model_dump(mode="json"), at=clock.now())
+            )  # fmt: skip
+        statements.clear()
+        corrected = await services.ratings.table(reader)
+        assert not [s for s in statements if "ladder_score" in s or "field_score" in s], statements
+        assert _rows(corrected) == _rows(await RatingService(sqlite_db).table(reader)) != _rows(tonight)
+
+
+def _rows(table: RatingsTable) -> list[tuple[str, Rating]]:
+    return [(row.name, row.rating) for row in table.rows]

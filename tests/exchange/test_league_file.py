@@ -143,6 +143,43 @@ async def test_dated_options_round_trip_and_a_version_1_file_still_reads(
     assert again["league"]["options"] == {"allow_shorthand": True}
 
 
+def _as_before_season_life(season_csv: bytes) -> bytes:
+    """season.csv as files exported before seasons' stages were derived: a stored `status`, no `postseason_on`."""
+    rows = list(csv.DictReader(io.StringIO(season_csv.decode())))
+    out = io.StringIO()
+    columns = [name for name in rows[0] if name != "postseason_on"] + ["status"]
+    writer = csv.DictWriter(out, columns, lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows({**row, "status": "active"} for row in rows)
+    return out.getvalue().encode()
+
+
+async def test_a_version_1_file_with_season_status_imports_and_a_version_2_one_is_refused(
+    history: RunningBot,
+) -> None:
+    """COMMON-SEASON-1: a version-1 file written before seasons' stages were derived carries `season.status`,
+    which no longer exists: it is ignored. Version 2 files never had it: there it is an unknown column."""
+    guild = history.emulator.guild.id
+    files = await export_by_name(history.db, guild, None)
+    old_manifest = json.loads(files[MANIFEST])
+    old_manifest["format_version"] = 1
+    del old_manifest["league"]["option_history"]
+    old_season = _as_before_season_life(files["season.csv"])
+    assert b"status" in old_season.splitlines()[0]
+    version_1 = {**files, MANIFEST: json.dumps(old_manifest).encode(), "season.csv": old_season}
+
+    report = await import_league(history.db, version_1, guild_id=OTHER_GUILD, dry_run=False)
+    assert report.ok, report.summary()
+    again = await export_by_name(history.db, OTHER_GUILD, None)
+    assert again["season.csv"] == files["season.csv"]  # no status; postseason_on empty as before
+    assert json.loads(again[MANIFEST])["format_version"] == 2
+
+    refused = await import_league(
+        history.db, {**files, "season.csv": old_season}, guild_id=OTHER_GUILD + 1, dry_run=True
+    )
+    assert any(str(p).startswith("season.csv:1: unknown column `status`") for p in refused.problems), refused.summary()
+
+
 async def test_league_json_of_another_version_or_with_a_bad_zone_is_reported(sqlite_db: Database) -> None:
     newer = {MANIFEST: b'{"format_version": 3, "league": {}}'}
     report = await import_league(sqlite_db, newer, guild_id=None, dry_run=True)

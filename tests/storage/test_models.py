@@ -13,7 +13,7 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import SQLModel, col, select
 
-from storage.db import Database
+from storage.db import Database, WriteInReadingBlock
 from storage.models import (
     AuditEntry,
     BotState,
@@ -27,7 +27,6 @@ from storage.models import (
     RosterEntry,
     RosterRole,
     Season,
-    SeasonStatus,
     Team,
     Venue,
 )
@@ -80,17 +79,13 @@ async def test_league_options_default_to_an_empty_object(db: Database) -> None:
     assert (await fetch_one(db, League, stored.id)).options == {}
 
 
-async def test_season_round_trips_with_dates_and_status(db: Database) -> None:
+async def test_season_round_trips_with_dates(db: Database) -> None:
     lg = await insert(db, make.league())
-    stored = await insert(
-        db,
-        make.season(lg.id, number=3, status=SeasonStatus.ACTIVE, starts_on=date(2026, 1, 5), ends_on=date(2026, 4, 27)),
-    )
+    stored = await insert(db, make.season(lg.id, number=3, starts_on=date(2026, 1, 5), ends_on=date(2026, 4, 27)))
 
     loaded = await fetch_one(db, Season, stored.id)
 
     assert (loaded.league_id, loaded.number, loaded.name) == (lg.id, 3, "Season 3")
-    assert loaded.status == SeasonStatus.ACTIVE
     assert (loaded.starts_on, loaded.ends_on) == (date(2026, 1, 5), date(2026, 4, 27))
 
 
@@ -148,7 +143,7 @@ async def test_machine_status_defaults_to_working_and_removed_at_to_null(db: Dat
 async def test_enum_columns_load_as_their_enum_members(db: Database) -> None:
     lg = await insert(db, make.league(format=LeagueFormat.LADDER))
     ven = await insert(db, make.venue(lg.id))
-    sea = await insert(db, make.season(lg.id, status=SeasonStatus.FINISHED))
+    sea = await insert(db, make.season(lg.id))
     tm = await insert(db, make.team(lg.id))
     pl = await insert(db, make.player(lg.id, status=PlayerStatus.DROPPED))
     ma = await insert(db, make.machine(lg.id, ven.id, status=MachineStatus.UNPLAYABLE))
@@ -156,21 +151,19 @@ async def test_enum_columns_load_as_their_enum_members(db: Database) -> None:
 
     loaded = [
         (await fetch_one(db, League, lg.id)).format,
-        (await fetch_one(db, Season, sea.id)).status,
         (await fetch_one(db, Player, pl.id)).status,
         (await fetch_one(db, Machine, ma.id)).status,
         (await fetch_one(db, RosterEntry, ro.id)).role,
     ]
 
-    assert [type(value) for value in loaded] == [LeagueFormat, SeasonStatus, PlayerStatus, MachineStatus, RosterRole]
+    assert [type(value) for value in loaded] == [LeagueFormat, PlayerStatus, MachineStatus, RosterRole]
     assert loaded == [
         LeagueFormat.LADDER,
-        SeasonStatus.FINISHED,
         PlayerStatus.DROPPED,
         MachineStatus.UNPLAYABLE,
         RosterRole.RESERVE,
     ]
-    assert loaded[3].in_service is False
+    assert loaded[2].in_service is False
 
 
 async def test_enum_columns_are_stored_as_their_plain_values(db: Database) -> None:
@@ -610,12 +603,25 @@ async def test_successful_writing_block_commits_every_row(db: Database) -> None:
 
 
 async def test_reading_block_never_commits(db: Database) -> None:
+    """A change inside reading() is refused, whether flushed by hand or before a query, and nothing is stored."""
     async with db.reading() as session:
         session.add(make.league())
-        await session.flush()
-        assert (await session.exec(select(League.id))).all() != []
+        with pytest.raises(WriteInReadingBlock, match=r"use db\.writing"):
+            await session.flush()
+    async with db.reading() as session:
+        session.add(make.league())
+        with pytest.raises(WriteInReadingBlock):
+            await session.exec(select(League.id))  # autoflush
+    async with db.writing() as session:
+        session.add(make.league())
+    async with db.reading() as session:
+        league = (await session.exec(select(League))).one()
+        league.name = "Renamed in a read"
+        with pytest.raises(WriteInReadingBlock):
+            await session.flush()
 
-    assert await count(db, League) == 0
+    async with db.reading() as session:
+        assert (await session.exec(select(League.name))).all() == ["Flipper Kings"]
 
 
 async def test_reader_does_not_see_an_open_writers_rows_until_commit(db: Database) -> None:

@@ -55,9 +55,10 @@ def test_each_format_plans_its_own_kinds() -> None:
     ladder = {kind.name for kind in rules.kinds_for("ladder")}
     field = {kind.name for kind in rules.kinds_for("field")}
     team = {kind.name for kind in rules.kinds_for("team")}
-    assert ladder == {"next_groups", "weekly_standings", "bracket"}
-    assert field == {"night_results", "weekly_standings", "bracket"}
-    assert "next_groups" not in team and "night_results" not in team and {"weekly_standings", "bracket"} <= team
+    assert ladder == {"next_groups", "weekly_standings", "bracket", "postseason_date"}
+    assert field == {"night_results", "weekly_standings", "bracket", "postseason_date"}
+    assert "next_groups" not in team and "night_results" not in team
+    assert {"weekly_standings", "bracket", "postseason_date"} <= team
 
 
 @pytest.mark.parametrize(

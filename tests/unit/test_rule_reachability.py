@@ -72,7 +72,6 @@ NOT_YET_WIRED = {
     "field.standings.regular_season_winner": "FIELD-STAND-3",
     "ladder.attendance.GameStage": "LADDER-ATT-2",
     "ladder.attendance.late_arrival_can_play": "LADDER-ATT-2",
-    "ladder.games.first_game_order": "LADDER-ORDER-1",
     "ladder.payouts.consolation_prizes": "LADDER-AMB-23",
     "ladder.payouts.season_prizes": "LADDER-PAY-5",
     "ladder.penalties.malfunction_replay": "LADDER-PEN-1",

@@ -102,7 +102,9 @@ def test_match_lines_show_the_score_and_what_is_missing() -> None:
 
 
 def test_a_long_schedule_is_cut_with_a_note_under_discords_limit() -> None:
-    view = ScheduleView(League(name="NYC"), Season(name="Season 1"), [line(None)] * 200, 20, None, None)
+    view = ScheduleView(
+        League(name="NYC"), Season(name="Season 1"), [line(None)] * 200, 20, None, None, "Season 1 (active)"
+    )
     description = schedule_embed(view).description or ""
     assert len(description) <= 4000 and description.endswith("more: narrow it with `week:` or `team:`.")
 

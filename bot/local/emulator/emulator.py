@@ -6,6 +6,7 @@ import asyncio
 import base64
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import Any
 
@@ -15,7 +16,7 @@ from .commands import CommandRegistry, build_invocation, parse_line
 from .components import click_data, find_component, modal_submit_data
 from .errors import ApiError, EmulatorError
 from .gateway import Gateway, Intent
-from .guild import APPLICATION_ID, Channel, Member, Role, build_guild
+from .guild import APPLICATION_ID, GUILD_CREATED_AT, Channel, Guild, Member, Role, build_guild
 from .ids import SnowflakeFactory
 from .interactions import ACK_DEADLINE, TOKEN_LIFETIME, InteractionRecord, InteractionType, interaction_payload
 from .messages import MessageStore, StoredMessage, attachment_payload, message_payload
@@ -31,11 +32,13 @@ class Emulator:
 
     Start it, point discord.py at `api_url` / `gateway_url`, start the bot with `token`, then act
     as members: `run('/cmd opt:value', as_member='alice')`, `click(...)`, `submit_modal(...)`.
-    Everything the bot sends is recorded in `outputs`.
+    Everything the bot sends is recorded in `outputs`. Members act in `guild` unless an action names
+    another guild the bot is in (`add_guild`).
     """
 
     def __init__(self, guild_name: str = "Pinball Club", *, token: str | None = None, guild_seed: int = 2) -> None:
         self.guild = build_guild(guild_name, guild_seed)
+        self.guilds = [self.guild]
         self.token = token or _bot_token()
         self.outputs: list[Output] = []
         self.ack_deadline = ACK_DEADLINE
@@ -56,7 +59,7 @@ class Emulator:
         self._awaited: list[InteractionRecord] = []
         self._announced: set[int] = set()  # message ids sent over the gateway as MESSAGE_CREATE
         self._changed = asyncio.Event()
-        self.gateway = Gateway(self.guild, self.token, self.notify_change)
+        self.gateway = Gateway(self.guilds, self.token, self.notify_change)
         self._runner: web.AppRunner | None = None
         self.host = "127.0.0.1"
         self.port = 0
@@ -147,7 +150,31 @@ class Emulator:
         """Ask connected bots to reconnect and RESUME, as Discord does before a gateway restart."""
         self.gateway.request_reconnect()
 
-    # --- the guild ---
+    # --- the guilds ---
+
+    def add_guild(self, name: str, *, seed: int, created_at: datetime = GUILD_CREATED_AT) -> Guild:
+        """Another guild with the bot in it (GUILD_CREATE to the connected sessions of its shard); `seed` and
+        `created_at` make its ids (see `build_guild`)."""
+        guild = build_guild(name, seed, created_at)
+        if any(g.id == guild.id for g in self.guilds):
+            raise EmulatorError(f"a guild with id {guild.id} exists already: pick another seed or created_at")
+        self.guilds.append(guild)
+        self.gateway.join(guild)
+        return guild
+
+    def guild_by_id(self, guild_id: int) -> Guild | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def channel_by_id(self, channel_id: int) -> tuple[Guild, Channel] | None:
+        """The channel with `channel_id` in any of the bot's guilds, with its guild."""
+        for guild in self.guilds:
+            if (channel := guild.channel_by_id(channel_id)) is not None:
+                return guild, channel
+        return None
+
+    def _guild_of_channel(self, channel_id: int) -> Guild:
+        found = self.channel_by_id(channel_id)
+        return found[0] if found else self.guild
 
     def member(self, name: str) -> Member:
         return self.guild.member(name)
@@ -158,10 +185,13 @@ class Emulator:
     def role(self, name: str) -> Role:
         return self.guild.role(name)
 
-    def add_member(self, username: str, roles: Iterable[str] = (), admin: bool = False) -> Member:
-        member = self.guild.add_member(username, [*roles, *(["Admin"] if admin else [])])
-        payload = member_payload(self.guild, member) | {"guild_id": str(self.guild.id)}
-        self._dispatch_guild_event("GUILD_MEMBER_ADD", payload, Intent.GUILD_MEMBERS)
+    def add_member(
+        self, username: str, roles: Iterable[str] = (), admin: bool = False, *, guild: Guild | None = None
+    ) -> Member:
+        guild = guild or self.guild
+        member = guild.add_member(username, [*roles, *(["Admin"] if admin else [])])
+        payload = member_payload(guild, member) | {"guild_id": str(guild.id)}
+        self.gateway.dispatch("GUILD_MEMBER_ADD", payload, guild_id=guild.id, intent=Intent.GUILD_MEMBERS)
         return member
 
     def add_role(self, name: str, permissions: int = 0) -> Role:
@@ -201,9 +231,9 @@ class Emulator:
         """Synced commands as stored (with ids): {"global": [...], "guilds": {guild_id: [...]}}."""
         return self.registry.as_dict()
 
-    def messages_in(self, channel: str) -> list[Output]:
+    def messages_in(self, channel: str, *, guild: Guild | None = None) -> list[Output]:
         """The channel's messages as everyone sees them now (after edits and deletes)."""
-        where = self.channel(channel)
+        where = (guild or self.guild).channel(channel)
         bot = self.guild.bot_member.user
         return [m.to_output("message", where.name, bot, m.interaction_id) for m in self.messages.in_channel(where.id)]
 
@@ -215,18 +245,20 @@ class Emulator:
         *,
         as_member: str | Member = "owner",
         channel: str = "general",
+        guild: Guild | None = None,
         timeout: float = 5.0,  # noqa: ASYNC109 - seconds until "no response"; part of the public API
     ) -> InteractionResult:
         """Type a slash command, e.g. '/league create name:"Tuesday Night" format:team'."""
-        member = self._member(as_member)
+        guild = guild or self.guild
+        member = self._member(as_member, guild)
         invocation = parse_line(
             line,
             self.registry,
-            self._resolver(member),
+            self._resolver(member, guild),
             respect_default_permissions=self.respect_default_permissions,
         )
         record = self._dispatch(
-            InteractionType.APPLICATION_COMMAND, invocation.label, member, self.channel(channel), invocation.data()
+            InteractionType.APPLICATION_COMMAND, invocation.label, member, guild.channel(channel), invocation.data()
         )
         return await self._settle(record, timeout)
 
@@ -237,21 +269,23 @@ class Emulator:
         *,
         as_member: str | Member = "owner",
         channel: str = "general",
+        guild: Guild | None = None,
         timeout: float = 5.0,  # noqa: ASYNC109
     ) -> InteractionResult:
         """`run` with structure: option values may be text or Member / Role / Channel / Attachment."""
-        member = self._member(as_member)
-        command, scope = self.registry.find(name_path[0], self.guild.id)
+        guild = guild or self.guild
+        member = self._member(as_member, guild)
+        command, scope = self.registry.find(name_path[0], guild.id)
         invocation = build_invocation(
             command,
             scope,
             list(name_path),
             options or {},
-            self._resolver(member),
+            self._resolver(member, guild),
             respect_default_permissions=self.respect_default_permissions,
         )
         record = self._dispatch(
-            InteractionType.APPLICATION_COMMAND, invocation.label, member, self.channel(channel), invocation.data()
+            InteractionType.APPLICATION_COMMAND, invocation.label, member, guild.channel(channel), invocation.data()
         )
         return await self._settle(record, timeout)
 
@@ -262,20 +296,22 @@ class Emulator:
         focused: str | None = None,
         as_member: str | Member = "owner",
         channel: str = "general",
+        guild: Guild | None = None,
         timeout: float = 5.0,  # noqa: ASYNC109
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while `focused` (default: the last option typed) is being typed."""
-        member = self._member(as_member)
+        guild = guild or self.guild
+        member = self._member(as_member, guild)
         invocation = parse_line(
             line,
             self.registry,
-            self._resolver(member),
+            self._resolver(member, guild),
             focused=focused,
             autocomplete=True,
             respect_default_permissions=self.respect_default_permissions,
         )
         label = f"autocomplete of {invocation.label}"
-        record = self._dispatch(InteractionType.AUTOCOMPLETE, label, member, self.channel(channel), invocation.data())
+        record = self._dispatch(InteractionType.AUTOCOMPLETE, label, member, guild.channel(channel), invocation.data())
         return (await self._settle(record, timeout)).choices or []
 
     async def click(
@@ -291,13 +327,14 @@ class Emulator:
 
         `as_member` defaults to whoever triggered the interaction that posted the message."""
         stored = self._stored_message(message)
-        member = self._member(as_member) if as_member is not None else self._message_owner(stored)
+        found = self.channel_by_id(stored.channel_id)
+        assert found is not None
+        guild, channel = found
+        member = self._member(as_member, guild) if as_member is not None else self._message_owner(stored)
         if stored.ephemeral and member is not self._message_owner(stored):
             raise EmulatorError(f"{member.name} cannot see that ephemeral message")
-        resolver = self._resolver(member)
+        resolver = self._resolver(member, guild)
         data = click_data(find_component(stored.components, custom_id), values, resolver)
-        channel = self.guild.channel_by_id(stored.channel_id)
-        assert channel is not None
         record = self._dispatch(
             InteractionType.MESSAGE_COMPONENT, f"click {custom_id!r}", member, channel, data, stored
         )
@@ -316,8 +353,9 @@ class Emulator:
         if modal is None or opened.interaction_id is None:
             raise EmulatorError("the bot did not answer with a modal")
         origin = self.interactions[opened.interaction_id]
-        member = self._member(as_member) if as_member is not None else origin.member
-        data = modal_submit_data(modal, values, self._resolver(member))
+        guild = self._guild_of_channel(origin.channel.id)
+        member = self._member(as_member, guild) if as_member is not None else origin.member
+        data = modal_submit_data(modal, values, self._resolver(member, guild))
         source = self.messages.get(origin.message_id) if origin.message_id is not None else None
         label = f"modal {modal['custom_id']!r}"
         record = self._dispatch(InteractionType.MODAL_SUBMIT, label, member, origin.channel, data, source)
@@ -327,7 +365,7 @@ class Emulator:
         """Send an interaction's INTERACTION_CREATE again, as Discord may (a RESUME replays events): the same
         id and token, so only one callback can succeed."""
         record = self.interactions[interaction_id]
-        if not self.gateway.dispatch("INTERACTION_CREATE", record.payload, guild_id=self.guild.id):
+        if not self.gateway.dispatch("INTERACTION_CREATE", record.payload, guild_id=record.guild_id):
             raise EmulatorError("no bot is connected to the emulator's gateway")
 
     def _dispatch(
@@ -339,23 +377,25 @@ class Emulator:
         data: JSON,
         message: StoredMessage | None = None,
     ) -> InteractionRecord:
+        guild = self._guild_of_channel(channel.id)
         record = InteractionRecord(
             id=self._new_id(),
             type=kind,
             label=label,
-            guild_id=self.guild.id,
+            guild_id=guild.id,
             member=member,
             channel=channel,
             dispatched_at=asyncio.get_running_loop().time(),
             message_id=message.id if message else None,
         )
         message_json = self.message_payload(message) if message else None
-        payload = record.payload = interaction_payload(record, self.guild, data, message_json)
+        payload = record.payload = interaction_payload(record, guild, data, message_json)
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
-        delivered = self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=self.guild.id)
+        delivered = self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id)
+        record.delivered_to = [session.id for session in delivered]
         if not delivered:
-            raise EmulatorError("no bot is connected to the emulator's gateway")
+            raise EmulatorError(f"no bot is connected to the emulator's gateway for {guild.name}'s shard")
         if all(session.id in self._reporting_sessions for session in delivered):
             record.reports_due = len(delivered)
         return record
@@ -369,11 +409,11 @@ class Emulator:
         finally:
             self._awaited.remove(record)
 
-    def _member(self, who: str | Member) -> Member:
-        return who if isinstance(who, Member) else self.member(who)
+    def _member(self, who: str | Member, guild: Guild) -> Member:
+        return who if isinstance(who, Member) else guild.member(who)
 
-    def _resolver(self, member: Member) -> Resolver:
-        return Resolver(self.guild, member, self.messages.add_file, self.attachment_payload)
+    def _resolver(self, member: Member, guild: Guild) -> Resolver:
+        return Resolver(guild, member, self.messages.add_file, self.attachment_payload)
 
     def _stored_message(self, message: int | Output | InteractionResult) -> StoredMessage:
         message_id = message if isinstance(message, int) else message.message_id
@@ -385,7 +425,7 @@ class Emulator:
     def _message_owner(self, message: StoredMessage) -> Member:
         """Who triggered the interaction that posted the message (the guild owner for plain posts)."""
         record = self.interactions.get(message.interaction_id or 0)
-        return record.member if record else self.guild.owner
+        return record.member if record else self._guild_of_channel(message.channel_id).owner
 
     # --- used by the REST handlers ---
 
@@ -404,9 +444,8 @@ class Emulator:
         return candidates[-1] if candidates else None
 
     def message_payload(self, message: StoredMessage) -> JSON:
-        return message_payload(
-            message, guild_id=self.guild.id, author=self.guild.bot_member.user, files_url=self.files_url
-        )
+        guild = self._guild_of_channel(message.channel_id)
+        return message_payload(message, guild_id=guild.id, author=guild.bot_member.user, files_url=self.files_url)
 
     def attachment_payload(self, attachment: Attachment) -> JSON:
         return attachment_payload(attachment, self.files_url, ephemeral=True)
@@ -417,15 +456,16 @@ class Emulator:
             return  # a "thinking…" placeholder is announced when it gets its content
         event = "MESSAGE_UPDATE" if message.id in self._announced else "MESSAGE_CREATE"
         self._announced.add(message.id)
-        bot = self.guild.bot_member
-        payload = self.message_payload(message) | {"member": member_payload(self.guild, bot, with_user=False)}
-        self.gateway.dispatch(event, payload, guild_id=self.guild.id, intent=Intent.GUILD_MESSAGES)
+        guild = self._guild_of_channel(message.channel_id)
+        payload = self.message_payload(message) | {"member": member_payload(guild, guild.bot_member, with_user=False)}
+        self.gateway.dispatch(event, payload, guild_id=guild.id, intent=Intent.GUILD_MESSAGES)
 
     def announce_deletion(self, message: StoredMessage) -> None:
         if message.ephemeral:
             return
-        payload = {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(self.guild.id)}
-        self.gateway.dispatch("MESSAGE_DELETE", payload, guild_id=self.guild.id, intent=Intent.GUILD_MESSAGES)
+        guild_id = self._guild_of_channel(message.channel_id).id
+        payload = {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(guild_id)}
+        self.gateway.dispatch("MESSAGE_DELETE", payload, guild_id=guild_id, intent=Intent.GUILD_MESSAGES)
 
 
 def _bot_token() -> str:

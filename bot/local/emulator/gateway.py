@@ -2,7 +2,10 @@
 
 Frames are plain JSON text even when the client asks for zlib-stream: discord.py only inflates
 binary frames. Every client that identifies gets its own session and all events its intents
-and shard cover, so two bot processes both see every interaction, as on Discord.
+and shard cover, so two unsharded bot processes both see every interaction, as on Discord. A session
+identified with `shard: [shard_id, num_shards]` gets only the guilds with (guild_id >> 22) % num_shards ==
+shard_id, and events without a guild only on shard 0; a session that would hold more than 2,500 guilds is
+closed with 4011 (Discord's "Sharding" rules).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .payloads import (
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41_250
+MAX_GUILDS_PER_SHARD = 2_500  # a session that would hold more is closed with 4011 Sharding required
 RESUMABLE_EVENTS = 1_000  # events kept per session for RESUME
 
 
@@ -60,6 +64,8 @@ class Close:
     NOT_AUTHENTICATED = 4003
     AUTHENTICATION_FAILED = 4004
     ALREADY_AUTHENTICATED = 4005
+    INVALID_SHARD = 4010
+    SHARDING_REQUIRED = 4011
 
 
 class Connection:
@@ -106,9 +112,11 @@ class Session:
     def covers(self, guild_id: int | None, intent: int | None) -> bool:
         if intent is not None and not self.intents & intent:
             return False
-        if guild_id is None or self.shard is None:
+        if self.shard is None:
             return True
         shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0  # DMs and other events without a guild
         return (guild_id >> 22) % shard_count == shard_id
 
     def dispatch(self, event: str, data: JSON) -> None:
@@ -120,8 +128,8 @@ class Session:
 
 
 class Gateway:
-    def __init__(self, guild: Guild, token: str, on_change: Callable[[], None]) -> None:
-        self.guild = guild
+    def __init__(self, guilds: list[Guild], token: str, on_change: Callable[[], None]) -> None:
+        self.guilds = guilds  # the emulator's own list: a guild added later is here too
         self.token = token
         self._on_change = on_change
         self.sessions: dict[str, Session] = {}
@@ -142,6 +150,12 @@ class Gateway:
                 if session.connection is not None:
                     delivered.append(session)
         return delivered
+
+    def join(self, guild: Guild) -> None:
+        """The bot joins `guild`: GUILD_CREATE to the sessions whose shard it falls on."""
+        for session in self.sessions.values():
+            if session.covers(guild.id, None):
+                session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
 
     def request_reconnect(self) -> None:
         """Op 7: Discord asks clients to reconnect and RESUME (as before a gateway restart)."""
@@ -186,10 +200,15 @@ class Gateway:
         elif op == Op.IDENTIFY:
             if session is not None:
                 await connection.close(Close.ALREADY_AUTHENTICATED)
-            elif self._token_ok(data.get("token")):
-                return self._identify(connection, data, request)
-            else:
+            elif not self._token_ok(data.get("token")):
                 await connection.close(Close.AUTHENTICATION_FAILED)
+            elif not _valid_shard(data.get("shard")):
+                log.warning("gateway: IDENTIFY with an invalid shard %r", data.get("shard"))
+                await connection.close(Close.INVALID_SHARD)
+            elif self._guild_count(data.get("shard")) > MAX_GUILDS_PER_SHARD:
+                await connection.close(Close.SHARDING_REQUIRED)
+            else:
+                return self._identify(connection, data, request)
         elif op == Op.RESUME:
             return self._resume(connection, data)
         elif op == Op.REQUEST_GUILD_MEMBERS and session is not None:
@@ -201,17 +220,23 @@ class Gateway:
             await connection.close(Close.UNKNOWN_OPCODE)
         return session
 
+    def _guild_count(self, shard: list[int] | None) -> int:
+        if shard is None:
+            return len(self.guilds)
+        return sum((guild.id >> 22) % shard[1] == shard[0] for guild in self.guilds)
+
     def _token_ok(self, token: str | None) -> bool:
         return token is not None and token.removeprefix("Bot ") == self.token
 
     def _identify(self, connection: Connection, data: JSON, request: web.Request) -> Session:
-        shard = (int(data["shard"][0]), int(data["shard"][1])) if data.get("shard") else None
+        shard = (data["shard"][0], data["shard"][1]) if data.get("shard") is not None else None
         session = Session(secrets.token_hex(16), int(data.get("intents", 0)), shard, connection)
         self.sessions[session.id] = session
+        guilds = [guild for guild in self.guilds if session.covers(guild.id, None)]
         ready: JSON = {
             "v": 10,
-            "user": current_user_payload(self.guild.bot_member.user),
-            "guilds": [{"id": str(self.guild.id), "unavailable": True}],
+            "user": current_user_payload(self.guilds[0].bot_member.user),
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": f"ws://{request.host}{request.path}",
@@ -227,11 +252,13 @@ class Gateway:
         if shard is not None:
             ready["shard"] = list(shard)
         session.dispatch("READY", ready)
-        if session.covers(self.guild.id, None):
-            all_members = bool(session.intents & Intent.GUILD_MEMBERS)
-            session.dispatch("GUILD_CREATE", guild_create_payload(self.guild, all_members=all_members))
+        for guild in guilds:
+            session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
         self._on_change()
         return session
+
+    def _guild_create(self, session: Session, guild: Guild) -> JSON:
+        return guild_create_payload(guild, all_members=bool(session.intents & Intent.GUILD_MEMBERS))
 
     def _resume(self, connection: Connection, data: JSON) -> Session | None:
         session = self.sessions.get(data.get("session_id", ""))
@@ -254,17 +281,30 @@ class Gateway:
         return session
 
     def _send_member_chunk(self, session: Session, data: JSON) -> None:
+        guild = next((g for g in self.guilds if str(g.id) == str(data.get("guild_id"))), None)
+        if guild is None or not session.covers(guild.id, None):
+            return  # Discord answers nothing for a guild the session does not have
         query = (data.get("query") or "").casefold()
         user_ids = {int(u) for u in data.get("user_ids") or []}
-        members = [
-            m for m in self.guild.members if (m.id in user_ids if user_ids else m.name.casefold().startswith(query))
-        ][: data.get("limit") or None]
+        members = [m for m in guild.members if (m.id in user_ids if user_ids else m.name.casefold().startswith(query))][
+            : data.get("limit") or None
+        ]
         chunk: JSON = {
-            "guild_id": str(self.guild.id),
-            "members": [member_payload(self.guild, m) for m in members],
+            "guild_id": str(guild.id),
+            "members": [member_payload(guild, m) for m in members],
             "chunk_index": 0,
             "chunk_count": 1,
         }
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
         session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _valid_shard(value: Any) -> bool:
+    """IDENTIFY's optional `shard`, [shard_id, num_shards]: Discord closes with 4010 Invalid shard unless it is two
+    integers with 0 <= shard_id < num_shards."""
+    if value is None:
+        return True
+    if not isinstance(value, list) or len(value) != 2 or not all(type(part) is int for part in value):
+        return False
+    return 0 <= value[0] < value[1]

@@ -239,11 +239,12 @@ class Guild:
         return channel
 
 
-def build_guild(name: str, seed: int = 2) -> Guild:
+def build_guild(name: str, seed: int = 2, created_at: datetime = GUILD_CREATED_AT) -> Guild:
     """The default emulated guild: a pinball league's server with a few members and channels.
 
-    Its ids are the same on every run; another `seed` (0–31) gives another guild with ids of its own."""
-    ids = SnowflakeFactory(seed, GUILD_CREATED_AT)
+    Its ids are the same on every run; another `seed` (0–31) gives another guild with ids of its own. The ids
+    carry `created_at`, whose milliseconds decide the guild's shard: (id >> 22) % shard count."""
+    ids = SnowflakeFactory(seed, created_at)
     guild_id = ids()
     owner = User(ids(), "owner", "Owner")
     guild = Guild(guild_id, name, owner.id, ids)

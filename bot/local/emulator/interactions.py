@@ -59,6 +59,7 @@ class InteractionRecord:
     original_message_id: int | None = None
     outputs: list[Output] = field(default_factory=list)
     payload: JSON = field(default_factory=dict)  # INTERACTION_CREATE as dispatched, for redelivery
+    delivered_to: list[str] = field(default_factory=list)  # the connected gateway sessions it was dispatched to
     rejections: list[str] = field(default_factory=list)  # refused requests, reported if nothing answers
     reports_due: int | None = None  # "done" reports that complete the result (None: wait for a quiet moment)
     reports: int = 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from .errors import ApiError
-from .guild import APPLICATION_ID, Channel, Permission
+from .guild import APPLICATION_ID, Channel, Guild, Permission
 from .interactions import CallbackType, InteractionRecord
 from .limits import validate_choices, validate_modal
 from .messages import MessageFlag, RequestBody, StoredMessage
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
+GUILDS_PER_RECOMMENDED_SHARD = 1000
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -133,8 +135,10 @@ class RestApi:
         return json_response({"url": self.emu.gateway_url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        # Discord recommends a shard per 1,000 guilds (a shard may hold at most 2,500).
+        shards = max(1, math.ceil(len(self.emu.guilds) / GUILDS_PER_RECOMMENDED_SHARD))
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return json_response({"url": self.emu.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.emu.gateway_url, "shards": shards, "session_start_limit": limit})
 
     # --- application commands ---
 
@@ -151,7 +155,7 @@ class RestApi:
         if int(request.match_info["app"]) != APPLICATION_ID:
             raise ApiError(403, 50001, "Missing Access")
         guild = request.match_info.get("guild")
-        if guild is not None and int(guild) != self.emu.guild.id:
+        if guild is not None and self.emu.guild_by_id(int(guild)) is None:
             raise ApiError(403, 50001, "Missing Access")
         return None if guild is None else int(guild)
 
@@ -288,7 +292,8 @@ class RestApi:
     # --- channels, messages and the guild (bot token) ---
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        return json_response(channel_payload(self.emu.guild, self._channel(request)))
+        channel = self._channel(request)
+        return json_response(channel_payload(self._guild_of(channel), channel))
 
     async def post_channel_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -322,15 +327,14 @@ class RestApi:
         return no_content()
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response(guild_payload(self.emu.guild))
+        return json_response(guild_payload(self._guild(request)))
 
     async def get_member(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        member = self.emu.guild.member_by_id(int(request.match_info["user"]))
+        guild = self._guild(request)
+        member = guild.member_by_id(int(request.match_info["user"]))
         if member is None:
             raise ApiError(404, 10007, "Unknown Member")
-        return json_response(member_payload(self.emu.guild, member))
+        return json_response(member_payload(guild, member))
 
     async def get_file(self, request: web.Request) -> web.Response:
         attachment = self.emu.messages.files.get(int(request.match_info["attachment"]))
@@ -344,10 +348,15 @@ class RestApi:
         return json_response({"code": 0, "message": message}, status=404)
 
     def _channel(self, request: web.Request) -> Channel:
-        channel = self.emu.guild.channel_by_id(int(request.match_info["channel"]))
-        if channel is None:
+        found = self.emu.channel_by_id(int(request.match_info["channel"]))
+        if found is None:
             raise ApiError.unknown_channel()
-        return channel
+        return found[1]
+
+    def _guild_of(self, channel: Channel) -> Guild:
+        found = self.emu.channel_by_id(channel.id)
+        assert found is not None
+        return found[0]
 
     def _channel_message(self, request: web.Request) -> StoredMessage:
         channel = self._channel(request)
@@ -359,15 +368,18 @@ class RestApi:
 
     def _check_bot_may(self, channel: Channel, needed: int) -> None:
         """Discord's 403s: 50001 for a channel the bot cannot see, 50013 for a permission it lacks there."""
-        granted = self.emu.guild.permissions_in(self.emu.guild.bot_member, channel)
+        guild = self._guild_of(channel)
+        granted = guild.permissions_in(guild.bot_member, channel)
         if not granted & Permission.VIEW_CHANNEL:
             raise ApiError.missing_access()
         if granted & needed != needed:
             raise ApiError.missing_permissions()
 
-    def _check_guild(self, request: web.Request) -> None:
-        if int(request.match_info["guild"]) != self.emu.guild.id:
+    def _guild(self, request: web.Request) -> Guild:
+        guild = self.emu.guild_by_id(int(request.match_info["guild"]))
+        if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
+        return guild
 
     def _create(
         self, record: InteractionRecord, channel: Channel, body: RequestBody, forced_flags: int = 0
@@ -381,6 +393,6 @@ class RestApi:
         )
 
     def _output(self, message: StoredMessage, kind: OutputKind, record: InteractionRecord | None) -> Output:
-        channel = self.emu.guild.channel_by_id(message.channel_id)
-        name = channel.name if channel else str(message.channel_id)
+        found = self.emu.channel_by_id(message.channel_id)
+        name = found[1].name if found else str(message.channel_id)
         return message.to_output(kind, name, self.emu.guild.bot_member.user, record.id if record else None)

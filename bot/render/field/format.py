@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.formats import Format, Posts, StandingsReaders, without_conferences
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import WHAT_IFS, FieldOptions
 from bot.services.exports import nights_opened_one_by_one
-from bot.services.field import exports
+from bot.services.field import exports, seasons
 from bot.services.field import help as guide
 from bot.services.field import options as field_options
 from bot.services.field import posts as post_content
@@ -18,8 +18,8 @@ from bot.services.field.standings import FieldStandingsService
 from storage.db import Database
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return without_conferences(FieldStandingsService(db, clock).table)
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    return StandingsReaders(without_conferences(FieldStandingsService(db, clock).table), seasons.season_progress)
 
 
 FORMAT = Format(
@@ -37,6 +37,7 @@ FORMAT = Format(
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/field night open"),
     last_played=field_options.last_played,
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader, without_conferences
+from bot.formats import Format, Posts, StandingsReaders, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import WHAT_IFS, LadderOptions
 from bot.services.exports import nights_opened_one_by_one
-from bot.services.ladder import exports
+from bot.services.ladder import exports, seasons
 from bot.services.ladder import help as guide
 from bot.services.ladder import options as ladder_options
 from bot.services.ladder import posts as post_content
@@ -18,8 +18,8 @@ from bot.services.ladder.standings import LadderStandingsService
 from storage.db import Database
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return without_conferences(LadderStandingsService(db, clock).standings)
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    return StandingsReaders(without_conferences(LadderStandingsService(db, clock).standings), seasons.season_progress)
 
 
 FORMAT = Format(
@@ -37,6 +37,7 @@ FORMAT = Format(
     standings_files=exports.standings_files,
     calendar_file=nights_opened_one_by_one("/ladder night open"),
     last_played=ladder_options.last_played,
+    carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReader
+from bot.formats import Format, Posts, StandingsReaders
 from bot.render import posts as render
 from bot.render.team.standings import standings_embed
 from bot.rules import posts as rules
@@ -15,7 +15,7 @@ from bot.rules.team import notices as team_notices
 from bot.rules.team import posts as team_posts
 from bot.rules.team.options import WHAT_IFS, TeamOptions
 from bot.services import post_content
-from bot.services.team import exports, schedule
+from bot.services.team import exports, schedule, seasons
 from bot.services.team import help as guide
 from bot.services.team.standings import StandingsService
 from storage.db import Database
@@ -25,8 +25,9 @@ def _slam_tilt_flag(options: Mapping[str, Any]) -> int | None:
     return TeamOptions.model_validate(options).slam_tilt_flag
 
 
-def _standings(db: Database, clock: Clock) -> StandingsReader:
-    return StandingsService(db, clock).table
+def _standings(db: Database, clock: Clock) -> StandingsReaders:
+    service = StandingsService(db, clock)
+    return StandingsReaders(service.table, seasons.TeamSeasons(service).progress)
 
 
 FORMAT = Format(
@@ -52,6 +53,7 @@ FORMAT = Format(
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
     last_played=schedule.last_played,
+    carry_season=seasons.carry_season,
     posts=Posts(
         calendar=post_content.team_calendar,
         content=post_content.team_content,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.setup import LEAGUE_COLOUR
+from bot.rules.team.strength import RosterStrength
 from bot.services.team.rosters import RosterLine, RosterView
 from storage.models import RosterRole
 
@@ -24,7 +25,22 @@ def roster_embed(view: RosterView, *, headline: str | None = None) -> discord.Em
     for role, title in SECTIONS:
         lines = [_line(line) for line in view.lines if line.role is role]
         embed.add_field(name=f"{title} ({len(lines)})", value="\n".join(lines) or "none", inline=False)
+    if view.strength is not None:
+        embed.add_field(name="Strength", value=_strength(view.strength), inline=False)
     return embed
+
+
+def _strength(strength: RosterStrength) -> str:
+    """TEAM-ROSTER-5's figures, then the mean rating of the rated players (`/ratings`)."""
+    ifpa = " · ".join(f"IFPA top {f.threshold}: {f.inside} of max {f.allowed}" for f in strength.ifpa)
+    if strength.mean_rating is None or strength.mean_skill is None:
+        rating = "Ratings: nobody rated yet (ratings start with the first confirmed game)"
+    else:
+        rating = (
+            f"Mean rating {strength.mean_rating:.1f} (μ {strength.mean_skill:.1f}) over {strength.rated} rated · "
+            f"{strength.provisional} provisional · {strength.unrated} unrated"
+        )
+    return f"{ifpa}\n{rating}"
 
 
 def _line(line: RosterLine) -> str:

@@ -41,6 +41,7 @@ def generated_embed(season: GeneratedSeason) -> discord.Embed:
 def schedule_embed(view: ScheduleView) -> discord.Embed:
     subject = view.team.name if view.team else f"week {view.week}" if view.week else "all weeks"
     embed = discord.Embed(title=f"📅 {view.season.name} schedule: {subject}", colour=LEAGUE_COLOUR)
+    embed.set_author(name=view.season_shown)
     if not view.lines:
         embed.description = (
             "No matches here yet. A commissioner creates the season with `/schedule generate`."

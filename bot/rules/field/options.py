@@ -31,6 +31,10 @@ class FieldOptions(ScoreInputOptions):
     # Groups (FIELD-GROUP-1, FIELD-AMB-1)
     max_group: int = Field(4, ge=2)
     sizes_for_five: tuple[int, ...] = (3, 2)
+    # FIELD-GROUP-2, FIELD-AMB-2: the snake deal orders rated players by rating (docs/ratings.md)
+    use_ratings: bool = Field(
+        False, description="groups mix abilities by rating; players without one keep their place by standing"
+    )
 
     # Machine points (FIELD-SCORE-2/3/6, FIELD-AMB-3/17)
     points_scale: Literal["fixed", "machine_field"] = "fixed"  # fixed: top_points down; machine_field: N…1

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 
+from bot.rules.ladder.groups import seeding
 from bot.rules.refusals import RuleViolation
 
 PlayerId = int
@@ -108,11 +109,13 @@ class Standing:
     ans: Fraction = Fraction(0)
     skill: int = 0
     commissioner_order: int = 0
+    seed: int | None = None  # last season's finishing place (`groups.first_week_groups`)
 
 
 def league_ranks(standings: Sequence[Standing]) -> dict[PlayerId, int]:
-    """LADDER-ORDER-3, LADDER-AMB-16: 1 = best. Week 1 (all TLP 0) falls through to skill."""
-    ordered = sorted(standings, key=lambda s: (-s.tlp, -s.ans, -s.skill, s.commissioner_order))
+    """LADDER-ORDER-3, LADDER-AMB-16: 1 = best. Week 1 (all TLP 0) falls through to last season's finishing
+    order, then skill."""
+    ordered = sorted(standings, key=lambda s: (-s.tlp, -s.ans, *seeding(s.seed), -s.skill, s.commissioner_order))
     return {s.player: index for index, s in enumerate(ordered, start=1)}
 
 

@@ -12,6 +12,7 @@ from enum import StrEnum
 from math import ceil
 
 from bot.rules.ladder.options import LadderOptions
+from bot.rules.ratings.seeding import reordered_by_rating
 from bot.rules.refusals import InvalidInput, RuleViolation
 
 PlayerId = int
@@ -65,12 +66,29 @@ class Skill:
     player: PlayerId
     skill: int  # LADDER-REG-2: 1 (novice) to 10 (expert)
     commissioner_order: int  # registration order unless the commissioner reorders
+    seed: int | None = None  # where a returning player finished last season, 1 = best
+    rating: float | None = None  # the player's rating from games played (`use_ratings`), when they have one
 
 
-def first_week_groups(skills: Sequence[Skill]) -> list[list[PlayerId]]:
-    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top."""
-    ordered = sorted(skills, key=lambda s: (-s.skill, s.commissioner_order))
-    return deal([s.player for s in ordered])
+def seeding(seed: int | None) -> tuple[bool, int]:
+    """Sorts seeded players first, best seed first."""
+    return (seed is None, seed or 0)
+
+
+def first_week_groups(skills: Sequence[Skill], *, by_rating: bool = False) -> list[list[PlayerId]]:
+    """LADDER-GROUP-2: sort by skill, best first, ties in commissioner order, and deal from the top. Players
+    carried from last season come first, in last season's finishing order; newcomers follow by skill.
+
+    `by_rating` (the `use_ratings` option): the skill the league knows from games played stands in for the
+    commissioner's knowledge of the newcomers. Rated newcomers take the places the skill order gives rated
+    newcomers, in rating order; an unrated newcomer keeps the place their self-estimate gives them."""
+    ordered = sorted(skills, key=lambda s: (*seeding(s.seed), -s.skill, s.commissioner_order))
+    carried = [s.player for s in ordered if s.seed is not None]
+    newcomers = [s for s in ordered if s.seed is None]
+    dealt = [s.player for s in newcomers]
+    if by_rating:
+        dealt = reordered_by_rating(dealt, {s.player: s.rating for s in newcomers if s.rating is not None})
+    return deal(carried + dealt)
 
 
 class NightPresence(StrEnum):

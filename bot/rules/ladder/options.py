@@ -45,6 +45,11 @@ class LadderOptions(ScoreInputOptions):
     ghost_after_missed_weeks: int = Field(3, ge=0)  # "more than three weeks"
     pmu_order_lock: Literal["per_machine", "global"] = "per_machine"  # LADDER-AMB-32
 
+    # Week 1's groups (LADDER-GROUP-2) by rating (docs/ratings.md); the self-estimate only for the unrated
+    use_ratings: bool = Field(
+        False, description="week 1's groups are dealt by rating; the self-estimated skill places unrated players"
+    )
+
     # Movement (LADDER-GROUP-4, LADDER-AMB-12)
     double_swap: Literal["lower_group_4", "both_groups_4"] = "lower_group_4"
     double_swap_threshold: int = Field(10, ge=0)

@@ -33,6 +33,10 @@ class TeamOptions(ScoreInputOptions):
     roster_cutoff: time = time(16, 0)  # TEAM-ROSTER-7, local league time on the effective date
     max_teams_per_player: int = Field(2, ge=1)  # TEAM-MULTI-1
     min_age: int = Field(18, ge=18)  # TEAM-AMB-18
+    # TEAM-ROSTER-5's figures beside the roster's mean rating (docs/ratings.md)
+    use_ratings: bool = Field(
+        False, description="rosters show the team's mean rating and provisional count beside its IFPA-limit figures"
+    )
 
     # Match night (TEAM-CFG-2, TEAM-SCHED-3)
     match_start: time = time(20, 0)

@@ -18,7 +18,7 @@ async def standings_files(db: Database, clock: Clock, actor: Actor, view: FieldS
     rows = field_standings_rows(view)
     table = ExportFile(f"{slug(view.league.name)}-standings.csv", csv_file(FIELD_STANDINGS_COLUMNS, rows), len(rows))
     try:
-        finals = await FieldFinalsService(db, clock).show(actor, view.league.name)
+        finals = await FieldFinalsService(db, clock).show(actor, view.league.name, season_number=view.season.number)
     except NotFound:
         finals = None
     if finals is None or not finals.ifpa:

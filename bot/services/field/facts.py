@@ -37,7 +37,7 @@ from bot.rules.option_versions import OptionVersion
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.services import league_options
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import find_league, find_season
 from storage.field import (
     FieldCheckin,
     FieldCorrection,
@@ -81,13 +81,15 @@ async def field_context(session: AsyncSession, league: League, season: Season, n
     return FieldContext(league, season, FieldOptions.model_validate(ahead), league_options.versions_of(league))
 
 
-async def load_context(session: AsyncSession, actor: Actor, league_name: str | None, now: datetime) -> FieldContext:
+async def load_context(
+    session: AsyncSession, actor: Actor, league_name: str | None, now: datetime, *, season: int | None = None
+) -> FieldContext:
     league = await find_league(session, actor.guild_id, league_name)
     if league.format is not LeagueFormat.FIELD:
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    return await field_context(session, league, await current_season(session, league), now)
+    return await field_context(session, league, await find_season(session, league, season), now)
 
 
 @dataclass(frozen=True)

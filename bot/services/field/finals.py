@@ -213,9 +213,10 @@ class FieldFinalsService:
             audit.updated(session, actor, current, before=before, at=now)
             return await self._view(session, context)
 
-    async def show(self, actor: Actor, league_name: str | None) -> FinalsView:
+    async def show(self, actor: Actor, league_name: str | None, *, season_number: int | None = None) -> FinalsView:
+        """The season's finals (an earlier season's by `season_number`)."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name, self.clock.now())
+            context = await load_context(session, actor, league_name, self.clock.now(), season=season_number)
             return await self._view(session, context)
 
     async def pairing_choices(self, guild_id: int, league_name: str | None) -> list[str]:

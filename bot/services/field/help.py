@@ -56,11 +56,13 @@ def _player_due(season: SeasonFacts, result: NightResult, player_id: int, now: d
     due = []
     mine = gaps.pop(player_id, [])
     if mine:
-        due.append(Due(f"Your scores still to enter: {_machines(season, mine)}", "`/field score` · `/field game`"))
+        how = "**Enter scores** on the group's board · `/field score` · `/field game`"
+        due.append(Due(f"Your scores still to enter: {_machines(season, mine)}", how))
     # A group plays each machine together: the machines where only the others' scores are missing.
     others = [m for m in facts.night.machine_ids if m not in mine and any(m in gap for gap in gaps.values())]
     if others:
-        due.append(Due(f"Your group's games awaiting the others' scores: {_machines(season, others)}", "`/field game`"))
+        how = "**Enter scores** on the group's board · `/field game`"
+        due.append(Due(f"Your group's games awaiting the others' scores: {_machines(season, others)}", how))
     for machine, machine_result in result.machines.items():
         if any(player_id in tie.players for tie in machine_result.open_ties):
             tied = season.machine_names[int(machine)]
@@ -132,9 +134,11 @@ GUIDE = Guide(
             "`/field guest` — let a guest play",
             "`/field penalty` — record a penalty",
             "`/field finals` — the finals",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.PLAYER: (
             "`/field checkin` — when you arrive",
+            "Your group's board — **Enter scores** for a game, **Confirm** another's, **Edit** or **Undo** yours",
             "`/field score` · `/field game` — your score, or your group's game",
             "`/field tiebreak` — a tie's one-ball playoff",
             "`/field correct` · `/field confirm` — correct a written score, with the group",

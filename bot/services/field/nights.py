@@ -25,6 +25,7 @@ from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
+from bot.rules.ratings.seeding import reordered_by_rating
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
@@ -43,6 +44,7 @@ from bot.services.field.facts import (
 from bot.services.field.facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.players import Member
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.discipline import DisciplineEntry
 from storage.field import (
@@ -76,6 +78,7 @@ class ScoreEntered:
     machine: str
     scores: list[tuple[str, int]]  # player name, score
     replay: bool
+    group: int | None  # the players' group (one per game, FIELD-SCORE-1), whose board shows them
 
 
 @dataclass(frozen=True)
@@ -99,9 +102,10 @@ class PenaltyRecorded:
 
 
 class FieldNightService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingService) -> None:
         self.db = db
         self.clock = clock
+        self.ratings = ratings
 
     # --- the night and its machines (FIELD-MSEL-1) -----------------------------------------------------
 
@@ -163,7 +167,7 @@ class FieldNightService:
             require_commissioner(actor, context.league, "close a league night")
             season = await load_tonight(session, context)
             facts = season.open_night()
-            if ties := _open_ties(season.night_result(facts)):
+            if ties := open_ties(season.night_result(facts)):
                 machine, tie = ties[0]
                 raise RuleViolation(
                     "FIELD-SCORE-3",
@@ -235,8 +239,9 @@ class FieldNightService:
             return await self._view(session, context)
 
     async def make_groups(self, actor: Actor, league_name: str | None) -> NightView:
-        """FIELD-GROUP-1/2, FIELD-AMB-2/11: members dealt by season standing into groups of 4 and 3 that
-        avoid repeat opponents; guests then fill groups with room."""
+        """FIELD-GROUP-1/2, FIELD-AMB-2/11: members dealt by season standing (by rating where the league uses
+        ratings and the player has one) into groups of 4 and 3 that avoid repeat opponents; guests then fill
+        groups with room."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, self.clock.now())
@@ -256,6 +261,8 @@ class FieldNightService:
             shuffled = list(members)
             random.Random(facts.night.id).shuffle(shuffled)  # week 1 or newcomers: random (FIELD-AMB-2)
             ranked = sorted(shuffled, key=lambda p: table_order.get(p, len(table_order)))
+            if context.options.use_ratings:  # abilities as the games played measure them, where known
+                ranked = reordered_by_rating(ranked, await self._strengths(session, actor.guild_id, ranked))
             met = group_rules.past_pairings(f.groups() for f in season.nights if f.night.id != facts.night.id)
             groups = group_rules.deal_groups(ranked, context.options, met)
             for checkin in checkins:
@@ -275,6 +282,12 @@ class FieldNightService:
             session.add(facts.night)
             warning = group_rules.small_field_warning(len(members))
             return await self._view(session, context, warning=warning)
+
+    async def _strengths(self, session: AsyncSession, guild_id: int, player_ids: list[int]) -> dict[int, float]:
+        """The predictive rating of each of these players who has one, by player id (`use_ratings`)."""
+        ratings = await self.ratings.of_members(guild_id)
+        users = await session.exec(select(Player.id, Player.discord_user_id).where(col(Player.id).in_(player_ids)))
+        return {player: ratings[user].predictive for player, user in users.all() if player and user in ratings}
 
     # --- scores, playoffs, penalties (FIELD-SCORE-*, FIELD-PEN-*) ---------------------------------------
 
@@ -311,6 +324,7 @@ class FieldNightService:
             existing = {(s.player_id, s.machine_id) for s in facts.scores}
             stored: list[tuple[str, int]] = []
             groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
+            group: int | None = None
             for member_id, text in entries:
                 user_id = member_id or actor.user_id
                 player = me if me is not None and user_id == actor.user_id else None  # one look-up less
@@ -325,6 +339,7 @@ class FieldNightService:
                 if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
                     raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
                 _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
+                group = next((c.group_number for c in facts.checkins if c.player_id == player.id), group)
                 attempt = _attempt(facts, player, machine_id, machine, existing, replay)
                 existing.add((player.id, machine_id))
                 row = FieldScore(
@@ -347,8 +362,8 @@ class FieldNightService:
                 stored.append((player.display_name, value))
             season = await with_fresh_scores(session, season)  # only the night's scores changed here
             result = season.night_result(season.open_night())
-            await _note_ties(session, actor, season, result, machine_id, now)
-            return ScoreEntered(NightView(season, result), machine, stored, replay)
+            await note_ties(session, actor, season, result, machine_id, now)
+            return ScoreEntered(NightView(season, result), machine, stored, replay, group)
 
     async def playoff_result(
         self, actor: Actor, league_name: str | None, *, machine_id: int, order: list[int], unplayable: bool = False
@@ -360,7 +375,7 @@ class FieldNightService:
             context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
             facts = season.open_night()
-            ties = [tie for m, tie in _open_ties(season.night_result(facts)) if m == machine_id]
+            ties = [tie for m, tie in open_ties(season.night_result(facts)) if m == machine_id]
             if not ties:
                 raise RuleViolation("FIELD-SCORE-3", "There is no tie waiting for a playoff on that machine.")
             players = [(await registered_player(session, context, user)).id or 0 for user in order]
@@ -696,13 +711,13 @@ def _attempt(
     )
 
 
-async def _note_ties(
+async def note_ties(
     session: AsyncSession, actor: Actor, season: SeasonFacts, result: NightResult, machine_id: int, now: datetime
 ) -> None:
     """COMMON-NOTIFY-1: a tie on the machine waits for its playoff (FIELD-SCORE-3); the commissioners are told
     once, since the night cannot close until it is entered."""
     night = result.facts.night
-    for machine, tie in _open_ties(result):
+    for machine, tie in open_ties(result):
         if machine == machine_id:
             detail = {"week": night.week, "where": season.machine_names[machine_id], "players": sorted(
                 season.names.get(int(p), str(p)) for p in tie.players
@@ -710,7 +725,7 @@ async def _note_ties(
             await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
 
 
-def _open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:
+def open_ties(result: NightResult) -> list[tuple[MachineId, TieToBreak]]:
     return [(machine, tie) for machine, r in result.machines.items() for tie in r.open_ties]
 
 

@@ -56,14 +56,15 @@ class FieldStandingsService:
         actor: Actor,
         league_name: str | None,
         *,
+        season: int | None = None,
         what_if: Mapping[str, Any] | None = None,
         through_week: int | None = None,
     ) -> FieldStandingsView:
-        """Any member may read the standings; `what_if`: options to compute them under instead, as if the league
-        had always had them (computed for the caller, never stored nor reused); `through_week`: the table as it
-        stood after that week."""
+        """Any member may read the standings; `season`: an earlier season's number; `what_if`: options to compute
+        them under instead, as if the league had always had them (computed for the caller, never stored nor
+        reused); `through_week`: the table as it stood after that week."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name, self.clock.now())
+            context = await load_context(session, actor, league_name, self.clock.now(), season=season)
             if what_if or through_week is not None:
                 table = await compute_season_table(
                     session, context.what_if(what_if) if what_if else context, through_week=through_week

@@ -20,7 +20,7 @@ from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.services.discipline import players_barred, require_in_good_standing
 from bot.services.league_options import options_ahead, options_on
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import find_league, find_season
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
 
@@ -47,16 +47,19 @@ class LadderLeague:
         return replace(self, options=LadderOptions.model_validate(options_on(self.league, day)))
 
 
-async def ladder_league(session: AsyncSession, guild_id: int, name: str | None, now: datetime) -> LadderLeague:
-    """The league with the options of what is still to play (`league_options.options_ahead`)."""
+async def ladder_league(
+    session: AsyncSession, guild_id: int, name: str | None, now: datetime, *, season: int | None = None
+) -> LadderLeague:
+    """The league with the options of what is still to play (`league_options.options_ahead`); `season` picks an
+    earlier season by number."""
     league = await find_league(session, guild_id, name)
     if league.format is not LeagueFormat.LADDER:
         raise InvalidInput(
             f"{league.name} is a {league.format.value} league; `/ladder` commands run ladder leagues. "
             "Pick a ladder league with `league:`."
         )
-    season = await current_season(session, league)
-    return LadderLeague(league, season, LadderOptions.model_validate(await options_ahead(session, league, now)))
+    chosen = await find_season(session, league, season)
+    return LadderLeague(league, chosen, LadderOptions.model_validate(await options_ahead(session, league, now)))
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ def ranks(everyone: dict[int, Entrant], records: dict[int, list[WeekRecord]]) ->
         if entrant.entry.status is not LadderStatus.ACTIVE:
             continue
         tlp, average = season_totals(records.get(entry_id, []))
-        standings.append(Standing(entry_id, tlp, average, entrant.entry.skill, order))
+        standings.append(Standing(entry_id, tlp, average, entrant.entry.skill, order, entrant.entry.seed))
     return league_ranks(standings)
 
 

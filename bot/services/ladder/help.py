@@ -18,10 +18,9 @@ from bot.rules.refusals import RuleViolation
 from bot.services.help import Asker, Due, Role, Situation
 from bot.services.ladder.close import _scores as scores_by_group
 from bot.services.ladder.facts import Entrant, LadderLeague, entrants, night_groups, nights
-from bot.services.ladder.play import _checked_in as checked_in
-from bot.services.ladder.play import _finish as game_finish
 from bot.services.ladder.play import _pickers as pickers_of
 from bot.services.ladder.play import _picks as picks_of
+from bot.services.ladder.play import checked_in, game_finish
 from bot.services.ladder.posts import ladder_league_of
 from storage.ladder import LadderGroup, LadderNight, LadderStatus
 from storage.models import League
@@ -105,22 +104,28 @@ async def _games_due(
     for slot, machine_id in enumerate(group.slots):
         game = f"game {slot + 1} ({machines[machine_id]})"
         missing = [p for p in playing if (slot, p) not in scored]
+        entrants = {row.entered_by for row in scores if row.slot == slot and row.confirmed_by is None}
         if me.id in missing:
-            mine.append(Due(f"Your score for {game}", f"`/ladder score game:{slot + 1}`"))
+            how = f"**Enter scores** on the group's board · `/ladder score game:{slot + 1}`"
+            mine.append(Due(f"Your score for {game}", how))
         elif missing:
             waiting.append(f"{game}: {len(missing)} score(s)")
         elif isinstance(finish := await game_finish(session, ladder, night, group, slot), TieNeedsPlayoff):
             tied = " and ".join(everyone[p].name for p in finish.players)
             mine.append(Due(f"{tied} are level in {game}: enter the one-ball playoff's winner", "`/ladder tiebreak`"))
+        elif entrants and entrants != {me.discord_user_id}:  # another player of the group confirms (COMMON-SCORE-3)
+            mine.append(Due(f"The scores of {game} await your confirmation", "**Confirm** on the group's board"))
     if waiting:
-        mine.append(Due(f"Group {group.number}'s games awaiting scores: {'; '.join(waiting)}", "`/ladder score`"))
+        waiting_line = f"Group {group.number}'s games awaiting scores: {'; '.join(waiting)}"
+        mine.append(Due(waiting_line, "**Enter scores** on the group's board · `/ladder score`"))
     return mine
 
 
 GUIDE = Guide(
     night=(
         "Players are dealt into groups of three or four by standing (by skill in week 1). Check in when you arrive; "
-        "your group picks five games, worst-placed first, and plays them, each player entering their own score. "
+        "your group picks five games, worst-placed first, and plays them, entering each game's scores from the group's "
+        "board (or `/ladder score`) for another player of the group to confirm. "
         "Points per game, a bonus and the night's totals move players up and down for next week."
     ),
     commands={
@@ -129,10 +134,12 @@ GUIDE = Guide(
             "`/ladder night open` · `/ladder night close` — run the night",
             "`/ladder swap` — place players between groups",
             "`/ladder games set` — set a group's games",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.PLAYER: (
             "`/ladder checkin` — when you arrive; `/ladder absent` beforehand if you can't come",
             "`/ladder games pick` — your group's game picks",
+            "Your group's board — **Enter scores** for a game, **Confirm** another's, **Edit** or **Undo** yours",
             "`/ladder score` — your score in a game",
             "`/ladder tiebreak` — the winner of a one-ball playoff",
             "`/ladder premakeup` — play a week's games in advance",

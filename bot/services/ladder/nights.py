@@ -40,6 +40,7 @@ from bot.services.ladder.facts import (
 from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
 from bot.services.players import Member
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.ladder import (
     LadderAttendance,
@@ -73,9 +74,10 @@ class GroupsView:
 
 
 class LadderNightService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingService) -> None:
         self.db = db
         self.clock = clock
+        self.ratings = ratings
 
     async def set_normalizer(
         self, actor: Actor, league_name: str | None, *, machine: str, value: str
@@ -122,7 +124,8 @@ class LadderNightService:
             previous = season_nights[-1] if season_nights else None
             day = play_on or now.astimezone(ZoneInfo(ladder.league.timezone)).date()
             barred = await barred_entrants(session, ladder, everyone, on=day)
-            groups = _groups_for_week(everyone, league_rank, previous, barred)
+            rated = await self._ratings(ladder, actor.guild_id) if previous is None else None  # week 1 only
+            groups = _groups_for_week(everyone, league_rank, previous, barred, rated)
             night = LadderNight(
                 league_id=ladder.league_id,
                 season_id=ladder.season_id,
@@ -213,6 +216,13 @@ class LadderNightService:
             await session.flush()
             return await _view(session, ladder, night, everyone, planned=night.closed_at is not None)
 
+    async def _ratings(self, ladder: LadderLeague, guild_id: int) -> dict[int, float] | None:
+        """`use_ratings`: each rated member's predictive rating (by Discord user id); None when the option is off."""
+        if not ladder.options.use_ratings:
+            return None
+        ratings = await self.ratings.of_members(guild_id)
+        return {user: rating.predictive for user, rating in ratings.items()}
+
     async def machine_names(self, guild_id: int, league_name: str | None, *, tonight: bool) -> list[str]:
         """For autocomplete: the league's machines, or only tonight's working set; nothing when unknown."""
         try:
@@ -271,11 +281,16 @@ async def _working_machines(session: AsyncSession, ladder: LadderLeague) -> list
 
 
 def _groups_for_week(
-    everyone: dict[int, Entrant], league_rank: dict[int, int], previous: LadderNight | None, barred: set[int]
+    everyone: dict[int, Entrant],
+    league_rank: dict[int, int],
+    previous: LadderNight | None,
+    barred: set[int],
+    ratings: dict[int, float] | None,
 ) -> list[tuple[str | None, list[int]]]:
-    """Week 1 by skill (LADDER-GROUP-2); later the last night's movement, re-dealt when players dropped or
-    joined (LADDER-GROUP-7, LADDER-ATT-6), per division from week 6 (LADDER-DIV-2). Players suspended or
-    expelled that day are left out, as if they had dropped (COMMON-PLAYER-2)."""
+    """Week 1 by skill, or by rating where the league uses ratings (`ratings` given; LADDER-GROUP-2); later the
+    last night's movement, re-dealt when players dropped or joined (LADDER-GROUP-7, LADDER-ATT-6), per division
+    from week 6 (LADDER-DIV-2). Players suspended or expelled that day are left out, as if they had dropped
+    (COMMON-PLAYER-2)."""
     active = sorted(
         (i for i, e in everyone.items() if e.entry.status is LadderStatus.ACTIVE and i not in barred),
         key=lambda i: league_rank[i],
@@ -285,8 +300,13 @@ def _groups_for_week(
             "LADDER-AMB-11", f"A ladder night needs at least 3 active players; there are {len(active)}."
         )
     if previous is None or previous.next_groups is None:
-        skills = [Skill(i, everyone[i].entry.skill, order) for order, i in enumerate(sorted(active))]
-        planned: list[tuple[str | None, list[int]]] = [(None, g) for g in first_week_groups(skills)]
+        rated = ratings or {}
+        skills = [
+            Skill(i, everyone[i].entry.skill, order, everyone[i].entry.seed, rated.get(everyone[i].discord_user_id))
+            for order, i in enumerate(sorted(active))
+        ]
+        week_one = first_week_groups(skills, by_rating=ratings is not None)
+        planned: list[tuple[str | None, list[int]]] = [(None, g) for g in week_one]
     else:
         divisions = sorted({everyone[i].entry.division for i in active}, key=lambda d: d or "")
         planned = []

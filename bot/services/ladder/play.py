@@ -48,6 +48,7 @@ class PickState:
     next_picker: str | None
     games: list[str] | None  # the five slots once set
     note: str | None  # why another pass is needed (LADDER-AMB-14)
+    group_id: int  # whose board shows the games once set
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class ScoreEntry:
     score: int
     replaced: int | None
     dropped: list[str]
+    group_id: int  # whose living board shows it
     next_order: list[str] | None = None  # once the game is complete: who plays next game, in order (ORDER-2)
 
 
@@ -108,6 +110,7 @@ class LadderPlayService:
                 None if slots else everyone[next_picker(pickers, picks)].name,
                 slots,
                 note,
+                group.id or 0,
             )
 
     async def set_games(self, actor: Actor, league_name: str | None, *, group_number: int, games: str) -> PickState:
@@ -133,7 +136,7 @@ class LadderPlayService:
                 )
             slots = [working[name.casefold()] for name in named]
             await _set_slots(session, actor, group, night, slots, now)
-            return PickState(group.number, [], len(working) > 5, None, slots, None)
+            return PickState(group.number, [], len(working) > 5, None, slots, None, group.id or 0)
 
     async def score(
         self, actor: Actor, league_name: str | None, *, game: int, score: str, member: Member | None
@@ -154,7 +157,7 @@ class LadderPlayService:
                 parse_score(text, field=f"Game {number} ({target.name})", rules=ladder.options.score_input)
                 for number, text in enumerate(typed_scores(score), start=game)
             ]
-            if target.id not in await _checked_in(session, ladder, night):
+            if target.id not in await checked_in(session, ladder, night):
                 raise RuleViolation(
                     "LADDER-ATT-1",
                     f"{target.name} has not checked in: check in with `/ladder checkin` first. "
@@ -233,6 +236,11 @@ async def store_score(
         )
     ).first()
     replaced = existing.score if existing else None
+    if existing is not None and existing.confirmed_by is not None and not is_commissioner(actor, ladder.league):
+        raise RuleViolation(
+            "COMMON-SCORE-3",
+            f"{target.name}'s score in game {game} is confirmed: only a commissioner can change it now.",
+        )
     if existing is not None:
         before = audit.snapshot(existing)
         existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
@@ -254,7 +262,7 @@ async def store_score(
         detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
         audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
     machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-    finish = await _finish(session, ladder, night, group, slot)
+    finish = await game_finish(session, ladder, night, group, slot)
     if isinstance(finish, TieNeedsPlayoff):
         detail = {
             "week": night.week,
@@ -263,12 +271,11 @@ async def store_score(
         }  # COMMON-NOTIFY-1: unresolved until `/ladder tiebreak`; the night cannot close before (LADDER-AMB-5)
         await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
     order = next_game_order(finish) if game < len(group.slots) and isinstance(finish, tuple) else None
-    return ScoreEntry(
-        target.name, game, machine, value, replaced, dropped, [everyone[p].name for p in order] if order else None
-    )
+    next_order = [everyone[p].name for p in order] if order else None
+    return ScoreEntry(target.name, game, machine, value, replaced, dropped, group.id or 0, next_order)
 
 
-async def _finish(
+async def game_finish(
     session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
 ) -> tuple[int, ...] | TieNeedsPlayoff | None:
     """A game's finish once every checked-in player has a score in it (its reverse is the next game's order,
@@ -282,7 +289,7 @@ async def _game_entries(
 ) -> list[GameEntry] | None:
     """The checked-in players' scores of one game, or None while any of them is missing."""
     await session.flush()
-    present = await _checked_in(session, ladder, night)
+    present = await checked_in(session, ladder, night)
     rows = (
         await session.exec(select(LadderScore).where(LadderScore.group_id == group.id, LadderScore.slot == slot))
     ).all()
@@ -304,7 +311,7 @@ def check_may_enter(
     require_commissioner(actor, ladder.league, "enter scores for another group")
 
 
-async def _checked_in(session: AsyncSession, ladder: LadderLeague, night: LadderNight) -> set[int]:
+async def checked_in(session: AsyncSession, ladder: LadderLeague, night: LadderNight) -> set[int]:
     rows = (
         await session.exec(
             select(LadderAttendance).where(
@@ -317,7 +324,7 @@ async def _checked_in(session: AsyncSession, ladder: LadderLeague, night: Ladder
 
 async def _pickers(session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup) -> list[int]:
     """LADDER-GSEL-3: the group's present players, worst-placed (highest rank number) first."""
-    present = await _checked_in(session, ladder, night)
+    present = await checked_in(session, ladder, night)
     return sorted((p for p in group.members if p in present), key=lambda p: -group.ranks[str(p)])
 
 

@@ -78,12 +78,18 @@ class LadderStandingsService:
         self.clock = clock
 
     async def standings(
-        self, actor: Actor, league_name: str | None, *, what_if: Mapping[str, Any] | None = None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        season: int | None = None,
+        what_if: Mapping[str, Any] | None = None,
     ) -> LadderStandings:
-        """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked. `what_if`:
-        options to mark the places under instead (the nights' stored results stand), never stored."""
+        """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked. `season`: an
+        earlier season's number; `what_if`: options to mark the places under instead (the nights' stored results
+        stand), never stored."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now(), season=season)
             if what_if:
                 ladder = replace(ladder, options=LadderOptions.model_validate({**ladder.league.options, **what_if}))
             return await standings_table(session, ladder)

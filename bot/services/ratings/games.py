@@ -8,9 +8,9 @@ the tables of one kind of game; a league simply has no rows in the others' table
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlmodel import col, select
@@ -31,10 +31,14 @@ class PlayedGame:
     """One machine game: each player's (Discord user id's) score on that machine in it."""
 
     on: date
-    order: tuple[int, ...]  # settles games of the same day: (source, ids…) in the order they were stored
+    order: tuple[int, ...]  # settles games of the same day: (source, …) in the order they were settled
     machine_id: int
     scores: dict[int, int]
+    match_id: int | None = None  # a team game's match: what the audit says a change touched
 
+
+EPOCH, MICROSECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(microseconds=1)
+TEAM_GAMES, LADDER_GAMES, FIELD_GAMES = 0, 1, 2  # the first part of `PlayedGame.order`: the reader's
 
 GameReader = Callable[[AsyncSession, Sequence[int]], Awaitable[list[PlayedGame]]]
 
@@ -44,37 +48,55 @@ async def _members(session: AsyncSession, player_ids: set[int]) -> dict[int, int
     return {player_id: user_id for player_id, user_id in rows.all() if player_id is not None}
 
 
-async def team_games(session: AsyncSession, league_ids: Sequence[int]) -> list[PlayedGame]:
-    in_leagues = select(col(Match.id), col(Match.play_on)).where(col(Match.league_id).in_(league_ids))
-    rows = (await session.exec(in_leagues)).all()
-    played_on = {match_id: on for match_id, on in rows if match_id is not None}
-    if not played_on:
-        return []
+async def team_games(
+    session: AsyncSession,
+    league_ids: Sequence[int],
+    only: Collection[int] | None = None,
+    machine_of: Mapping[tuple[int, int, int], int] | None = None,
+) -> list[PlayedGame]:
+    """The team games of these leagues; `only`: of these matches alone (what a change touched), `machine_of`:
+    their games' machines if the caller knows them."""
     # Plain rows, not ORM objects: a server's seasons hold tens of thousands of scores.
     game = (col(GameScore.match_id), col(GameScore.round_index), col(GameScore.game_number))
     confirmed = (
-        sa.select(*game, col(Player.discord_user_id), col(GameScore.score))
+        sa.select(
+            *game, col(Match.play_on), col(GameScore.confirmed_at), col(Player.discord_user_id), col(GameScore.score)
+        )
+        .join(Match, col(Match.id) == GameScore.match_id)
         .join(Player, col(Player.id) == GameScore.player_id)
         .where(
-            col(GameScore.match_id).in_(played_on),
+            col(Match.league_id).in_(league_ids),
             col(GameScore.confirmed_at).is_not(None),
             col(GameScore.status).not_in(UNPLAYED),
         )
     )
+    if only is not None:
+        confirmed = confirmed.where(col(GameScore.match_id).in_(only))
     connection = await session.connection()
     by_game: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-    for match_id, round_index, game_number, user, score in (await connection.execute(confirmed)).all():
-        by_game[(match_id, round_index, game_number)][user] = score
-    machine_of = await _team_machines(session, list(played_on))
+    played_on: dict[int, date] = {}
+    settled: dict[tuple[int, int, int], datetime] = {}  # a game's last confirmation
+    for match_id, round_index, game_number, on, at, user, score in (await connection.execute(confirmed)).all():
+        key = (match_id, round_index, game_number)
+        by_game[key][user] = score
+        played_on[match_id] = on
+        if at is not None:  # always: the query keeps confirmed scores only
+            settled[key] = max(at, settled.get(key, at))
+    if not played_on:
+        return []
+    if machine_of is None:
+        machine_of = await team_machines(session, list(played_on))
     games = []
     for key, game_scores in by_game.items():
         machine = machine_of.get(key)
         if machine is not None:
-            games.append(PlayedGame(played_on[key[0]], (0, *key), machine, game_scores))
+            # The day's games in the order they were confirmed: tonight's next one is rated on from the last.
+            order = (TEAM_GAMES, (settled[key] - EPOCH) // MICROSECOND, *key)
+            games.append(PlayedGame(played_on[key[0]], order, machine, game_scores, match_id=key[0]))
     return games
 
 
-async def _team_machines(session: AsyncSession, match_ids: list[int]) -> dict[tuple[int, int, int], int]:
+async def team_machines(session: AsyncSession, match_ids: Collection[int]) -> dict[tuple[int, int, int], int]:
     """Each game's machine: the one its lineup named (TEAM-LINEUP-2), or its replacement's (TEAM-MACH-5)."""
     machine_of: dict[tuple[int, int, int], int] = {}
     lineups = await session.exec(select(MatchLineup).where(col(MatchLineup.match_id).in_(match_ids)))
@@ -113,7 +135,7 @@ async def ladder_games(session: AsyncSession, league_ids: Sequence[int]) -> list
         group = groups[group_id]
         night = nights[group.night_id]
         if group.slots is not None and slot < len(group.slots):
-            games.append(PlayedGame(night.play_on, (1, group_id, slot), group.slots[slot], game_scores))
+            games.append(PlayedGame(night.play_on, (LADDER_GAMES, group_id, slot), group.slots[slot], game_scores))
     return games
 
 
@@ -128,12 +150,22 @@ async def field_games(session: AsyncSession, league_ids: Sequence[int]) -> list[
         game, member = by_game[(score.night_id, score.machine_id)], members[score.player_id]
         game[member] = max(score.score, game.get(member, score.score))
     return [
-        PlayedGame(nights[night_id].play_on, (2, night_id, machine), machine, game_scores)
+        PlayedGame(nights[night_id].play_on, (FIELD_GAMES, night_id, machine), machine, game_scores)
         for (night_id, machine), game_scores in by_game.items()
     ]
 
 
 READERS: tuple[GameReader, ...] = (team_games, ladder_games, field_games)
+
+# The audited tables the readers read (audit entries name them). A team match's games are read again on their
+# own (`team_games(only=…)`); a change to another format's games means reading every game again; a changed
+# player, machine or league changes names only, unless deleted (and its games with it).
+TEAM_MATCH_TABLES = frozenset({"match", "game_score", "match_lineup", "lineup_replacement"})
+MACHINE_TABLES = frozenset({"match_lineup", "lineup_replacement"})  # where a team game's machine is named
+OTHER_GAME_TABLES = frozenset(
+    {"ladder_night", "ladder_group", "ladder_score", "ladder_player", "field_night", "field_score"}
+)
+NAME_TABLES = frozenset({"player", "machine", "league"})
 
 
 async def played_games(session: AsyncSession, league_ids: Sequence[int]) -> list[PlayedGame]:

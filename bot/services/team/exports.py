@@ -64,7 +64,7 @@ async def standings_files(db: Database, clock: Clock, actor: Actor, view: Standi
 async def ifpa_results(db: Database, clock: Clock, actor: Actor, view: StandingsView) -> list[ExportFile]:
     """One IFPA results file per conference shown in `view`: playoff finish, then the standings (FIELD-IFPA-1's
     order, applied to the team format); every player who played a game for a team takes its place."""
-    playoffs = await PlayoffService(db, clock).show(actor, view.league.name)
+    playoffs = await PlayoffService(db, clock).show(actor, view.league.name, season_number=view.season.number)
     brackets = {bracket.conference: bracket for bracket in playoffs.brackets}
     async with db.reading() as session:
         played = await _players_who_played(session, view.season)

@@ -170,9 +170,11 @@ GUIDE = Guide(
             "`/match ruling` — rule on a dispute",
             "`/match forfeit` · `/match walkout` — forfeits",
             "`/admin override` — correct a fact, with a reason",
+            "`/season postseason` · `/season new` — date the post-season, then start the next season",
         ),
         Role.CAPTAIN: (
             "`/roster add` · `/roster drop` — changes, by the cutoff on the day",
+            "`/match scout` — the other team's most-picked machines, before the match",
             "`/lineup` — declare your next round",
             "`/score` — enter a game's scores; **Confirm** or **Dispute** the other team's",
             "`/tiebreak` — a level match's tie-breaker",

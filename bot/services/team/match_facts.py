@@ -22,7 +22,7 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import bot.rules.team
-from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team import attendance, lineup, scoring, scouting
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
@@ -433,11 +433,17 @@ def _rebuilt(row: Any) -> scoring.MatchResult:
     )
 
 
-def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring.MatchFacts:
-    match = context.match
-    call = attendance_call(context, stored.visits, now)
-    status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
-    plans = lineup.round_plan(context.options)
+@dataclass(frozen=True)
+class RoundGame:
+    """One game of a declared round: its machine, picked by the round's first declarer (TEAM-LINEUP-3)."""
+
+    plan: lineup.RoundPlan
+    machine: int | None
+    scores: scoring.GameScores
+
+
+def _rounds(options: TeamOptions, stored: StoredFacts) -> list[list[RoundGame]]:
+    """The declared rounds' games in order, each with its machine and its entered (not void) scores."""
     max_players = {m.machine_id: m.max_players for m in stored.machines}
     by_game: dict[tuple[int, int], dict[Side, list[scoring.PlayerScore]]] = defaultdict(
         lambda: {Side.HOME: [], Side.AWAY: []}
@@ -452,9 +458,8 @@ def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring
         penalties_by_game[(penalty.round_index, penalty.game_number)].append(
             scoring.Penalty(penalty.offence, penalty.player_id)
         )
-
-    rounds: list[tuple[scoring.GameScores, ...]] = []
-    for plan in plans:
+    rounds: list[list[RoundGame]] = []
+    for plan in lineup.round_plan(options):
         lineups = _effective_lineups(stored.declarations, stored.replacements, plan.index)
         if len(lineups) < 2:
             break  # rounds are played in order; an undeclared round has no games yet
@@ -463,28 +468,86 @@ def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring
             entries = {side: lineups[side].games[number - 1] for side in Side}
             machine = entries[plan.first_declarer].machine
             entered = by_game[(plan.index, number)]
-            games.append(
-                scoring.GameScores(
-                    kind=plan.kind,
-                    home=tuple(entered[Side.HOME]),
-                    away=tuple(entered[Side.AWAY]),
-                    machine_players=max_players.get(machine or 0, 4),
-                    forfeited_by=frozenset(side for side in Side if not entries[side].players),
-                    penalties=tuple(penalties_by_game[(plan.index, number)]),
-                )
+            scores = scoring.GameScores(
+                kind=plan.kind,
+                home=tuple(entered[Side.HOME]),
+                away=tuple(entered[Side.AWAY]),
+                machine_players=max_players.get(machine or 0, 4),
+                forfeited_by=frozenset(side for side in Side if not entries[side].players),
+                penalties=tuple(penalties_by_game[(plan.index, number)]),
             )
-        rounds.append(tuple(games))
+            games.append(RoundGame(plan, machine, scores))
+        rounds.append(games)
+    return rounds
 
+
+def _facts(context: MatchContext, stored: StoredFacts, now: datetime) -> scoring.MatchFacts:
+    match = context.match
+    call = attendance_call(context, stored.visits, now)
+    status = dict(call.status) if call.status else dict.fromkeys(Side, attendance.AttendanceStatus.NORMAL)
+    rounds = tuple(tuple(game.scores for game in played) for played in _rounds(context.options, stored))
     tiebreak = stored.tiebreak
     return scoring.MatchFacts(
         attendance=status,
-        rounds=tuple(rounds),
+        rounds=rounds,
         tiebreaker=scoring.TiebreakerScores(tiebreak.home_score, tiebreak.away_score) if tiebreak else None,
         confirmed_by=frozenset(stored.confirmed),
         walkouts={row.side: row.kind for row in stored.walkouts},
         played_out_evening=match.played_out_evening,
         venue_forfeit=match.venue_forfeit,
     )
+
+
+async def machine_games(session: AsyncSession, league: League, matches: Sequence[Match]) -> list[scouting.MachineGame]:
+    """Every game of these matches whose scores were all confirmed (COMMON-SCORE-3), with its machine, the team
+    that picked it (TEAM-LINEUP-3) and the winner: one query per table for all of them."""
+    options = TeamOptions.model_validate(league.options)
+    ids = [match.id or 0 for match in matches]
+    rows: dict[type[SQLModel], dict[int, list[Any]]] = {}
+    for table in (MatchLineup, LineupReplacement, GameScore, GamePenalty):
+        grouped: dict[int, list[Any]] = defaultdict(list)
+        for start in range(0, len(ids), BATCH):
+            query = select(table).where(col(table.match_id).in_(ids[start : start + BATCH]))
+            for row in (await session.exec(query.order_by(col(table.id)))).all():
+                grouped[row.match_id].append(row)  # type: ignore[attr-defined]
+        rows[table] = grouped
+    venues = {match.venue_id for match in matches if match.venue_id is not None}
+    venue_machines: dict[int | None, list[Machine]] = defaultdict(list)
+    titles: dict[int, str] = {}
+    for machine in (await session.exec(select(Machine).where(col(Machine.venue_id).in_(venues)))).all():
+        venue_machines[machine.venue_id].append(machine)
+        titles[machine.id or 0] = machine.title
+    games = []
+    for match in matches:
+        match_id = match.id or 0
+        scores = rows[GameScore][match_id]
+        unconfirmed = {(s.round_index, s.game_number) for s in scores if s.confirmed_at is None}
+        stored = StoredFacts(
+            visits=(),
+            machines=_machines(venue_machines[match.venue_id]),
+            declarations=_declarations(rows[MatchLineup][match_id]),
+            replacements=_replacements(rows[LineupReplacement][match_id]),
+            scores=[s for s in scores if (s.round_index, s.game_number) not in unconfirmed],
+            penalties=rows[GamePenalty][match_id],
+            confirmed=(),
+            walkouts=(),
+            tiebreak=None,
+        )
+        team_of = {Side.HOME: match.home_team_id, Side.AWAY: match.away_team_id}
+        for played in _rounds(options, stored):
+            for game in played:
+                if game.machine not in titles or not (game.scores.home or game.scores.away):
+                    continue
+                winner = scoring.game_result(game.scores, options).winner
+                games.append(
+                    scouting.MachineGame(
+                        machine=titles[game.machine],
+                        teams=frozenset(team_of.values()),
+                        picked_by=team_of[game.plan.first_declarer],
+                        winner=team_of[winner] if winner is not None else None,
+                    )
+                )
+    return games
 
 
 async def result(session: AsyncSession, context: MatchContext, now: datetime) -> scoring.MatchResult:

@@ -19,13 +19,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, Refusal, RuleViolation
+from bot.rules.setup import parse_date
 from bot.rules.team import playoffs as rules
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
 from bot.rules.team.standings import MatchKind as StandingsKind
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_venue, league_today, parse_date
+from bot.services.lookup import current_season, find_season, find_venue, league_today
 from bot.services.permissions import require_commissioner
 from bot.services.team.schedule import (
     ScheduledLine,
@@ -113,34 +114,42 @@ class PlayoffService:
 
     async def seed(self, actor: Actor, league_name: str | None, *, start: str | None) -> PlayoffsView:
         """TEAM-PO-1: seed every conference from its final standings and schedule the first playoff matches
-        in the week from `start` (default: the day after the last regular-season match)."""
+        in the week from `start` (default: the post-season's date if one is set, COMMON-SEASON-2, else the day
+        after the last regular-season match), which becomes the post-season's date."""
         async with self.db.writing() as session:
             league = await team_league(session, actor, league_name)
             require_commissioner(actor, league, "seed the playoffs")
             season = await current_season(session, league)
             await lock_season(session, season)
-            if await _has_playoffs(session, season):
+            if await has_playoffs(session, season):
                 raise Conflict(f"{season.name}'s playoffs are already seeded; see them with `/playoffs show`.")
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
             _require_final_season(loaded)
-            week_start = _first_playoff_day(start, loaded, league_today(league, now))
+            dated = season.postseason_on.isoformat() if season.postseason_on else None
+            week_start = _first_playoff_day(start or dated, loaded, league_today(league, now))
+            if season.postseason_on != week_start:
+                before = audit.snapshot(season)
+                season.postseason_on = week_start
+                session.add(season)
+                audit.updated(session, actor, season, before=before, at=now, reason="post-season date")
             created = _first_round(league, season, loaded, week_start)
             session.add_all(created)
             await session.flush()
             for match in created:
                 audit.created(session, actor, match, at=now)
-            return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), created)
+            return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), created)
 
-    async def show(self, actor: Actor, league_name: str | None) -> PlayoffsView:
+    async def show(self, actor: Actor, league_name: str | None, *, season_number: int | None = None) -> PlayoffsView:
+        """The season's brackets (an earlier season's by `season_number`)."""
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
-            season = await current_season(session, league)
-            if not await _has_playoffs(session, season):
+            season = await find_season(session, league, season_number)
+            if not await has_playoffs(session, season):
                 return PlayoffsView(league, season, [], [])
             now = self.clock.now()
             loaded = await season_results(session, league, season, now=now)
-            return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), [])
+            return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), [])
 
     async def next_round(
         self,
@@ -333,7 +342,7 @@ def _playoff_match(
     )
 
 
-async def _has_playoffs(session: AsyncSession, season: Season) -> bool:
+async def has_playoffs(session: AsyncSession, season: Season) -> bool:
     query = select(Match.id).where(Match.season_id == season.id, Match.kind == MatchKind.PLAYOFF)
     return (await session.exec(query)).first() is not None
 
@@ -341,10 +350,10 @@ async def _has_playoffs(session: AsyncSession, season: Season) -> bool:
 async def bracket_view(session: AsyncSession, league: League, season: Season, now: datetime) -> PlayoffsView:
     """The season's brackets with the playoff results so far, for the scheduled bracket post."""
     loaded = await season_results(session, league, season, now=now)
-    return PlayoffsView(league, season, await _brackets(session, league, season, loaded, now), [])
+    return PlayoffsView(league, season, await season_brackets(session, league, season, loaded, now), [])
 
 
-async def _brackets(
+async def season_brackets(
     session: AsyncSession, league: League, season: Season, loaded: SeasonResults, now: datetime
 ) -> list[ConferenceBracket]:
     """Each conference's bracket, seeded again from the final standings, with the playoff results so far."""
@@ -382,12 +391,12 @@ async def _waiting_matches(
     session: AsyncSession, league: League, season: Season, now: datetime
 ) -> tuple[list[WaitingMatch], _VenueBook]:
     """Every playoff match ready to be scheduled, with its neutral venues ranked; refuses when there is none."""
-    if not await _has_playoffs(session, season):
+    if not await has_playoffs(session, season):
         raise RuleViolation(
             "TEAM-PO-1", f"{season.name}'s playoffs are not seeded yet; seed them with `/playoffs seed` first."
         )
     loaded = await season_results(session, league, season, now=now)
-    brackets = await _brackets(session, league, season, loaded, now)
+    brackets = await season_brackets(session, league, season, loaded, now)
     book = await _venue_book(session, league, season, league_today(league, now))
     options = TeamOptions.model_validate(league.options)
     played = await _families_played(

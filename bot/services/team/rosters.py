@@ -22,12 +22,15 @@ from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.team import roster as rules
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.options import TeamOptions
+from bot.rules.team.strength import RosterStrength, roster_strength
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
+from bot.services.league_options import options_ahead
 from bot.services.lookup import current_season, find_league, find_team, insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
+from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.matches import Match, MatchKind
 from storage.models import (
@@ -56,6 +59,7 @@ class RosterView:
     team: Team
     on: date | None  # None while the first roster is still being put together
     lines: list[RosterLine]
+    strength: RosterStrength | None = None  # the league's `use_ratings` option: IFPA figures beside ratings
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,10 @@ class _Scope:
 
 
 class RosterService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingService) -> None:
         self.db = db
         self.clock = clock
+        self.ratings = ratings
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -286,7 +291,9 @@ class RosterService:
         # too, so two adds cannot both pass the 12-player or IFPA limits (SQLite already serialises writers).
         await session.exec(select(Team.id).where(Team.id == team.id).with_for_update())
         season = await current_season(session, league)
-        return _Scope(league, season, team, TeamOptions.model_validate(league.options))
+        # COMMON-LEAGUE-2: the options of what is still to play, as every command reads them (`use_ratings` too)
+        ahead = await options_ahead(session, league, self.clock.now())
+        return _Scope(league, season, team, TeamOptions.model_validate(ahead))
 
     async def _entries(
         self, session: AsyncSession, scope: _Scope, *, on: date | None = None, forming: bool = False
@@ -487,7 +494,15 @@ class RosterService:
             (RosterLine(players[e.player_id], e.role, e.ifpa_rank) for e in entries),
             key=lambda line: (order[line.role], line.player.display_name.casefold()),
         )
-        return RosterView(scope.league, scope.team, on, lines)
+        if not scope.options.use_ratings:
+            return RosterView(scope.league, scope.team, on, lines)
+        rated = await self.ratings.of_members(scope.league.guild_id)
+        strength = roster_strength(
+            [line.ifpa_rank for line in lines],
+            [rated.get(line.player.discord_user_id) for line in lines],
+            scope.options,
+        )
+        return RosterView(scope.league, scope.team, on, lines, strength)
 
 
 def parse_day(text: str | None) -> date | None:

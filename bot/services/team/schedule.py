@@ -22,13 +22,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.rules.setup import parse_date
 from bot.rules.team import schedule as rules
 from bot.rules.team.model import Side
 from bot.rules.team.scoring import MatchResult
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team, find_venue, league_today, parse_date
+from bot.services.lookup import current_season, find_league, find_team, find_venue, league_today
 from bot.services.permissions import require_commissioner
+from bot.services.seasons import SeasonStages
 from bot.services.team import match_facts
 from storage.db import Database
 from storage.matches import Match, MatchConfirmation, MatchKind, MatchState
@@ -74,6 +76,7 @@ class ScheduleView:
     weeks: int  # the season's highest week number, 0 without a schedule
     team: Team | None
     week: int | None  # the week shown, when one week is shown
+    season_shown: str  # the season and where it stands: "Season 1 (active)" (COMMON-SEASON-1)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class ScheduleService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.stages = SeasonStages.of(db, clock)
 
     async def generate(self, actor: Actor, league_name: str | None, *, weeks: int, start: str) -> GeneratedSeason:
         """TEAM-SCHED-1: the regular season of the current season, `weeks` weeks from `start`."""
@@ -140,7 +144,8 @@ class ScheduleService:
             if week is None and team is None and weeks:
                 week = await _current_week(session, season, league_today(league, now)) or weeks
             lines = await season_matches(session, league, season, now=now, team=team, week=week)
-            return ScheduleView(league, season, lines, weeks, team, week)
+            shown = await self.stages.shown(session, league, season, now)
+            return ScheduleView(league, season, lines, weeks, team, week, shown.label)
 
     async def reschedule(
         self, actor: Actor, league_name: str | None, *, match_id: int, day: str, agreed: bool, reason: str

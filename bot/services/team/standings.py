@@ -23,7 +23,7 @@ from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
 from bot.services.league_options import options_on
-from bot.services.lookup import current_season, find_league, league_today
+from bot.services.lookup import find_league, find_season, league_today
 from bot.services.reuse import ReusedPerLeague
 from bot.services.team.schedule import ScheduledLine, season_matches, team_league
 from storage import results as stored_results
@@ -92,23 +92,25 @@ class StandingsService:
         league_name: str | None,
         *,
         conference: str | None,
+        season: int | None = None,
         what_if: Mapping[str, Any] | None = None,
     ) -> StandingsView:
-        """TEAM-STAND-1: each conference's table, or only the named one. `what_if`: options to draw the table
-        under instead (the playoff line, TEAM-AMB-14; matches keep the results of their day), never stored."""
+        """TEAM-STAND-1: each conference's table, or only the named one; `season`: an earlier season's number.
+        `what_if`: options to draw the table under instead (the playoff line, TEAM-AMB-14; matches keep the
+        results of their day), never stored."""
         now = self.clock.now()
         to_store: list[dict[str, Any]] = []
         async with self.db.reading() as session:
             league = await team_league(session, actor, league_name)
-            season = await current_season(session, league)
-            loaded = await self._season_results(session, league, season, now, to_store)
+            chosen = await find_season(session, league, season)
+            loaded = await self._season_results(session, league, chosen, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
             today = options_on(league, league_today(league, now))  # no query: the season's matches are read once
             options = TeamOptions.model_validate({**today, **(what_if or {})})
             regular = loaded.regular_lines
             view = StandingsView(
                 league,
-                season,
+                chosen,
                 [loaded.table(name, options) for name in names],
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
@@ -131,6 +133,13 @@ class StandingsService:
             lambda: season_results(session, league, season, now=now, to_store=to_store),
             growing=(now.replace(second=0, microsecond=0),),
         )
+
+    async def reused_results(
+        self, session: AsyncSession, league: League, season: Season, now: datetime
+    ) -> SeasonResults:
+        """The season's results as `table` computes them, reused within the same minute; results worth storing
+        are left for `table` to store (they are derived data)."""
+        return await self._season_results(session, league, season, now, [])
 
     async def _store(self, rows: list[dict[str, Any]]) -> None:
         """Keeps the final results this call had to compute, so the next computation reads them instead. They

@@ -109,6 +109,15 @@ def test_league_rank_by_tlp_then_ans_then_skill():
     assert league_ranks(later) == {3: 1, 2: 2, 1: 3}
 
 
+def test_week_one_rank_of_a_later_season_follows_last_seasons_finish():
+    """LADDER-ORDER-3 after `/season new`: before any result, returning players rank by last season's finishing
+    place, ahead of skill; once results come in, TLP decides again."""
+    week_one = [Standing(1, skill=9, seed=2), Standing(2, skill=3, seed=1), Standing(3, skill=10)]
+    assert league_ranks(week_one) == {2: 1, 1: 2, 3: 3}
+    later = [Standing(1, 20, seed=2), Standing(2, 10, seed=1), Standing(3, 30)]
+    assert league_ranks(later) == {3: 1, 1: 2, 2: 3}
+
+
 @pytest.mark.parametrize("working", [list("ABCDEFG"), list("ABCD"), list("ABCDEFGHIJ")])
 def test_always_five_slots(working):
     """LADDER-GSEL-2 / LADDER-GSEL-4: whatever P, the group gets exactly five slots."""

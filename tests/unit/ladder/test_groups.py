@@ -79,6 +79,20 @@ def test_week_one_groups_by_skill_from_the_top():
     assert first_week_groups(skills) == [[2, 4, 10], [6, 8, 3], [9, 1, 7, 5]]
 
 
+def test_week_one_of_a_later_season_deals_returning_players_by_last_seasons_finish():
+    """LADDER-GROUP-2 after `/season new`: players carried over come first in last season's finishing order
+    (seed 1 = its winner), whatever their skill; newcomers follow by skill (the commissioner may swap them)."""
+    skills = [
+        Skill(1, 10, 0, seed=3),
+        Skill(2, 2, 1, seed=1),
+        Skill(3, 9, 2),  # a newcomer
+        Skill(4, 5, 3, seed=2),
+        Skill(5, 4, 4),  # a newcomer
+        Skill(6, 1, 5, seed=4),
+    ]
+    assert first_week_groups(skills) == [[2, 4, 1], [6, 3, 5]]
+
+
 def finishing(*groups: str, presence: dict[str, NightPresence] | None = None, points: dict[str, int] | None = None):
     """Groups as strings of player letters in finishing order; players are their letters' ordinals."""
     presence, points = presence or {}, points or {}

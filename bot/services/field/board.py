@@ -1,0 +1,226 @@
+"""A field group's living board on a meet night: tonight's five machines, played in any order (FIELD-MSEL-2),
+each with the group's scores and where it stands; Enter scores stores the group's game on a machine through
+`FieldNightService.enter_scores` (FIELD-SCORE-1, all or none), another player of the group confirms it
+(bot/rules/confirmation.py), and until then its entrant can fix or take it back. Once confirmed, a wrong score is
+corrected only with the whole group's consent (FIELD-SCORE-4, `/field correct`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.clock import Clock
+from bot.rules import scores as score_rules
+from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
+from bot.services import audit
+from bot.services.actor import Actor
+from bot.services.field.facts import FieldContext, SeasonFacts, field_context, load_tonight, with_fresh_scores
+from bot.services.field.nights import FieldNightService, note_ties, open_ties
+from bot.services.group_boards import (
+    BoardGame,
+    Entered,
+    GameState,
+    GroupBoard,
+    ScoreSheet,
+    Seat,
+    changeable,
+    confirmable,
+    game_state,
+)
+from bot.services.lookup import current_season
+from bot.services.permissions import is_commissioner
+from storage.db import Database
+from storage.field import FieldNight, FieldScore
+from storage.models import League, Player
+
+
+@dataclass(frozen=True)
+class _Group:
+    context: FieldContext
+    season: SeasonFacts
+    night: FieldNight
+    number: int
+    players: dict[int, Player]  # player id → player, in check-in order
+
+
+class FieldBoardService:
+    def __init__(self, db: Database, clock: Clock, nights: FieldNightService) -> None:
+        self.db = db
+        self.clock = clock
+        self.nights = nights  # entries go through the night's own service, which owns their rules
+
+    async def board(self, ids: tuple[int, ...]) -> GroupBoard:
+        """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
+        async with self.db.reading() as session:
+            return await _board(session, await _load(session, None, ids, self.clock.now()))
+
+    async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
+        """The form: one field per player of the group still without a score on the machine, or, to fix, every
+        player's stored score."""
+        async with self.db.reading() as session:
+            found = await _load(session, actor.guild_id, ids, self.clock.now())
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
+            seats = played.seats if correcting else tuple(s for s in played.seats if s.score is None)
+            return ScoreSheet(f"{played.name} {'fix' if correcting else 'scores'}", seats)
+
+    async def enter(
+        self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
+    ) -> Entered:
+        async with self.db.reading() as session:
+            found = await _load(session, actor.guild_id, ids, self.clock.now())
+            official = _official(actor, found)
+            board = await _board(session, found)
+            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
+        if correcting:
+            await self._fix(actor, found, played, typed)
+        else:
+            entries = [
+                (found.players[seat.player_id].discord_user_id, typed.get(seat.key, ""))
+                for seat in played.seats
+                if seat.score is None
+            ]
+            await self.nights.enter_scores(actor, found.context.league.name, machine_id=game, entries=entries)
+        board = await self.board(ids)
+        completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
+        asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
+        return Entered(board, game, asked, completed)
+
+    async def confirm(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            found = await _load(session, actor.guild_id, ids, now)
+            confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
+            for row in await _rows(session, found, game):
+                if row.confirmed_by is None:
+                    before = audit.snapshot(row)
+                    row.confirmed_by = actor.user_id
+                    session.add(row)
+                    audit.updated(session, actor, row, before=before, at=now)
+            return await _board(session, found)
+
+    async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
+        """Take back the machine's unconfirmed scores this player entered for the group."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            found = await _load(session, actor.guild_id, ids, now)
+            official = _official(actor, found)
+            changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
+            for row in await _rows(session, found, game):
+                if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
+                    audit.deleted(session, actor, row, at=now)
+                    await session.delete(row)
+            await session.flush()
+            return await _board(session, found)
+
+    async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
+        night_id, number = ids
+        async with self.db.writing() as session:
+            night = await session.get(FieldNight, night_id)
+            if night is not None:
+                night.boards = {**(night.boards or {}), str(number): [channel_id, message_id]}
+                session.add(night)
+
+    async def _fix(self, actor: Actor, found: _Group, played: BoardGame, typed: dict[str, str]) -> None:
+        """The entrant's fix of scores not yet confirmed: only the values that differ change (audited)."""
+        now = self.clock.now()
+        machine = played.name
+        async with self.db.writing() as session:
+            rows = {row.player_id: row for row in await _rows(session, found, played.game)}
+            official = _official(actor, found)
+            for seat in played.seats:
+                value = score_rules.parse_score(
+                    typed.get(seat.key, ""),
+                    field=f"{seat.label}'s score on {machine}",
+                    rules=found.context.options.score_input,
+                )
+                row = rows.get(seat.player_id)
+                if row is None or row.score == value:
+                    continue
+                if row.confirmed_by is not None or (row.entered_by != actor.user_id and not official):
+                    raise PermissionDenied(f"{seat.label}'s score was not entered by you: only its entrant fixes it.")
+                before = audit.snapshot(row)
+                row.score = value
+                session.add(row)
+                audit.updated(session, actor, row, before=before, at=now)
+            await session.flush()
+            season = await with_fresh_scores(session, found.season)
+            await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
+
+
+def _official(actor: Actor, found: _Group) -> bool:
+    return is_commissioner(actor, found.context.league)
+
+
+async def _load_night(session: AsyncSession, league: League, night: FieldNight, now: datetime) -> SeasonFacts:
+    context = await field_context(session, league, await current_season(session, league), now)
+    return await load_tonight(session, context)
+
+
+async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...], now: datetime) -> _Group:
+    """The group of tonight's open night, in a field league of this server (any server's for the publisher)."""
+    night_id, number = ids
+    night = await session.get(FieldNight, night_id)
+    league = await session.get(League, night.league_id) if night else None
+    if night is None or league is None or guild_id not in (None, league.guild_id):
+        raise NotFound("That group is not on tonight's night: see `/field night show`.")
+    season = await _load_night(session, league, night, now)
+    facts = season.open_night()
+    if facts.night.id != night_id:
+        raise RuleViolation("COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final.")
+    members = [c.player_id for c in sorted(facts.checkins, key=lambda c: c.id or 0) if c.group_number == number]
+    rows = (await session.exec(select(Player).where(col(Player.id).in_(members)))).all()
+    by_id = {player.id: player for player in rows}
+    players = {p: by_id[p] for p in members if p in by_id}
+    return _Group(season.context, season, facts.night, number, players)
+
+
+async def _rows(session: AsyncSession, found: _Group, machine_id: int) -> list[FieldScore]:
+    """The group's scores on the machine: each player's latest attempt (a replay replaces the first)."""
+    query = select(FieldScore).where(
+        FieldScore.night_id == found.night.id,
+        FieldScore.machine_id == machine_id,
+        col(FieldScore.player_id).in_(list(found.players)),
+    )
+    latest: dict[int, FieldScore] = {}
+    for row in (await session.exec(query)).all():
+        if row.player_id not in latest or row.attempt > latest[row.player_id].attempt:
+            latest[row.player_id] = row
+    return list(latest.values())
+
+
+async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
+    season = await with_fresh_scores(session, found.season)
+    ties = {
+        machine
+        for machine, tie in open_ties(season.night_result(season.open_night()))
+        if set(tie.players) & set(found.players)
+    }
+    games = []
+    for machine_id in found.night.machine_ids:
+        rows = {row.player_id: row for row in await _rows(session, found, machine_id)}
+        seats = tuple(
+            Seat(p, player.display_name, rows[p].score if p in rows else None) for p, player in found.players.items()
+        )
+        unconfirmed = [row for row in rows.values() if row.confirmed_by is None]
+        games.append(
+            BoardGame(
+                machine_id,
+                season.machine_names.get(machine_id, "?"),
+                (),
+                seats,
+                game_state(seats, bool(unconfirmed)),
+                frozenset(row.entered_by for row in unconfirmed),
+                machine_id in ties,
+            )
+        )
+    players = {player.discord_user_id: player.display_name for player in found.players.values()}
+    where = tuple((found.night.boards or {}).get(str(found.number), (None, None)))
+    title = f"Week {found.night.week} · group {found.number}"
+    return GroupBoard(
+        (found.night.id or 0, found.number), title, tuple(games), players, (where[0], where[1]), True, "/field tiebreak"
+    )
