@@ -1,5 +1,5 @@
 """`python -m bench.profile_field`: the field league of the benchmark on SQLite, its command kinds timed as
-service calls (`/field standings` computed afresh and reused, the autocomplete of tonight's machines, a
+service calls (`/field standings` computed afresh, reused and under a what-if, the autocomplete of tonight's machines, a
 `/field score` entry) with the SQL statements each sent, and a pyinstrument profile of one of each
 (`--profile`)."""
 
@@ -47,12 +47,16 @@ async def main(profile: bool) -> None:
                 who, machine, text = next(entries)
                 return await shared.field_nights.enter_scores(who, LEAGUE, machine_id=machine, entries=[(None, text)])
 
+            async def what_if() -> object:  # computed afresh each time, never reused
+                return await shared.league_standings.view(member, LEAGUE, conference=None, what_if="no dropped weeks")
+
             async def tonight_machines() -> object:
                 return await shared.field_nights.machine_choices(member.guild_id, LEAGUE, tonight=True)
 
             kinds: list[tuple[str, Callable[[], Awaitable[object]]]] = [
                 ("standings (computed)", fresh_standings),
                 ("standings (reused)", lambda: shared.field_standings.table(member, LEAGUE)),
+                ("standings what-if", what_if),
                 ("autocomplete tonight", tonight_machines),
                 ("score entry", score),
             ]

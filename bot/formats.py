@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from datetime import datetime, time
+    from datetime import date, datetime, time
 
     import discord
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -43,9 +43,18 @@ Message = TypeVar("Message")  # the message sent for it (`bot.render.posts.Outgo
 
 class StandingsReader(Protocol):
     """A league's standings in the format's own shape; `conference` is given only where the format has teams;
-    `season` is a season's number (the current season when None)."""
+    `season` is a season's number (the current season when None). `what_if`: options to compute the table under
+    instead of the league's own, for the caller alone."""
 
-    async def __call__(self, actor: Actor, league_name: str, *, conference: str | None, season: int | None) -> Any: ...
+    async def __call__(
+        self,
+        actor: Actor,
+        league_name: str,
+        *,
+        conference: str | None,
+        season: int | None,
+        what_if: Mapping[str, Any] | None,
+    ) -> Any: ...
 
 
 class ScheduleReader(Protocol):
@@ -63,7 +72,9 @@ class CalendarFile(Protocol):
 
 
 class SeasonStandings(Protocol):
-    async def __call__(self, actor: Actor, league_name: str, *, season: int | None) -> Any: ...
+    async def __call__(
+        self, actor: Actor, league_name: str, *, season: int | None, what_if: Mapping[str, Any] | None
+    ) -> Any: ...
 
 
 class SeasonProgressReader(Protocol):
@@ -86,10 +97,24 @@ class SeasonCarrier(Protocol):
 def without_conferences(read: SeasonStandings) -> StandingsReader:
     """The standings reader of a format without teams: common code refuses a `conference` before asking it."""
 
-    async def reader(actor: Actor, league_name: str, *, conference: str | None, season: int | None) -> Any:
-        return await read(actor, league_name, season=season)
+    async def reader(
+        actor: Actor,
+        league_name: str,
+        *,
+        conference: str | None,
+        season: int | None,
+        what_if: Mapping[str, Any] | None,
+    ) -> Any:
+        return await read(actor, league_name, season=season, what_if=what_if)
 
     return reader
+
+
+class LastPlayed(Protocol):
+    """COMMON-LEAGUE-2: the latest day a week of the league was played (any season), before the weeks still to
+    play on `today` or later; None when none was. A change of options takes effect from the day after."""
+
+    async def __call__(self, session: AsyncSession, league: League, today: date) -> date | None: ...
 
 
 @dataclass(frozen=True)
@@ -142,11 +167,13 @@ class Format:
     notices: tuple[NoticeKind, ...]  # its notable audit actions (COMMON-NOTIFY-1), registered with bot.rules.notices
     tables: tuple[str, ...]  # the storage modules of the format's own tables: its section of the league file
     standings: Callable[[Database, Clock], StandingsReaders]  # one pair per service set (it keeps its cache)
+    what_ifs: Mapping[str, Mapping[str, Any]]  # `/standings what-if:` suggestions: label → the options changed
     standings_embed: Callable[[Any], discord.Embed]  # the reader's view as `/standings` shows it
     standings_files: StandingsFiles  # `/standings export`: the table as CSV, and IFPA results where there are
     calendar_file: CalendarFile
     schedule: Callable[[Database, Clock], ScheduleReader]  # `/schedule show`: one reader per service set
     schedule_embed: Callable[[Any], discord.Embed]  # the reader's view as `/schedule show` shows it
+    last_played: LastPlayed
     carry_season: SeasonCarrier
     posts: Posts[Any, Any]
     guide: Guide

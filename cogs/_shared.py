@@ -82,6 +82,18 @@ async def venue_autocomplete(interaction: discord.Interaction, current: str) -> 
     return matching(names, current)
 
 
+async def effective_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """A change's start date (COMMON-LEAGUE-2): the next week not yet played and the weeks after, by date."""
+    league = getattr(interaction.namespace, "league", None)
+    dates = await bot_of(interaction).services.leagues.effective_dates(interaction.guild_id or 0, league)
+    typed = current.casefold().strip()
+    return [
+        app_commands.Choice(name=label, value=value)
+        for label, value in dates
+        if typed in label.casefold() or typed in value
+    ]
+
+
 SEASON_OPTION = "An earlier season, e.g. 1 (default: the current season)"
 
 

@@ -13,7 +13,7 @@ from bot.render import setup as render
 from bot.render.exchange import ROSTER_NEXT_STEP, import_report
 from bot.rules import zones
 from bot.rules.refusals import InvalidInput
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, replies
+from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, effective_autocomplete, replies
 
 IMPORT_KINDS = [
     app_commands.Choice(
@@ -67,7 +67,8 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         return Reply(render.league_created(league), ephemeral=False)
 
     @app_commands.command(
-        name="config", description="Change who commissions the league, or how scores are typed (commissioners)"
+        name="config",
+        description="Who commissions the league, how scores are typed (commissioners); alone: options' history",
     )
     @app_commands.describe(
         commissioner_role="Members with this role may change the league's setup",
@@ -76,8 +77,10 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         allow_shorthand="Accept scores typed like 45.2M, 1.2B or 450k (off by default: exact scores only)",
         score_ceiling="The highest score accepted, e.g. 99,999,999,999; higher entries are refused as typos",
         use_ratings="Put the players' ratings to use: seeded groups, or a roster's mean rating (off by default)",
+        effective="The change applies from this date, YYYY-MM-DD (default: the next week not yet played)",
         league=LEAGUE_OPTION,
     )
+    @app_commands.autocomplete(effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def config(
         self,
@@ -88,28 +91,36 @@ class LeagueCommands(commands.GroupCog, group_name="league", group_description="
         allow_shorthand: bool | None = None,
         score_ceiling: str | None = None,
         use_ratings: bool | None = None,
+        effective: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         if use_ratings is not None:
             others = (commissioner_role, add_official_role, remove_official_role, allow_shorthand, score_ceiling)
             if any(option is not None for option in others):
                 raise InvalidInput("Change `use_ratings` on its own: one `/league config` command for it alone.")
-            changed, effect = await self.bot.services.leagues.set_use_ratings(
-                actor_from(interaction), league, use=use_ratings
+            rated = await self.bot.services.leagues.set_use_ratings(
+                actor_from(interaction), league, use=use_ratings, effective=effective
             )
-            return Reply(render.use_ratings_set(changed, use_ratings, effect))
+            return Reply(render.use_ratings_set(rated))
         if allow_shorthand is not None or score_ceiling is not None:
             if commissioner_role or add_official_role or remove_official_role:
                 raise InvalidInput("Change the roles and the score entry in two separate `/league config` commands.")
-            changed, rules = await self.bot.services.leagues.set_score_input(
-                actor_from(interaction), league, allow_shorthand=allow_shorthand, score_ceiling=score_ceiling
+            result = await self.bot.services.leagues.set_score_input(
+                actor_from(interaction),
+                league,
+                allow_shorthand=allow_shorthand,
+                score_ceiling=score_ceiling,
+                effective=effective,
             )
-            return Reply(render.score_input_set(changed, rules))
-        if not (commissioner_role or add_official_role or remove_official_role):
+            return Reply(render.score_input_set(result))
+        if effective is not None:
             raise InvalidInput(
-                "Name a `commissioner_role`, an `add_official_role` or a `remove_official_role`, "
-                "or set `allow_shorthand`, `score_ceiling` or `use_ratings`."
+                "`effective` dates an option change: give `allow_shorthand`, `score_ceiling` or `use_ratings`."
             )
+        if not (commissioner_role or add_official_role or remove_official_role):
+            return Reply(render.options_over_time(await self.bot.services.leagues.options_over_time(
+                actor_from(interaction), league
+            )))  # fmt: skip
         changed = await self.bot.services.leagues.set_official_roles(
             actor_from(interaction),
             league,

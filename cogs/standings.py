@@ -11,7 +11,14 @@ from bot.client import LeagueBot
 from bot.interactions import Reply, answer
 from bot.render.exchange import export_file
 from bot.render.league_standings import league_standings_embed
+from bot.rules.refusals import InvalidInput
 from cogs._shared import LEAGUE_OPTION, SEASON_OPTION, LeagueOption, actor_from, bot_of, matching, season_autocomplete
+
+
+async def what_if_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    league = getattr(interaction.namespace, "league", None)
+    names = await bot_of(interaction).services.league_standings.what_if_names(interaction.guild_id or 0, league)
+    return matching(names, current)
 
 
 async def conference_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -29,9 +36,11 @@ class StandingsCommands(commands.Cog):
         conference="Team leagues: only this conference (default: every conference)",
         export="Also attach the table as CSV and IFPA-ready results CSVs (sent only to you)",
         season=SEASON_OPTION,
+        what_if="The table under other options, e.g. no dropped weeks (only you see it; nothing is stored)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(conference=conference_autocomplete)
+    @app_commands.rename(what_if="what-if")
+    @app_commands.autocomplete(conference=conference_autocomplete, what_if=what_if_autocomplete)
     @app_commands.autocomplete(season=season_autocomplete)
     @app_commands.guild_only()
     async def standings(
@@ -40,19 +49,25 @@ class StandingsCommands(commands.Cog):
         conference: str | None = None,
         export: bool = False,
         season: app_commands.Range[int, 1] | None = None,
+        what_if: app_commands.Range[str, 1, 200] | None = None,
         league: LeagueOption = None,
     ) -> None:
         async def work() -> Reply:
             actor = actor_from(interaction)
-            table = await self.bot.services.league_standings.view(actor, league, conference=conference, season=season)
+            if export and what_if:
+                raise InvalidInput("The export is the league's real table: leave out `what-if`, or `export`.")
+            table = await self.bot.services.league_standings.view(
+                actor, league, conference=conference, season=season, what_if=what_if
+            )
             embed = league_standings_embed(table)
             if export:
                 exported = await self.bot.services.exports.standings_files(actor, table)
                 files = [export_file(file) for file in exported.files]
                 return Reply(exported.waiting, embeds=[embed], files=files)
-            return Reply(embeds=[embed], ephemeral=False)
+            return Reply(embeds=[embed], ephemeral=what_if is not None)
 
-        await answer(interaction, work(), ephemeral=export)  # the export's files go to the caller alone
+        # the export's files and a what-if table go to the caller alone
+        await answer(interaction, work(), ephemeral=export or what_if is not None)
 
 
 async def setup(bot: LeagueBot) -> None:

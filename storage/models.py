@@ -110,7 +110,9 @@ class RosterEnd(StrEnum):
 
 
 class League(SQLModel, table=True):
-    """COMMON-LEAGUE-1. `options` holds the format's validated configuration (defaults = the rule sheet)."""
+    """COMMON-LEAGUE-1. `options` holds the format's validated configuration (defaults = the rule sheet);
+    COMMON-LEAGUE-2: `option_history` the versions it replaced, oldest first, each `{"until": date, "options"}`
+    (see `bot/rules/option_versions.py`)."""
 
     __tablename__ = "league"
 
@@ -123,6 +125,7 @@ class League(SQLModel, table=True):
     format: LeagueFormat = enum_column(LeagueFormat, 16)
     timezone: str = Field(max_length=64)
     options: dict[str, Any] = json_column(default_factory=dict)
+    option_history: list[dict[str, Any]] = json_column(default_factory=list)
     commissioner_role_id: int | None = snowflake(default=None)
     extra_commissioner_role_ids: list[int] = json_column(default_factory=list)  # COMMON-ROLE-1: more official roles
     created_at: datetime = utc_column()

@@ -32,10 +32,15 @@ from bot.services.lookup import find_league
 from storage.db import Database
 from storage.models import League
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the league's earlier option versions, `option_history` (COMMON-LEAGUE-2)
+READABLE_VERSIONS = (1, 2)  # version 1 had none: its league's options applied from the beginning
+# Columns a version-1 file may carry that the tables no longer have, ignored on import: a season's stage is derived
+# from what was played (COMMON-SEASON-1), not stored. Columns added since (e.g. `ladder_player.seed`) are
+# nullable, so an older file without them imports with none.
+RETIRED_COLUMNS = {"season": frozenset({"status"})}
 MANIFEST = "league.json"
-LEAGUE_COLUMNS = ("name", "format", "timezone", "options", "guild_id", "commissioner_role_id", "created_at",
-                   "created_by")  # fmt: skip
+LEAGUE_COLUMNS = ("name", "format", "timezone", "options", "option_history", "guild_id", "commissioner_role_id",
+                  "created_at", "created_by")  # fmt: skip
 
 LEAGUE: sa.Table = SQLModel.metadata.tables["league"]
 

@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -20,7 +21,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import formats
 from bot.exchange.cells import CellError, read_cell
-from bot.exchange.league_file import FORMAT_VERSION, LEAGUE, LEAGUE_COLUMNS, MANIFEST, Files, translate_ids
+from bot.exchange.league_file import (
+    FORMAT_VERSION,
+    LEAGUE,
+    LEAGUE_COLUMNS,
+    MANIFEST,
+    READABLE_VERSIONS,
+    RETIRED_COLUMNS,
+    Files,
+    translate_ids,
+)
 from bot.exchange.problems import ImportReport
 from bot.exchange.registry import DERIVED_COLUMNS, LEAGUE_TABLE, TableSpec, league_tables
 from bot.rules import setup as setup_rules
@@ -42,8 +52,9 @@ class _RollBack(Exception):
 async def import_league(db: Database, files: Files, *, guild_id: int | None, dry_run: bool) -> ImportReport:
     """Check every file; if nothing is wrong, write the league in one transaction (rolled back on a dry run)."""
     report = ImportReport(dry_run=dry_run)
-    header = _read_manifest(files, report)
-    tables = _read_tables(files, report)
+    read = _read_manifest(files, report)
+    header, version = read if read is not None else (None, FORMAT_VERSION)
+    tables = _read_tables(files, report, version)
     if header is not None:
         _check_references(tables, report)
     if header is None or not report.ok:
@@ -64,7 +75,8 @@ async def import_league(db: Database, files: Files, *, guild_id: int | None, dry
     return report
 
 
-def _read_manifest(files: Files, report: ImportReport) -> dict[str, Any] | None:
+def _read_manifest(files: Files, report: ImportReport) -> tuple[dict[str, Any], int] | None:
+    """The league's columns and the file's format version, or None (reported) when league.json is unusable."""
     if MANIFEST not in files:
         report.add(MANIFEST, None, "missing: a league file starts with league.json")
         return None
@@ -77,10 +89,13 @@ def _read_manifest(files: Files, report: ImportReport) -> dict[str, Any] | None:
         report.add(MANIFEST, None, 'not a league file: expected {"format_version": …, "league": {…}, …}')
         return None
     version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
-        report.add(MANIFEST, None, f"format_version {version!r}: this pinleague reads version {FORMAT_VERSION}")
+    if version not in READABLE_VERSIONS:
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        report.add(MANIFEST, None, f"format_version {version!r}: this pinleague reads versions {readable}")
         return None
     raw = manifest["league"]
+    if version == 1:  # before dated options: the league's options applied from its beginning
+        raw = {**raw, "option_history": []}
     league: dict[str, Any] = {}
     for name in LEAGUE_COLUMNS:
         column = LEAGUE.c[name]
@@ -104,7 +119,7 @@ def _read_manifest(files: Files, report: ImportReport) -> dict[str, Any] | None:
         for name in names:
             if name not in files:
                 report.add(MANIFEST, None, f"section {section!r} lists {name}, which is not in the league file")
-    return league if report.ok else None
+    return (league, version) if report.ok else None
 
 
 def _check_league(league: dict[str, Any], report: ImportReport) -> None:
@@ -120,17 +135,51 @@ def _check_league(league: dict[str, Any], report: ImportReport) -> None:
         formats.named(league["format"]).options.model_validate(league["options"] or {})
     except ValidationError as exc:
         report.add(MANIFEST, None, f"league: options are not valid for a {league['format'].value} league: {exc}")
+    _check_option_history(league, report)
 
 
-def _read_tables(files: Files, report: ImportReport) -> list[_ParsedTable]:
+def _check_option_history(league: dict[str, Any], report: ImportReport) -> None:
+    """COMMON-LEAGUE-2: earlier versions oldest first, each `{"until": "YYYY-MM-DD", "options": {…}}` valid for
+    the format, their dates rising."""
+    history = league["option_history"]
+    if not isinstance(history, list):
+        report.add(MANIFEST, None, "league: option_history must be a list of earlier option versions")
+        return
+    previous = None
+    for number, entry in enumerate(history, start=1):
+        where = f"league: option_history entry {number}"
+        if not isinstance(entry, dict) or set(entry) != {"until", "options"} or not isinstance(entry["options"], dict):
+            report.add(MANIFEST, None, f'{where} must be {{"until": "YYYY-MM-DD", "options": {{…}}}}')
+            continue
+        try:
+            until = date.fromisoformat(str(entry["until"]))
+        except ValueError:
+            report.add(MANIFEST, None, f"{where}: until {entry['until']!r} is not a YYYY-MM-DD date")
+            continue
+        if previous is not None and until <= previous:
+            report.add(MANIFEST, None, f"{where}: until {until} must come after the entry before it ({previous})")
+        previous = until
+        try:
+            formats.named(league["format"]).options.model_validate(entry["options"])
+        except ValidationError as exc:
+            report.add(MANIFEST, None, f"{where}: options are not valid for a {league['format'].value} league: {exc}")
+
+
+def _read_tables(files: Files, report: ImportReport, version: int) -> list[_ParsedTable]:
     specs = {spec.file_name: spec for spec in league_tables()}
     for name in sorted(files):
         if name != MANIFEST and name not in specs:
             report.add(name, None, "no such table in this version of the league file")
-    return [_read_table(spec, files[spec.file_name], report) for spec in specs.values() if spec.file_name in files]
+    retired: dict[str, frozenset[str]] = RETIRED_COLUMNS if version == 1 else {}
+    return [
+        _read_table(spec, files[spec.file_name], report, retired.get(spec.name, frozenset()))
+        for spec in specs.values()
+        if spec.file_name in files
+    ]
 
 
-def _read_table(spec: TableSpec, content: bytes, report: ImportReport) -> _ParsedTable:
+def _read_table(spec: TableSpec, content: bytes, report: ImportReport, retired: frozenset[str]) -> _ParsedTable:
+    """One table's rows; `retired`: columns an older file may still have, ignored."""
     parsed = _ParsedTable(spec)
     file = spec.file_name
     try:
@@ -145,7 +194,7 @@ def _read_table(spec: TableSpec, content: bytes, report: ImportReport) -> _Parse
         return parsed
     columns = {column.name: column for column in spec.columns}
     for name in header:
-        if name not in columns:
+        if name not in columns and name not in retired:
             report.add(file, 1, f"unknown column `{name}`; {spec.name} has {', '.join(columns)}")
     missing = [name for name, column in columns.items() if name not in header and not column.nullable]
     for name in missing:

@@ -136,6 +136,7 @@ TEXT_REFERENCES: dict[tuple[str, str], Callable[[Any, Lookup], Any]] = {
 JSON_PLAIN = frozenset(
     {
         ("league", "options"),
+        ("league", "option_history"),  # earlier option versions (COMMON-LEAGUE-2)
         ("league", "extra_commissioner_role_ids"),  # Discord role ids, not rows
         ("audit_entry", "before"),
         ("audit_entry", "after"),

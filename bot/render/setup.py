@@ -6,7 +6,7 @@ import discord
 
 from bot.rules.scores import ScoreInput, format_score
 from bot.rules.seasons import postseason_undated
-from bot.services.leagues import LeagueSetup
+from bot.services.leagues import LeagueSetup, OptionsOverTime, ScoreInputSet, UseRatingsSet
 from bot.services.seasons import NextSeason, SeasonShown
 from storage.models import League, Machine, Player, Team, Venue
 
@@ -26,13 +26,19 @@ def league_created(league: League) -> str:
     )
 
 
-def use_ratings_set(league: League, use: bool, effect: str) -> str:
-    """Whether the league puts the ratings (`/ratings`) to use, and what that changes in its format."""
-    if use:
-        return (
-            f"⚙️ **{league.name}** now uses ratings: {effect}. `/ratings` shows them; turn off with `use_ratings:false`."
-        )
-    return f"⚙️ **{league.name}** no longer uses ratings. Turn it back on with `/league config use_ratings:true`."
+def use_ratings_set(result: UseRatingsSet) -> str:
+    """Whether the league puts the ratings (`/ratings`) to use, what that changes in its format, and since when
+    (COMMON-LEAGUE-2)."""
+    history = "".join(f"\n• {line}" for line in result.history)
+    name = result.league.name
+    later = f" from {result.changed.since}" if result.changed.ahead else ""
+    if result.use:
+        head = f"⚙️ **{name}** {'uses' if later else 'now uses'} ratings{later}: {result.effect}."
+        undo = "`/ratings` shows them; turn off with `/league config use_ratings:false`."
+    else:
+        head = f"⚙️ **{name}** {'stops using ratings' + later if later else 'no longer uses ratings'}."
+        undo = "Turn it back on with `/league config use_ratings:true`."
+    return f"{head} {result.changed.note()} {undo}{history}"
 
 
 def season_started(started: NextSeason) -> str:
@@ -61,16 +67,38 @@ def postseason_line(shown: SeasonShown) -> str | None:
     return None
 
 
-def score_input_set(league: League, rules: ScoreInput) -> str:
-    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on."""
+def _score_entry(rules: ScoreInput) -> str:
     shorthand = (
         "shorthand like 45.2M, 1.2B or 450k is accepted and read exactly (45.2M = 45,200,000)"
         if rules.takes_shorthand
         else "scores are typed in full, e.g. 45,210,330, 45.210.330 or 45 210 330 (no shorthand)"
     )
+    return f"{shorthand}; the highest score accepted is {format_score(rules.ceiling)}"
+
+
+def options_over_time(view: OptionsOverTime) -> str:
+    """`/league config` alone: today's score entry, and each option that changed with its values over time."""
+    history = "".join(f"\n• {line}" for line in view.history) or " none has changed since the league began."
     return (
-        f"⚙️ Score entry in **{league.name}**: {shorthand}; the highest score accepted is "
-        f"{format_score(rules.ceiling)}.\nIt applies to the next score anyone enters; scores already stored are kept."
+        f"⚙️ Score entry in **{view.league.name}** today: {_score_entry(view.rules)}.\nOptions over time "
+        f"(COMMON-LEAGUE-2):{history}\nChange one with `/league config allow_shorthand:`, `score_ceiling:` or "
+        "`use_ratings:`, or with your format's option command."
+    )
+
+
+def score_input_set(result: ScoreInputSet) -> str:
+    """COMMON-AMB-3, COMMON-SCORE-1: how members of the league type scores from now on, and since when
+    (COMMON-LEAGUE-2)."""
+    history = "".join(f"\n• {line}" for line in result.history)
+    today = _score_entry(result.rules)
+    if result.changed.ahead:
+        return (
+            f"⚙️ Score entry in **{result.league.name}** changes from {result.changed.since}; until then "
+            f"{today}.{history}"
+        )
+    return (
+        f"⚙️ Score entry in **{result.league.name}**: {today}.\nIt applies to the next score anyone enters; scores "
+        f"already stored are kept. {result.changed.note()}{history}"
     )
 
 

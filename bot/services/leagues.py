@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -11,11 +13,11 @@ from sqlmodel import col, select
 from bot import formats
 from bot.clock import Clock
 from bot.rules import setup as rules
-from bot.rules.refusals import InvalidInput
+from bot.rules.refusals import InvalidInput, Refusal
 from bot.rules.scores import SCORE_LIMIT, ScoreInput, parse_score
-from bot.services import audit
+from bot.services import audit, league_options
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, insert_unique, league_names
+from bot.services.lookup import current_season, find_league, insert_unique, league_names, league_today
 from bot.services.permissions import require_commissioner, require_server_admin
 from bot.services.seasons import SeasonShown, SeasonStages
 from storage.db import Database
@@ -138,11 +140,42 @@ class LeagueService:
             audit.updated(session, actor, league, before=before, at=now)
         return league
 
+    async def effective_dates(self, guild_id: int, league_name: str | None) -> list[tuple[str, str]]:
+        """`effective:` autocomplete (COMMON-LEAGUE-2): the first day not yet played, then the weeks after it, as
+        (label, YYYY-MM-DD); none while no league is found."""
+        now = self.clock.now()
+        async with self.db.reading() as session:
+            try:
+                league = await find_league(session, guild_id, league_name)
+            except Refusal:
+                return []
+            first = await league_options.first_unplayed(session, league, now) or league_today(league, now)
+        days = [first + timedelta(weeks=week) for week in range(EFFECTIVE_WEEKS_OFFERED)]
+        labels = ["the next week not yet played", *(f"{week} weeks later" for week in range(1, len(days)))]
+        return [(f"{day:%a %d %b %Y}: {label}", day.isoformat()) for day, label in zip(days, labels, strict=True)]
+
+    async def options_over_time(self, actor: Actor, league_name: str | None) -> OptionsOverTime:
+        """Any member may read how scores are typed today and how the league's options changed (COMMON-LEAGUE-2)."""
+        async with self.db.reading() as session:
+            league = await find_league(session, actor.guild_id, league_name)
+            ahead = await league_options.options_ahead(session, league, self.clock.now())
+        schema = formats.of(league).options
+        return OptionsOverTime(
+            league, schema.model_validate(ahead).score_input, league_options.history_lines(league, schema)
+        )
+
     async def set_score_input(
-        self, actor: Actor, league_name: str | None, *, allow_shorthand: bool | None, score_ceiling: str | None
-    ) -> tuple[League, ScoreInput]:
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        allow_shorthand: bool | None,
+        score_ceiling: str | None,
+        effective: str | None = None,
+    ) -> ScoreInputSet:
         """COMMON-AMB-3, COMMON-SCORE-1: whether members may type shorthand like 45.2M, and the highest score the
-        league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options."""
+        league accepts (typed as a score: "100,000,000,000" or "100B"). Checked against the format's options;
+        dated like every option (COMMON-LEAGUE-2, `league_options.change`)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
@@ -152,36 +185,74 @@ class LeagueService:
                 changes["allow_shorthand"] = allow_shorthand
             if score_ceiling is not None:
                 changes["score_ceiling"] = parse_score(score_ceiling, field="score_ceiling", rules=_ANY_CEILING)
-            merged = {**league.options, **changes}
-            try:
-                options = formats.of(league).options.model_validate(merged)
-            except ValidationError as error:
-                raise InvalidInput(f"score_ceiling cannot be {score_ceiling!r}: {error.errors()[0]['msg']}.") from None
-            before = audit.snapshot(league)
-            league.options = merged
-            session.add(league)
-            audit.updated(session, actor, league, before=before, at=now, reason="score entry")
-        return league, options.score_input
+            schema = formats.of(league).options
 
-    async def set_use_ratings(self, actor: Actor, league_name: str | None, *, use: bool) -> tuple[League, str]:
+            def change(stored: Mapping[str, Any]) -> dict[str, Any]:
+                merged = {**stored, **changes}
+                try:
+                    schema.model_validate(merged)
+                except ValidationError as error:
+                    raise InvalidInput(
+                        f"score_ceiling cannot be {score_ceiling!r}: {error.errors()[0]['msg']}."
+                    ) from None
+                return merged
+
+            changed = await league_options.change(
+                session, actor, league, change, effective=effective, now=now, reason="score entry"
+            )
+            history = [
+                line
+                for line in league_options.history_lines(league, schema)
+                if line.startswith(("allow_shorthand:", "score_ceiling:"))
+            ]
+            ahead = schema.model_validate(await league_options.options_ahead(session, league, now))
+        return ScoreInputSet(league, ahead.score_input, changed, history)
+
+    async def set_use_ratings(
+        self, actor: Actor, league_name: str | None, *, use: bool, effective: str | None = None
+    ) -> UseRatingsSet:
         """Whether the league uses the players' ratings; what that changes is the format's (its option's
-        description). Applies from the next deal or roster shown; nothing stored is redone."""
+        description). Dated like every option (COMMON-LEAGUE-2): from the next week not yet played, or a later
+        `effective` date; nothing stored is redone."""
         now = self.clock.now()
         async with self.db.writing() as session:
             league = await find_league(session, actor.guild_id, league_name)
             require_commissioner(actor, league, "change whether the league uses ratings")
-            option = formats.of(league).options.model_fields.get(USE_RATINGS)
+            schema = formats.of(league).options
+            option = schema.model_fields.get(USE_RATINGS)
             if option is None:
                 raise InvalidInput(f"{league.name}'s format has no use for ratings yet.")
-            merged = {**league.options, USE_RATINGS: use}
-            formats.of(league).options.model_validate(merged)  # a bool always passes; the rest stays as stored
-            before = audit.snapshot(league)
-            league.options = merged
-            session.add(league)
-            audit.updated(session, actor, league, before=before, at=now, reason=f"option {USE_RATINGS}")
-        return league, option.description or USE_RATINGS
+            changed = await league_options.change(
+                session,
+                actor,
+                league,
+                lambda stored: {**stored, USE_RATINGS: use},  # a bool always passes; the rest stays as stored
+                effective=effective,
+                now=now,
+                reason=f"option {USE_RATINGS}",
+            )
+            history = [line for line in league_options.history_lines(league, schema) if line.startswith(USE_RATINGS)]
+        return UseRatingsSet(league, use, option.description or USE_RATINGS, changed, history)
 
 
+@dataclass(frozen=True)
+class OptionsOverTime:
+    """`/league config` with nothing to change: today's score entry and every option's changes over time."""
+
+    league: League
+    rules: ScoreInput
+    history: list[str]
+
+
+@dataclass(frozen=True)
+class ScoreInputSet:
+    league: League
+    rules: ScoreInput  # for the scores entered from now on
+    changed: league_options.Changed
+    history: list[str]  # allow_shorthand and score_ceiling over time, where they changed
+
+
+EFFECTIVE_WEEKS_OFFERED = 5
 USE_RATINGS = "use_ratings"  # the option each format that puts ratings to use names so (docs/ratings.md)
 
 _ANY_CEILING = ScoreInput(allow_shorthand=True, ceiling=SCORE_LIMIT)
@@ -192,3 +263,12 @@ def _check_commissioner_role(actor: Actor, role_id: int | None) -> None:
     """@everyone's role id is the guild's id; naming it would make every member a commissioner."""
     if role_id == actor.guild_id:
         raise InvalidInput("@everyone cannot be the commissioner role: pick a role only the league's officials have.")
+
+
+@dataclass(frozen=True)
+class UseRatingsSet:
+    league: League
+    use: bool
+    effect: str  # what using ratings changes in the league's format
+    changed: league_options.Changed
+    history: list[str]  # use_ratings over time, where it changed

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, datetime
 from typing import TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
@@ -25,6 +27,10 @@ async def find_league(session: AsyncSession, guild_id: int, name: str | None) ->
     if len(leagues) > 1:
         raise InvalidInput(f"This server runs several leagues ({_names(leagues)}); pick one with `league:`.")
     return leagues[0]
+
+
+def league_today(league: League, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(league.timezone)).date()
 
 
 async def league_names(session: AsyncSession, guild_id: int) -> list[str]:

@@ -31,11 +31,11 @@ from bot.rules.team.model import Side
 from bot.rules.team.posts import SHORT_HANDED
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league
+from bot.services.lookup import current_season, find_league, league_today
 from bot.services.permissions import require_commissioner
 from bot.services.post_content import MatchPost, PostContent, match_post
 from bot.services.seasons import SeasonStages
-from bot.services.team.schedule import league_today, season_matches
+from bot.services.team.schedule import season_matches
 from storage.db import Database
 from storage.matches import Match
 from storage.models import League, Player, RosterEntry, Season

@@ -21,6 +21,7 @@ from bot.render.field.replies import (
     maintenance_text,
     malfunction_text,
     night_embed,
+    option_set_text,
     options_text,
     penalty_text,
     score_echo,
@@ -33,7 +34,16 @@ from bot.rules.refusals import InvalidInput
 from bot.services.field.nights import ScoreEntered
 from bot.services.field.options import OPTION_NAMES
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, MAX_CHOICES, LeagueOption, actor_from, bot_of, matching, replies
+from cogs._shared import (
+    LEAGUE_OPTION,
+    MAX_CHOICES,
+    LeagueOption,
+    actor_from,
+    bot_of,
+    effective_autocomplete,
+    matching,
+    replies,
+)
 from cogs.field.views import FIELD_BOARD
 
 OFFENCES = [
@@ -441,25 +451,30 @@ class FieldCommands(commands.Cog):
         return Reply(maintenance_text(log))
 
     @field.command(name="standings", description="The season table: totals after the lowest weeks are dropped")
-    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.describe(week="The table as it stood after this week (default: as it stands)", league=LEAGUE_OPTION)
     @replies(ephemeral=False)
-    async def standings(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
-        view = await self.bot.services.field_standings.table(actor_from(interaction), league)
+    async def standings(
+        self, interaction: discord.Interaction, week: app_commands.Range[int, 1, 99] | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        view = await self.bot.services.field_standings.table(actor_from(interaction), league, through_week=week)
         return Reply(embeds=[standings_embed(view)], ephemeral=False)
 
     @field.command(name="config", description="Show the league's field options, or change one (commissioners)")
     @app_commands.describe(
         option="The option to change (leave empty to list them all)",
         value="Its new value: a number, true/false, a list like [70, 30], or text like 00:30",
+        effective="From this date, YYYY-MM-DD (default: the next night not yet closed)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(option=option_autocomplete)
+    @app_commands.autocomplete(option=option_autocomplete, effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def config(
         self,
         interaction: discord.Interaction,
         option: str | None = None,
         value: str | None = None,
+        effective: str | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         service = self.bot.services.field_config
@@ -467,8 +482,8 @@ class FieldCommands(commands.Cog):
             return Reply(options_text(await service.options(actor_from(interaction), league)))
         if value is None:
             raise InvalidInput(f"Give `value:` for {option}.")
-        options = await service.set_option(actor_from(interaction), league, key=option, value=value)
-        return Reply(f"⚙️ {option} = {getattr(options, option)!r}.\n" + options_text(options))
+        view = await service.set_option(actor_from(interaction), league, key=option, value=value, effective=effective)
+        return Reply(option_set_text(view, option))
 
     # --- /field finals --------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from bot.render.ladder import replies as render
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.refusals import InvalidInput, Refusal
 from bot.services.players import Member
-from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies
+from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, effective_autocomplete, matching, replies
 from cogs.ladder.views import LADDER_BOARD
 
 OFFENCES = [
@@ -248,21 +248,31 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
     @app_commands.describe(
         name="The option, e.g. pmu_4th_point (leave empty to list them all)",
         value="Its new value, e.g. to_third, 12 or 65,25,10",
+        effective="From this date, YYYY-MM-DD (default: the next night not yet closed)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(name=option_autocomplete)
+    @app_commands.autocomplete(name=option_autocomplete, effective=effective_autocomplete)
     @replies(ephemeral=True)
     async def option(
         self, interaction: discord.Interaction, name: str | None = None, value: str | None = None,
-        league: LeagueOption = None,
+        effective: str | None = None, league: LeagueOption = None,
     ) -> Reply:  # fmt: skip
         actor = actor_from(interaction)
+        service = self.bot.services.ladder_options
         if name and value is not None:
-            key, shown = await self.bot.services.ladder_options.set(actor, league, name=name, value=value)
-            return Reply(f"⚙️ {key} = {shown}. It applies from the next night on.")
-        title, values = await self.bot.services.ladder_options.show(actor, league)
+            key, shown, changed, history = await service.set(actor, league, name=name, value=value, effective=effective)
+            over_time = "".join(f"\n• {line}" for line in history if line.startswith(f"{key}:"))
+            return Reply(f"⚙️ {key} = {shown}. {changed.note()}{over_time}")
+        if effective is not None:
+            raise InvalidInput("`effective` dates a change: give `name` and `value` too.")
+        title, values, history = await service.show(actor, league)
         listed = {k: v for k, v in values.items() if not name or k == name}
-        return Reply(f"⚙️ {title} options:\n" + "\n".join(f"`{k}` = {v}" for k, v in listed.items()))
+        shown_history = [line for line in history if not name or line.startswith(f"{name}:")]
+        over_time = "".join(f"\n• {line}" for line in shown_history)
+        lines = "\n".join(f"`{k}` = {v}" for k, v in listed.items())
+        return Reply(
+            f"⚙️ {title} options:\n{lines}" + (f"\nOver time (COMMON-LEAGUE-2):{over_time}" if over_time else "")
+        )
 
     night = app_commands.Group(name="night", description="League nights (commissioners open and close them)")
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from sqlalchemy import Table, func
 from sqlmodel import SQLModel, select
 
@@ -49,6 +51,16 @@ class RunningBot:
             for table in league_tables():
                 counts[table.name] = (await session.exec(select(func.count()).select_from(table))).one()
         return counts
+
+    async def digest(self) -> str:
+        """Every row of league data, hashed: what a read must leave as it found it."""
+        hashed = hashlib.sha256()
+        async with self.db.engine.connect() as connection:
+            for table in league_tables():
+                rows = await connection.execute(sa.select(table).order_by(*table.primary_key.columns))
+                for row in rows.all():
+                    hashed.update(repr(tuple(row)).encode())
+        return hashed.hexdigest()
 
     async def audit(self) -> list[AuditEntry]:
         async with self.db.reading() as session:

@@ -75,6 +75,36 @@ async def test_a_ladder_using_ratings_deals_week_one_by_rating(sqlite_db: Databa
         assert dealt == [set(ladder[0:3]), set(ladder[3:6]), set(ladder[6:9])]
 
 
+async def test_use_ratings_changes_from_a_date_like_every_option(sqlite_db: Database) -> None:
+    """COMMON-LEAGUE-2: `use_ratings` is dated like every option. Turned on from a later `effective` date, week 1
+    (tonight) is still dealt by the self-estimated skill (LADDER-GROUP-2), and `/league config` shows when it
+    changes."""
+    async with running_bot(sqlite_db) as running:
+        seeded = await seed_field_league(running.db, running.emulator, FieldLeagueSize(players=8, weeks_played=1))
+        order = await _rating_order(running.db)
+        assert sorted(order) == sorted(seeded.players)
+        league = await _league(running, "Later Ladder", "ladder", machines=1)
+        await ok(running, f'/ladder normalizer machine:"{MACHINES[0]}" value:20,000,000 {league}', "owner")
+        running.emulator.add_member("fresh")
+        await ok(running, f"/ladder join skill:10 {league}", "fresh")
+        for skill, player in enumerate(order, start=1):  # the strongest rated says 1, the weakest 8
+            await ok(running, f"/ladder join skill:{skill} {league}", player)
+        later = (running.bot.clock.now() + timedelta(weeks=8)).date().isoformat()
+        turned_on = await running.run(f"/league config use_ratings:true effective:{later} {league}", as_member="owner")
+        assert f"uses ratings from {later}: week 1's groups are dealt by rating" in turned_on.text(), turned_on.text()
+        assert "until then the current value stands" in turned_on.text()
+        shown = await running.run(f"/league config {league}", as_member=order[0])  # any member reads it
+        assert f"use_ratings: False until {later}, True since {later}" in shown.text(), shown.text()
+        await ok(running, f"/ladder night open {league}", "owner")
+        async with running.db.reading() as session:
+            names = {p.id: p.display_name.lower() for p in (await session.exec(select(Player))).all()}
+            entries = {e.id: names[e.player_id] for e in (await session.exec(select(LadderPlayer))).all()}
+            groups = (await session.exec(select(LadderGroup).order_by(col(LadderGroup.number)))).all()
+        dealt = [{entries[member] for member in group.members} for group in groups]
+        by_skill = ["fresh", *reversed(order)]  # skill 10 first, then 8 (the weakest rated) down to 1
+        assert dealt == [set(by_skill[0:3]), set(by_skill[3:6]), set(by_skill[6:9])]
+
+
 async def test_a_field_night_using_ratings_snakes_players_by_rating(sqlite_db: Database) -> None:
     """FIELD-GROUP-2 / FIELD-AMB-2: twelve rated members of a new league (no standing yet, so otherwise dealt
     at random) are dealt snake-style by rating into three groups of four (FIELD-GROUP-1)."""

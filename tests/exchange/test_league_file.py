@@ -39,7 +39,7 @@ async def test_export_import_export_gives_identical_files(
                        "match_machine_out", "match_confirmation", "match_challenge", "tiebreaker_setup",
                        "tiebreaker_game", "match_walkout"}  # fmt: skip
     assert set(first) == {MANIFEST} | {f"{table}.csv" for table in expected_tables}
-    assert b'"format_version": 1' in first[MANIFEST]
+    assert b'"format_version": 2' in first[MANIFEST]
 
     write_files(first, tmp_path / "nyc.zip")
     report = await import_league(empty_target, read_files(tmp_path / "nyc.zip"), guild_id=None, dry_run=False)
@@ -116,10 +116,74 @@ async def test_dry_run_of_a_broken_file_reports_every_bad_row(history: RunningBo
     assert await history.row_counts() == before
 
 
+async def test_dated_options_round_trip_and_a_version_1_file_still_reads(
+    history: RunningBot, empty_target: Database
+) -> None:
+    """COMMON-LEAGUE-2: the league's earlier option versions travel in league.json; a version-1 file (before
+    them) imports with its options in effect from the beginning."""
+    changed = await history.run("/league config allow_shorthand:True effective:2027-06-01", as_member="alice")
+    assert "changes from 2027-06-01" in changed.content, changed.content
+    guild = history.emulator.guild.id
+    files = await export_by_name(history.db, guild, None)
+    league = json.loads(files[MANIFEST])["league"]
+    assert league["option_history"] == [{"until": "2027-06-01", "options": {}}], league
+    assert league["options"] == {"allow_shorthand": True}
+    report = await import_league(empty_target, files, guild_id=None, dry_run=False)
+    assert report.ok, report.summary()
+    assert await export_by_name(empty_target, guild, None) == files
+
+    old = json.loads(files[MANIFEST])
+    old["format_version"] = 1
+    del old["league"]["option_history"]
+    version_1 = {**files, MANIFEST: json.dumps(old).encode()}
+    report = await import_league(history.db, version_1, guild_id=OTHER_GUILD, dry_run=False)
+    assert report.ok, report.summary()
+    again = json.loads((await export_by_name(history.db, OTHER_GUILD, None))[MANIFEST])
+    assert again["format_version"] == 2 and again["league"]["option_history"] == []
+    assert again["league"]["options"] == {"allow_shorthand": True}
+
+
+def _as_before_season_life(season_csv: bytes) -> bytes:
+    """season.csv as files exported before seasons' stages were derived: a stored `status`, no `postseason_on`."""
+    rows = list(csv.DictReader(io.StringIO(season_csv.decode())))
+    out = io.StringIO()
+    columns = [name for name in rows[0] if name != "postseason_on"] + ["status"]
+    writer = csv.DictWriter(out, columns, lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows({**row, "status": "active"} for row in rows)
+    return out.getvalue().encode()
+
+
+async def test_a_version_1_file_with_season_status_imports_and_a_version_2_one_is_refused(
+    history: RunningBot,
+) -> None:
+    """COMMON-SEASON-1: a version-1 file written before seasons' stages were derived carries `season.status`,
+    which no longer exists: it is ignored. Version 2 files never had it: there it is an unknown column."""
+    guild = history.emulator.guild.id
+    files = await export_by_name(history.db, guild, None)
+    old_manifest = json.loads(files[MANIFEST])
+    old_manifest["format_version"] = 1
+    del old_manifest["league"]["option_history"]
+    old_season = _as_before_season_life(files["season.csv"])
+    assert b"status" in old_season.splitlines()[0]
+    version_1 = {**files, MANIFEST: json.dumps(old_manifest).encode(), "season.csv": old_season}
+
+    report = await import_league(history.db, version_1, guild_id=OTHER_GUILD, dry_run=False)
+    assert report.ok, report.summary()
+    again = await export_by_name(history.db, OTHER_GUILD, None)
+    assert again["season.csv"] == files["season.csv"]  # no status; postseason_on empty as before
+    assert json.loads(again[MANIFEST])["format_version"] == 2
+
+    refused = await import_league(
+        history.db, {**files, "season.csv": old_season}, guild_id=OTHER_GUILD + 1, dry_run=True
+    )
+    assert any(str(p).startswith("season.csv:1: unknown column `status`") for p in refused.problems), refused.summary()
+
+
 async def test_league_json_of_another_version_or_with_a_bad_zone_is_reported(sqlite_db: Database) -> None:
-    newer = {MANIFEST: b'{"format_version": 2, "league": {}}'}
+    newer = {MANIFEST: b'{"format_version": 3, "league": {}}'}
     report = await import_league(sqlite_db, newer, guild_id=None, dry_run=True)
-    assert [str(p) for p in report.problems] == ["league.json: format_version 2: this pinleague reads version 1"]
+    assert [str(p) for p in report.problems] == ["league.json: format_version 3: this pinleague reads versions 1 and 2"]
 
     league = {"name": "NYC", "format": "team", "timezone": "Mars/Olympus", "options": {"roster_max": "many"},
               "guild_id": 1, "commissioner_role_id": None, "created_at": "2027-02-26T17:00:00Z",
@@ -128,6 +192,27 @@ async def test_league_json_of_another_version_or_with_a_bad_zone_is_reported(sql
     reasons = [str(p) for p in (await import_league(sqlite_db, bad, guild_id=None, dry_run=True)).problems]
     assert reasons[0] == "league.json: league: timezone 'Mars/Olympus' is not an IANA time zone name"
     assert reasons[1].startswith("league.json: league: options are not valid for a team league")
+    assert await league_count(sqlite_db) == 0
+
+    valid = {**league, "timezone": "America/New_York", "options": {}}
+    histories: list[tuple[object, str]] = [
+        ("not a list", "option_history must be a list"),
+        ([{"until": 1}], 'option_history entry 1 must be {"until": "YYYY-MM-DD", "options": {…}}'),
+        ([{"until": "someday", "options": {}}], "option_history entry 1: until 'someday' is not a YYYY-MM-DD date"),
+        (
+            [{"until": "2027-03-01", "options": {"roster_max": "many"}}],
+            "option_history entry 1: options are not valid for a team league",
+        ),
+        (
+            [{"until": "2027-03-08", "options": {}}, {"until": "2027-03-01", "options": {}}],
+            "option_history entry 2: until 2027-03-01 must come after the entry before it (2027-03-08)",
+        ),
+    ]
+    for entries, reason in histories:
+        manifest = {"format_version": 2, "league": {**valid, "option_history": entries}, "sections": {}}
+        files = {MANIFEST: json.dumps(manifest).encode()}
+        problems = [str(p) for p in (await import_league(sqlite_db, files, guild_id=None, dry_run=True)).problems]
+        assert problems and problems[0].startswith(f"league.json: league: {reason}"), (entries, problems)
     assert await league_count(sqlite_db) == 0
 
 

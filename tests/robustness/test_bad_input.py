@@ -244,9 +244,8 @@ async def test_the_digest_sees_a_changed_value_that_keeps_the_row_count(tmp_path
     db = Database(f"sqlite+aiosqlite:///{path}")
     await upgrade(db)
     await db.dispose()
-    league = (
-        "insert into league values (1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1)"
-    )
+    values = "1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1, '[]'"
+    league = f"insert into league values ({values})"
     tables, bot = TableDigests(path), sqlite3.connect(path)  # the bot: another connection
     try:
         with bot:

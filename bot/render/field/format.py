@@ -11,9 +11,10 @@ from bot.render.field.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
-from bot.rules.field.options import FieldOptions
+from bot.rules.field.options import WHAT_IFS, FieldOptions
 from bot.services.field import exports, seasons
 from bot.services.field import help as guide
+from bot.services.field import options as field_options
 from bot.services.field import posts as post_content
 from bot.services.field.standings import FieldStandingsService
 from bot.services.nights import NightScheduleService, nights_calendar
@@ -37,11 +38,13 @@ FORMAT = Format(
     notices=field_notices.NOTICES,
     tables=("storage.field",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     schedule=lambda db, clock: NightScheduleService(db, clock).show,
     schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("field meet"),
+    last_played=field_options.last_played,
     carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,

@@ -17,6 +17,7 @@ from bot.rules.scores import format_score
 from bot.services.field.corrections import CorrectionView
 from bot.services.field.finals import BracketView, FinalsView
 from bot.services.field.nights import MaintenanceLog, MalfunctionReported, NightView, PenaltyRecorded, ScoreEntered
+from bot.services.field.options import FieldOptionsView
 from bot.services.field.standings import FieldStandingsView
 
 FIELD_MAX = 1024
@@ -71,15 +72,31 @@ def night_embed(view: NightView) -> discord.Embed:
     return embed
 
 
-def options_text(options: FieldOptions) -> str:
-    """Every option with its value, changed ones marked (FIELD-CFG-1 defaults are the Lafayette sheet)."""
+HISTORY_ROOM = 1800  # of a message's 2000 characters: the rest is the reply's first line
+
+
+def options_text(view: FieldOptionsView) -> str:
+    """Every option with its value for the nights ahead, changed ones marked (FIELD-CFG-1 defaults are the
+    Lafayette sheet), then each option that changed during the league with its values over time."""
+    options = view.options
     defaults = FieldOptions.model_validate({})
     lines = [
         f"{name} = {getattr(options, name)!r}"
         + (" (changed)" if getattr(options, name) != getattr(defaults, name) else "")
         for name in FieldOptions.model_fields
     ]
-    return "```\n" + "\n".join(lines) + "\n```"
+    text = "```\n" + "\n".join(lines) + "\n```" + ("\nOver time (COMMON-LEAGUE-2):" if view.history else "")
+    for index, line in enumerate(view.history):
+        if len(text) + len(line) > HISTORY_ROOM:
+            return text + f"\n• …and {len(view.history) - index} more options changed over time."
+        text += f"\n• {line}"
+    return text
+
+
+def option_set_text(view: FieldOptionsView, option: str) -> str:
+    """A changed option, from when it applies, and every option as it now stands."""
+    note = view.changed.note() if view.changed else ""
+    return f"⚙️ {option} = {view.value!r}. {note}\n" + options_text(view)
 
 
 def correction_text(view: CorrectionView) -> str:
@@ -166,7 +183,8 @@ def standings_embed(view: FieldStandingsView) -> discord.Embed:
         else ""
     )
     embed = discord.Embed(
-        title=f"🏆 {view.league.name} standings, {view.season.name}",
+        title=f"🏆 {view.league.name} standings, {view.season.name}"
+        + (f", after week {view.through_week}" if view.through_week is not None else ""),
         description=f"{view.weeks_final} of {view.weeks_held} nights final; {rule}. Guests are not listed.{early}",
         colour=LEAGUE_COLOUR,
     )

@@ -11,9 +11,10 @@ from bot.render.ladder.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
-from bot.rules.ladder.options import LadderOptions
+from bot.rules.ladder.options import WHAT_IFS, LadderOptions
 from bot.services.ladder import exports, seasons
 from bot.services.ladder import help as guide
+from bot.services.ladder import options as ladder_options
 from bot.services.ladder import posts as post_content
 from bot.services.ladder.standings import LadderStandingsService
 from bot.services.nights import NightScheduleService, nights_calendar
@@ -40,11 +41,13 @@ FORMAT = Format(
     notices=ladder_notices.NOTICES,
     tables=("storage.ladder",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     schedule=lambda db, clock: NightScheduleService(db, clock).show,
     schedule_embed=planned_nights_embed,
     calendar_file=nights_calendar("ladder night"),
+    last_played=ladder_options.last_played,
     carry_season=seasons.carry_season,
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,

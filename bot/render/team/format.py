@@ -14,9 +14,9 @@ from bot.rules import posts as rules
 from bot.rules.discipline import LedgerRules
 from bot.rules.team import notices as team_notices
 from bot.rules.team import posts as team_posts
-from bot.rules.team.options import TeamOptions
+from bot.rules.team.options import WHAT_IFS, TeamOptions
 from bot.services import post_content
-from bot.services.team import exports, seasons
+from bot.services.team import exports, schedule, seasons
 from bot.services.team import help as guide
 from bot.services.team.schedule import ScheduleService
 from bot.services.team.standings import StandingsService
@@ -50,11 +50,13 @@ FORMAT = Format(
     notices=team_notices.NOTICES,
     tables=("storage.matches",),
     standings=_standings,
+    what_ifs=WHAT_IFS,
     standings_embed=standings_embed,
     standings_files=exports.standings_files,
     calendar_file=exports.calendar_file,
     schedule=lambda db, clock: ScheduleService(db, clock).show,
     schedule_embed=schedule_embed,
+    last_played=schedule.last_played,
     carry_season=seasons.carry_season,
     posts=Posts(
         calendar=post_content.team_calendar,

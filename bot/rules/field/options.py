@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import time
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -108,3 +108,12 @@ UKPL_OPTIONS = FieldOptions.model_validate(
     }
 )
 """The UK Pinball League's documented meet rules (../shared/data/ukpl/README.md)."""
+
+WHAT_IFS: dict[str, dict[str, Any]] = {
+    "no dropped weeks": {"drop_lowest_weeks": 0, "best_meets": None},
+    "drop the lowest week": {"drop_lowest_weeks": 1, "best_meets": None},
+    "drop the lowest 3 weeks": {"drop_lowest_weeks": 3, "best_meets": None},
+    "points by field size (N down to 1)": {"points_scale": "machine_field"},
+    "no top-score bonus": {"top_bonus": 0},
+}
+"""`/standings what-if:` suggestions: the season table under other counting or points (FIELD-STAND-1, FIELD-CFG-1)."""

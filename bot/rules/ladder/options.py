@@ -8,7 +8,7 @@ every format shares (`allow_shorthand`, `score_ceiling`) come from `bot.rules.sc
 from __future__ import annotations
 
 from datetime import time
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -76,3 +76,9 @@ class LadderOptions(ScoreInputOptions):
         if self.split_after_week >= self.regular_weeks:
             raise ValueError("split_after_week must come before the last regular week (LADDER-DIV-1)")
         return self
+
+
+WHAT_IFS: dict[str, dict[str, Any]] = {
+    f"{places} playoff places per division": {"playoff_qualifiers": places} for places in (2, 4, 6)
+}
+"""`/standings what-if:` suggestions: the playoff places under another count (LADDER-PO-1)."""

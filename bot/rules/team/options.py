@@ -8,7 +8,7 @@ every format shares (`allow_shorthand`, `score_ceiling`) come from `bot.rules.sc
 from __future__ import annotations
 
 from datetime import time
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -75,3 +75,7 @@ class TeamOptions(ScoreInputOptions):
         if tuple(self.round_order) not in ALLOWED_ROUND_ORDERS:
             raise ValueError("round_order must be D,D,S,S, D,S,D,S or D,S,S,D (TEAM-AMB-1)")
         return self
+
+
+WHAT_IFS: dict[str, dict[str, Any]] = {f"{teams} playoff teams": {"playoff_teams": teams} for teams in (2, 6, 8)}
+"""`/standings what-if:` suggestions: the playoff line elsewhere, and the tiebreaker matches it needs (TEAM-AMB-14)."""

@@ -7,17 +7,17 @@ corrected only with the whole group's consent (FIELD-SCORE-4, `/field correct`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
-from bot.rules.field.options import FieldOptions
 from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.field.facts import FieldContext, SeasonFacts, load_tonight, with_fresh_scores
+from bot.services.field.facts import FieldContext, SeasonFacts, field_context, load_tonight, with_fresh_scores
 from bot.services.field.nights import FieldNightService, note_ties, open_ties
 from bot.services.group_boards import (
     BoardGame,
@@ -55,13 +55,13 @@ class FieldBoardService:
     async def board(self, ids: tuple[int, ...]) -> GroupBoard:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
         async with self.db.reading() as session:
-            return await _board(session, await _load(session, None, ids))
+            return await _board(session, await _load(session, None, ids, self.clock.now()))
 
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
         """The form: one field per player of the group still without a score on the machine, or, to fix, every
         player's stored score."""
         async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
@@ -72,7 +72,7 @@ class FieldBoardService:
         self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
     ) -> Entered:
         async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
@@ -93,7 +93,7 @@ class FieldBoardService:
     async def confirm(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, now)
             confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
             for row in await _rows(session, found, game):
                 if row.confirmed_by is None:
@@ -107,7 +107,7 @@ class FieldBoardService:
         """Take back the machine's unconfirmed scores this player entered for the group."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
             changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
             for row in await _rows(session, found, game):
@@ -156,20 +156,19 @@ def _official(actor: Actor, found: _Group) -> bool:
     return is_commissioner(actor, found.context.league)
 
 
-async def _load_night(session: AsyncSession, league: League, night: FieldNight) -> SeasonFacts:
-    season = await current_season(session, league)
-    context = FieldContext(league, season, FieldOptions.model_validate(league.options))
+async def _load_night(session: AsyncSession, league: League, night: FieldNight, now: datetime) -> SeasonFacts:
+    context = await field_context(session, league, await current_season(session, league), now)
     return await load_tonight(session, context)
 
 
-async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...]) -> _Group:
+async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...], now: datetime) -> _Group:
     """The group of tonight's open night, in a field league of this server (any server's for the publisher)."""
     night_id, number = ids
     night = await session.get(FieldNight, night_id)
     league = await session.get(League, night.league_id) if night else None
     if night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's night: see `/field night show`.")
-    season = await _load_night(session, league, night)
+    season = await _load_night(session, league, night, now)
     facts = season.open_night()
     if facts.night.id != night_id:
         raise RuleViolation("COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final.")

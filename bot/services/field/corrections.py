@@ -57,7 +57,7 @@ class FieldCorrectionService:
         if not reason.strip():
             raise InvalidInput("Say what was wrong in `reason:`.")
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_season(session, context)
             facts = season.night(week) if week is not None else season.open_night()
             player = await registered_player(session, context, member_id)
@@ -101,7 +101,7 @@ class FieldCorrectionService:
     async def vote(self, actor: Actor, league_name: str | None, *, correction_id: int, agree: bool) -> CorrectionView:
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_season(session, context)
             found = [(f, c) for f in season.nights for c in f.corrections if c.id == correction_id]
             if not found:

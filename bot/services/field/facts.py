@@ -7,8 +7,9 @@ and standings; nothing derived is stored, so any correction recomputes everythin
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,6 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.rules import option_versions as option_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.meet import CorrectionVote
 from bot.rules.field.options import FieldOptions
@@ -31,7 +33,9 @@ from bot.rules.field.scoring import (
     rank_machine,
 )
 from bot.rules.field.standings import SeasonRow, season_standings
+from bot.rules.option_versions import OptionVersion
 from bot.rules.refusals import NotFound, RuleViolation
+from bot.services import league_options
 from bot.services.actor import Actor
 from bot.services.lookup import find_league, find_season
 from storage.field import (
@@ -50,23 +54,42 @@ from storage.models import League, LeagueFormat, Machine, Player, Season
 class FieldContext:
     league: League
     season: Season
-    options: FieldOptions
+    options: FieldOptions  # of what is still to play: what tonight's commands apply
+    versions: Sequence[OptionVersion]  # COMMON-LEAGUE-2: every version, each night scored under its own
+    _dated: dict[date, FieldOptions] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.league.timezone)
 
+    def options_on(self, day: date) -> FieldOptions:
+        """The options a night played on `day` is scored under."""
+        if day not in self._dated:
+            self._dated[day] = FieldOptions.model_validate(option_rules.in_effect(self.versions, day))
+        return self._dated[day]
+
+    def what_if(self, changes: Mapping[str, Any]) -> FieldContext:
+        """The league as if `changes` had always been its options: every version changed, nothing stored."""
+        versions = option_rules.changed(self.versions, None, lambda stored: {**stored, **changes})
+        options = FieldOptions.model_validate({**self.options.model_dump(), **changes})
+        return FieldContext(self.league, self.season, options, versions)
+
+
+async def field_context(session: AsyncSession, league: League, season: Season, now: datetime) -> FieldContext:
+    """The league with the options of what is still to play (`league_options.options_ahead`)."""
+    ahead = await league_options.options_ahead(session, league, now)
+    return FieldContext(league, season, FieldOptions.model_validate(ahead), league_options.versions_of(league))
+
 
 async def load_context(
-    session: AsyncSession, actor: Actor, league_name: str | None, *, season: int | None = None
+    session: AsyncSession, actor: Actor, league_name: str | None, now: datetime, *, season: int | None = None
 ) -> FieldContext:
     league = await find_league(session, actor.guild_id, league_name)
     if league.format is not LeagueFormat.FIELD:
         raise RuleViolation(
             "COMMON-LEAGUE-1", f"{league.name} is a {league.format} league: /field commands are for field leagues."
         )
-    chosen = await find_season(session, league, season)
-    return FieldContext(league, chosen, FieldOptions.model_validate(league.options))
+    return await field_context(session, league, await find_season(session, league, season), now)
 
 
 @dataclass(frozen=True)
@@ -161,7 +184,7 @@ class SeasonFacts:
         raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
 
     def night_result(self, facts: NightFacts) -> NightResult:
-        options = self.context.options
+        options = self.context.options_on(facts.night.play_on)
         guests = facts.guests
         entries = [
             (machine, MachineScore(player, value, guest=player in guests))
@@ -183,17 +206,28 @@ class SeasonFacts:
         }
         return NightResult(facts, machines, meet_results(machines, options, guests))
 
+    def through(self, week: int) -> SeasonFacts:
+        """The season as it stood after `week`: its nights and sanctions up to then, under their own options."""
+        nights = [facts for facts in self.nights if facts.night.week <= week]
+        return replace(self, nights=nights, sanctions=[s for s in self.sanctions if s.penalty.meet <= week])
+
+    def table_options(self) -> FieldOptions:
+        """The options the table counts weeks under (dropped weeks, best meets): those of its latest night, so
+        the table as it stood after a week stays as it was (COMMON-LEAGUE-2)."""
+        return self.context.options_on(self.nights[-1].night.play_on) if self.nights else self.context.options
+
     def season_table(self, results: Sequence[NightResult] | None = None) -> list[SeasonRow]:
         """FIELD-STAND-1: guests' weeks (FIELD-AMB-11) and wiped seasons (FIELD-AMB-19) are left out.
         `results`: every night's `night_result`, when the caller computed them already."""
         assert self.complete, "the season table needs every night: load_season, not load_tonight"
-        options = self.context.options
+        options = self.table_options()
         weekly: dict[PlayerId, dict[int, Fraction | int]] = defaultdict(dict)
         for facts, result in zip(self.nights, results or [self.night_result(f) for f in self.nights], strict=True):
+            counts = self.context.options_on(facts.night.play_on).season_points
             for row in result.rows:
                 if row.guest:
                     continue
-                points = row.machine_points if options.season_points == "machine_points" else row.position_points
+                points = row.machine_points if counts == "machine_points" else row.position_points
                 weekly[int(row.player)][facts.night.week] = points
         wiped = penalty_rules.season_forfeits(self.sanctions)
         weeks = [f.night.week for f in self.nights]

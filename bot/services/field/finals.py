@@ -65,7 +65,7 @@ class FieldFinalsService:
         """FIELD-FIN-1: an official checks a player in at the finals with the fee paid."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "check players in for the finals")
             finals = await _finals(session, context, create=True)
             if finals.seeds:
@@ -95,7 +95,7 @@ class FieldFinalsService:
         """FIELD-STAND-2: the result of a tie-breaker game between finalists level on points, best first."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "record a finals tie-breaker")
             finals = await _finals(session, context)
             players = [(await registered_player(session, context, user)).id or 0 for user in order]
@@ -113,7 +113,7 @@ class FieldFinalsService:
         among them waits for its tie-breaker game (on a machine drawn at random, its seed given)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "seed the finals")
             finals = await _finals(session, context)
             if finals.seeds:
@@ -155,7 +155,7 @@ class FieldFinalsService:
         """FIELD-FIN-5/6: a player of the pairing picks the machine or the order of the current game."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             finals = await _finals(session, context)
             view = await self._view(session, context)
             bracket_index, match, seeds = _ready_match(view, match_code)
@@ -198,7 +198,7 @@ class FieldFinalsService:
         """FIELD-FIN-4: the winner of the current game; a pairing ends at two wins and the bracket moves on."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             finals = await _finals(session, context)
             view = await self._view(session, context)
             bracket_index, match, seeds = _ready_match(view, match_code)
@@ -216,7 +216,7 @@ class FieldFinalsService:
     async def show(self, actor: Actor, league_name: str | None, *, season_number: int | None = None) -> FinalsView:
         """The season's finals (an earlier season's by `season_number`)."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name, season=season_number)
+            context = await load_context(session, actor, league_name, self.clock.now(), season=season_number)
             return await self._view(session, context)
 
     async def pairing_choices(self, guild_id: int, league_name: str | None) -> list[str]:

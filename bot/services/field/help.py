@@ -21,7 +21,7 @@ from storage.models import League
 
 
 async def situation(session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation:
-    context = await field_context_of(session, league)
+    context = await field_context_of(session, league, now)
     try:
         player_id = (await registered_player(session, context, asker.user_id)).id
     except NotFound:

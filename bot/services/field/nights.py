@@ -114,7 +114,7 @@ class FieldNightService:
     ) -> NightView:
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "open a league night")
             season = await load_season(session, context)
             if any(f.night.state is NightState.OPEN for f in season.nights):
@@ -146,7 +146,7 @@ class FieldNightService:
         replaces stop counting, FIELD-AMB-12)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "choose the night's machines")
             facts = (await load_tonight(session, context)).open_night()
             await self._check_machines(session, context, machine_ids)
@@ -163,7 +163,7 @@ class FieldNightService:
         while checked-in players lack scores unless the official confirms that they count as none (FIELD-SCORE-5)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "close a league night")
             season = await load_tonight(session, context)
             facts = season.open_night()
@@ -191,7 +191,7 @@ class FieldNightService:
 
     async def show(self, actor: Actor, league_name: str | None, week: int | None) -> NightView:
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             return await self._view(session, context, week=week)
 
     # --- attendance and groups (FIELD-ATT-*, FIELD-GROUP-*) --------------------------------------------
@@ -201,7 +201,7 @@ class FieldNightService:
         an open group or plays single-player games (FIELD-ATT-1)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
             facts = season.open_night()
             target = member_id if member_id is not None else actor.user_id
@@ -217,7 +217,7 @@ class FieldNightService:
         only into groups with room (FIELD-AMB-11)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "approve a guest (FIELD-ATT-3)")
             season = await load_tonight(session, context)
             facts = season.open_night()
@@ -244,7 +244,7 @@ class FieldNightService:
         groups with room."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "make the night's groups")
             season = await load_season(session, context)
             facts = season.open_night()
@@ -307,7 +307,7 @@ class FieldNightService:
         stored."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
             facts = season.open_night()
             if machine_id not in facts.night.machine_ids:
@@ -372,7 +372,7 @@ class FieldNightService:
         playoff cannot be played; the players share the best tied rank (FIELD-AMB-17, an official's call)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
             facts = season.open_night()
             ties = [tie for m, tie in open_ties(season.night_result(facts)) if m == machine_id]
@@ -426,7 +426,7 @@ class FieldNightService:
         season forfeit or cheating suspends the player (FIELD-PEN-3/10, COMMON-PLAYER-2)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "record a penalty")
             season = await load_tonight(session, context)
             facts = season.open_night()
@@ -473,7 +473,7 @@ class FieldNightService:
         sheet; the answer says what the rules allow (a group replay for a major one, FIELD-MALF-2)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
             facts = season.open_night()
             if not is_commissioner(actor, context.league):
@@ -504,7 +504,7 @@ class FieldNightService:
     async def maintenance_log(self, actor: Actor, league_name: str | None) -> MaintenanceLog:
         """COMMON-MALF-1: the season's maintenance sheet, oldest first, for the venue operator."""
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_season(session, context)
             weeks = {f.night.id: f.night.week for f in season.nights}
             rows = (
@@ -524,7 +524,7 @@ class FieldNightService:
         """Tonight's machines, or every machine in service (for choosing them)."""
         actor = Actor(guild_id, 0, "", frozenset(), False, "autocomplete")
         async with self.db.reading() as session:
-            context = await load_context(session, actor, league_name)
+            context = await load_context(session, actor, league_name, self.clock.now())
             machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
             if tonight:  # only the open night's row: autocomplete cannot defer, so it reads no season facts
                 query = (

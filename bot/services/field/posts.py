@@ -12,10 +12,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
-from bot.rules.field.options import FieldOptions
 from bot.rules.field.posts import MEET_NIGHT, NIGHT_RESULTS
 from bot.rules.refusals import NotFound
-from bot.services.field.facts import FieldContext, load_season
+from bot.services.field.facts import FieldContext, field_context, load_season
 from bot.services.field.finals import finals_view
 from bot.services.field.nights import NightView
 from bot.services.field.standings import FieldStandingsView
@@ -26,14 +25,14 @@ from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import AuditEntry, League
 
 
-async def field_context_of(session: AsyncSession, league: League) -> FieldContext:
-    return FieldContext(league, await current_season(session, league), FieldOptions.model_validate(league.options))
+async def field_context_of(session: AsyncSession, league: League, now: datetime) -> FieldContext:
+    return await field_context(session, league, await current_season(session, league), now)
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
     """The season's nights (final once closed: the close is the night's last audited change) and when the finals
     were seeded (the bracket post)."""
-    context = await field_context_of(session, league)
+    context = await field_context_of(session, league, now)
     season_nights = (
         await session.exec(
             select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
@@ -71,7 +70,7 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
     if post.kind == MEET_NIGHT.name:
         return PostContent(league, post, facts=await night_day(session, league, post))
-    context = await field_context_of(session, league)
+    context = await field_context_of(session, league, now)
     if post.kind == rules.BRACKET.name:
         return PostContent(league, post, facts=await finals_view(session, context))
     season = await load_season(session, context)
@@ -83,7 +82,7 @@ async def content(session: AsyncSession, league: League, post: rules.PlannedPost
     view = FieldStandingsView(
         context.league,
         context.season,
-        context.options,
+        season.table_options(),
         season.season_table(),
         season.names,
         len(season.nights),

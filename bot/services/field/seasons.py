@@ -7,9 +7,8 @@ from datetime import datetime
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.rules.field.options import FieldOptions
 from bot.rules.seasons import Carried, PostSeason, SeasonProgress
-from bot.services.field.facts import FieldContext
+from bot.services.field.facts import field_context
 from bot.services.field.finals import finals_view
 from storage.field import FieldFinals, FieldNight, NightState
 from storage.models import League, Player, PlayerStatus, Season
@@ -18,7 +17,8 @@ from storage.models import League, Player, PlayerStatus, Season
 async def season_progress(session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonProgress:
     """Nights opened and closed out of `regular_weeks` (FIELD-CFG-1); the finals begun once an official takes
     entries (FIELD-FIN-1), complete when every bracket has its champion (FIELD-FIN-3)."""
-    options = FieldOptions.model_validate(league.options)
+    context = await field_context(session, league, season, now)
+    options = context.options
     held = (
         await session.exec(
             select(FieldNight.state).where(FieldNight.season_id == season.id, FieldNight.week <= options.regular_weeks)
@@ -26,7 +26,7 @@ async def season_progress(session: AsyncSession, league: League, season: Season,
     ).all()
     finals = PostSeason("finals", begun=False, complete=False)
     if (await session.exec(select(FieldFinals.id).where(FieldFinals.season_id == season.id))).first() is not None:
-        brackets = (await finals_view(session, FieldContext(league, season, options))).brackets
+        brackets = (await finals_view(session, context)).brackets
         champions = all(bracket.state.champion is not None for bracket in brackets)
         finals = PostSeason("finals", begun=True, complete=bool(brackets) and champions)
     return SeasonProgress(

@@ -7,6 +7,7 @@ A game's scores are entered in one form by any player of the group and confirmed
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -64,22 +65,22 @@ class LadderBoardService:
     async def board(self, ids: tuple[int, ...]) -> GroupBoard:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
         async with self.db.reading() as session:
-            return await _board(session, await _load(session, None, ids))
+            return await _board(session, await _load(session, None, ids, self.clock.now()))
 
     async def game_choices(self, guild_id: int, league_name: str | None, user_id: int) -> list[tuple[int, str]]:
         """`/ladder score`'s game option: the games of this player's group tonight, with where each stands."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, guild_id, league_name)
+            ladder = await ladder_league(session, guild_id, league_name, self.clock.now())
             everyone = await entrants(session, ladder)
             entrant = entrant_of(everyone, user_id)
             group = group_of(await night_groups(session, await open_night(session, ladder)), entrant.id)
-            board = await _board(session, await _load(session, guild_id, (group.id or 0,)))
+            board = await _board(session, await _load(session, guild_id, (group.id or 0,), self.clock.now()))
             return [(g.game, f"{g.name} ({g.state.value})") for g in board.games]
 
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
         """What the form shows: the game's title and one field per player, with the stored scores."""
         async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
@@ -93,7 +94,7 @@ class LadderBoardService:
         changes only the scores that differ, and only while they are unconfirmed (COMMON-SCORE-3)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
             board = await _board(session, found)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
@@ -121,7 +122,7 @@ class LadderBoardService:
         """Another player of the group confirms the game's scores; they are locked from then on."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, now)
             confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
             for row in await _rows(session, found.group, game):
                 if row.confirmed_by is None:
@@ -135,7 +136,7 @@ class LadderBoardService:
         """Take back the game's unconfirmed scores this player entered."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids)
+            found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
             changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
             for row in await _rows(session, found.group, game):
@@ -157,7 +158,7 @@ def _official(actor: Actor, found: _Group) -> bool:
     return is_commissioner(actor, found.ladder.league)
 
 
-async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...]) -> _Group:
+async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...], now: datetime) -> _Group:
     """The group, in a ladder league of this server (a button of another server's board finds nothing); any
     server's for the publisher (`guild_id` None)."""
     (group_id,) = ids
@@ -166,7 +167,7 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
     league = await session.get(League, night.league_id) if night else None
     if group is None or night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's ladder: see `/ladder groups`.")
-    ladder = await ladder_league(session, league.guild_id, league.name)
+    ladder = await ladder_league(session, league.guild_id, league.name, now)
     if night.closed_at is not None:
         raise RuleViolation(
             "COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final (a commissioner corrects)."

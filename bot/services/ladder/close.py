@@ -87,6 +87,7 @@ class NightSummary:
 
 
 async def close_night(session: AsyncSession, ladder: LadderLeague, night: LadderNight, now: datetime) -> NightSummary:
+    ladder = ladder.on(night.play_on)
     options = ladder.options
     everyone = await entrants(session, ladder)
     groups = await night_groups(session, night)

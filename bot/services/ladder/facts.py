@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo
@@ -19,6 +19,7 @@ from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import WeekRecord, season_totals
 from bot.rules.refusals import InvalidInput, NotFound, RuleViolation
 from bot.services.discipline import players_barred, require_in_good_standing
+from bot.services.league_options import options_ahead, options_on
 from bot.services.lookup import find_league, find_season
 from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderResult, LadderStatus
 from storage.models import League, LeagueFormat, Machine, Player, Season
@@ -40,10 +41,17 @@ class LadderLeague:
         assert self.season.id is not None
         return self.season.id
 
+    def on(self, day: date) -> LadderLeague:
+        """The league under the options in effect on `day`: what a night played then is scored under
+        (COMMON-LEAGUE-2; `options` are those of what is still to play)."""
+        return replace(self, options=LadderOptions.model_validate(options_on(self.league, day)))
+
 
 async def ladder_league(
-    session: AsyncSession, guild_id: int, name: str | None, *, season: int | None = None
+    session: AsyncSession, guild_id: int, name: str | None, now: datetime, *, season: int | None = None
 ) -> LadderLeague:
+    """The league with the options of what is still to play (`league_options.options_ahead`); `season` picks an
+    earlier season by number."""
     league = await find_league(session, guild_id, name)
     if league.format is not LeagueFormat.LADDER:
         raise InvalidInput(
@@ -51,7 +59,7 @@ async def ladder_league(
             "Pick a ladder league with `league:`."
         )
     chosen = await find_season(session, league, season)
-    return LadderLeague(league, chosen, LadderOptions.model_validate(league.options))
+    return LadderLeague(league, chosen, LadderOptions.model_validate(await options_ahead(session, league, now)))
 
 
 @dataclass(frozen=True)

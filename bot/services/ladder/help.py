@@ -27,7 +27,7 @@ from storage.models import League
 
 
 async def situation(session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation:
-    ladder = await ladder_league_of(session, league)
+    ladder = await ladder_league_of(session, league, now)
     everyone = await entrants(session, ladder)
     me = next((e for e in everyone.values() if e.discord_user_id == asker.user_id), None)
     season_nights = await nights(session, ladder)

@@ -85,7 +85,7 @@ class LadderNightService:
         """LADDER-NORM-1, LADDER-AMB-28: the commissioner enters each machine's normalizer."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             require_commissioner(actor, ladder.league, "set normalizers")
             found = await machine_named(session, ladder, machine)
             normalizer = parse_score(value, field=f"Normalizer for {found.title}", rules=ladder.options.score_input)
@@ -107,7 +107,7 @@ class LadderNightService:
     async def open(self, actor: Actor, league_name: str | None, *, play_on: date | None) -> GroupsView:
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             require_commissioner(actor, ladder.league, "open a league night")
             season_nights = await nights(session, ladder)
             if season_nights and season_nights[-1].closed_at is None:
@@ -158,7 +158,7 @@ class LadderNightService:
         now = self.clock.now()
         try:
             async with self.db.writing() as session:
-                ladder = await ladder_league(session, actor.guild_id, league_name)
+                ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
                 require_commissioner(actor, ladder.league, "close a league night")
                 night = await open_night(session, ladder)
                 before = audit.snapshot(night)
@@ -180,7 +180,7 @@ class LadderNightService:
         Sizes stay, and from week 6 both must be in the same division (LADDER-GROUP-8)."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             require_commissioner(actor, ladder.league, "move players between groups")
             season_nights = await nights(session, ladder)
             if not season_nights:
@@ -227,7 +227,7 @@ class LadderNightService:
         """For autocomplete: the league's machines, or only tonight's working set; nothing when unknown."""
         try:
             async with self.db.reading() as session:
-                ladder = await ladder_league(session, guild_id, league_name)
+                ladder = await ladder_league(session, guild_id, league_name, self.clock.now())
                 if tonight:
                     return [m["name"] for m in (await open_night(session, ladder)).machines]
                 query = select(Machine).where(Machine.league_id == ladder.league_id, Machine.removed_at == None)  # noqa: E711
@@ -238,7 +238,7 @@ class LadderNightService:
     async def groups(self, actor: Actor, league_name: str | None) -> GroupsView:
         """The open night's groups, or the next week's once the last night closed (LADDER-GROUP-3)."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             season_nights = await nights(session, ladder)
             if not season_nights:
                 raise RuleViolation("LADDER-GROUP-2", "Week 1's groups are made when the commissioner opens the night.")

@@ -71,7 +71,7 @@ class LadderPlayService:
     async def pick(self, actor: Actor, league_name: str | None, *, game: str) -> PickState:
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             night = await open_night(session, ladder)
             everyone = await entrants(session, ladder)
             me = entrant_of(everyone, actor.user_id)
@@ -117,7 +117,7 @@ class LadderPlayService:
         """LADDER-AMB-15: the commissioner overrides a group's choice with five games from the working set."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             require_commissioner(actor, ladder.league, "set a group's games")
             night = await open_night(session, ladder)
             group = next((g for g in await night_groups(session, night) if g.number == group_number), None)
@@ -144,7 +144,7 @@ class LadderPlayService:
         """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             night = await open_night(session, ladder)
             everyone = await entrants(session, ladder)
             who = "You" if member is None or member.user_id == actor.user_id else member.display_name
@@ -181,7 +181,7 @@ class LadderPlayService:
         """LADDER-AMB-5: the winner of the one-ball playoff between players level on a game's score."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             night = await open_night(session, ladder)
             everyone = await entrants(session, ladder)
             target = entrant_of(everyone, winner.user_id, who=winner.display_name)

@@ -52,7 +52,7 @@ class LadderPlayerService:
         check_skill(skill)
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             target = member or Member(actor.user_id, actor.display_name)
             if target.user_id != actor.user_id:
                 require_commissioner(actor, ladder.league, "add other members to the ladder")
@@ -89,7 +89,7 @@ class LadderPlayerService:
     async def _note(self, actor: Actor, league_name: str | None, member: Member | None, kind: str) -> Notice:
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             if member is not None and member.user_id != actor.user_id:
                 require_commissioner(actor, ladder.league, "check in or excuse other players")
             who = "You" if member is None or member.user_id == actor.user_id else member.display_name

@@ -15,20 +15,22 @@ from bot.rules.refusals import NotFound
 from bot.services.ladder.facts import LadderLeague, nights
 from bot.services.ladder.nights import GroupsView, planned_groups
 from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_places, standings_table
+from bot.services.league_options import options_ahead
 from bot.services.lookup import current_season
 from bot.services.nights import night_day, planned_events
 from bot.services.post_content import PostContent, aware
 from storage.models import League
 
 
-async def ladder_league_of(session: AsyncSession, league: League) -> LadderLeague:
-    return LadderLeague(league, await current_season(session, league), LadderOptions.model_validate(league.options))
+async def ladder_league_of(session: AsyncSession, league: League, now: datetime) -> LadderLeague:
+    ahead = await options_ahead(session, league, now)
+    return LadderLeague(league, await current_season(session, league), LadderOptions.model_validate(ahead))
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
     """The season's nights (a night is final from the moment it was closed); the playoff places are set when
     the last regular week's night is closed (LADDER-PO-1)."""
-    ladder = await ladder_league_of(session, league)
+    ladder = await ladder_league_of(session, league, now)
     season_nights = await nights(session, ladder)
     events = tuple(
         rules.Event(ref=night.id or 0, day=night.play_on, week=night.week, final_at=aware(night.closed_at))
@@ -40,7 +42,7 @@ async def calendar(session: AsyncSession, league: League, now: datetime) -> rule
 
 
 async def content(session: AsyncSession, league: League, post: rules.PlannedPost, now: datetime) -> PostContent:
-    ladder = await ladder_league_of(session, league)
+    ladder = await ladder_league_of(session, league, now)
     if post.kind == LEAGUE_NIGHT.name:
         return PostContent(league, post, facts=await night_day(session, league, post))
     if post.kind == NEXT_GROUPS.name:

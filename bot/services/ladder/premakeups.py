@@ -67,7 +67,7 @@ class LadderPremakeupService:
         others = with_players.strip()
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder, _me, found, row = await _mine(session, actor, league_name, machine)
+            ladder, _me, found, row = await _mine(session, actor, league_name, machine, self.clock.now())
             record_premakeup(
                 registry_of(row, found.title),
                 0,
@@ -84,7 +84,7 @@ class LadderPremakeupService:
         """LADDER-PMU-1/2/4: the declared game's score becomes S1 or S2."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder, me, found, row = await _mine(session, actor, league_name, machine)
+            ladder, me, found, row = await _mine(session, actor, league_name, machine, self.clock.now())
             value = parse_score(score, field=f"Premakeup score on {found.title}", rules=ladder.options.score_input)
             await require_standing(session, ladder, [me], now, doing="record a premakeup")
             declared = row.declared_with is not None
@@ -113,7 +113,7 @@ class LadderPremakeupService:
             raise InvalidInput("Write the order as S1, S2 and AVG separated by commas, e.g. S2,AVG,S1.")
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder, me, found, row = await _mine(session, actor, league_name, machine)
+            ladder, me, found, row = await _mine(session, actor, league_name, machine, self.clock.now())
             after = set_order(
                 registry_of(row, found.title),
                 [Slot(name) for name in names],
@@ -129,7 +129,7 @@ class LadderPremakeupService:
         self, actor: Actor, league_name: str | None, *, member: Member | None, machine: str | None
     ) -> Registry:
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             everyone = await entrants(session, ladder)
             who = "You" if member is None or member.user_id == actor.user_id else member.display_name
             player = entrant_of(everyone, member.user_id if member else actor.user_id, who=who)
@@ -171,9 +171,9 @@ class LadderPremakeupService:
 
 
 async def _mine(
-    session: AsyncSession, actor: Actor, league_name: str | None, machine: str
+    session: AsyncSession, actor: Actor, league_name: str | None, machine: str, now: datetime
 ) -> tuple[LadderLeague, Entrant, Machine, LadderPremakeup]:
-    ladder = await ladder_league(session, actor.guild_id, league_name)
+    ladder = await ladder_league(session, actor.guild_id, league_name, now)
     me = entrant_of(await entrants(session, ladder), actor.user_id)
     check_active(me)
     found = await machine_named(session, ladder, machine)

@@ -70,7 +70,7 @@ class LadderRulingService:
             raise InvalidInput(f"Pick an offence from the list: {', '.join(o.value for o in LadderOffence)}.") from None
         now = self.clock.now()
         async with self.db.writing() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             season_nights = await nights(session, ladder)
             night_open = bool(season_nights) and season_nights[-1].closed_at is None
             check_claim_raised_in_match(night_open)  # LADDER-PEN-3: no rulings on a closed night

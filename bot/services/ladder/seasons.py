@@ -12,18 +12,20 @@ from bot.rules.ladder.options import LadderOptions
 from bot.rules.seasons import Carried, SeasonProgress
 from bot.services.ladder.facts import LadderLeague, nights
 from bot.services.ladder.standings import standings_table
+from bot.services.league_options import options_ahead
 from storage.ladder import LadderPlayer
 from storage.models import League, Player, PlayerStatus, Season
 
 
-def _ladder(league: League, season: Season) -> LadderLeague:
-    return LadderLeague(league, season, LadderOptions.model_validate(league.options))
+async def _ladder(session: AsyncSession, league: League, season: Season, now: datetime) -> LadderLeague:
+    """The league with the options of what is still to play (COMMON-LEAGUE-2), as its commands read them."""
+    return LadderLeague(league, season, LadderOptions.model_validate(await options_ahead(session, league, now)))
 
 
 async def season_progress(session: AsyncSession, league: League, season: Season, now: datetime) -> SeasonProgress:
     """Nights opened and closed out of `regular_weeks` (LADDER-CFG-1). The playoffs (LADDER-PO-*) are played
     away from the bot, so the season is complete once its last regular night closes."""
-    ladder = _ladder(league, season)
+    ladder = await _ladder(session, league, season, now)
     held = [night for night in await nights(session, ladder) if night.week <= ladder.options.regular_weeks]
     return SeasonProgress(
         regular=ladder.options.regular_weeks,
@@ -37,7 +39,7 @@ async def carry_season(session: AsyncSession, league: League, last: Season, new:
     """Every player of `last` joins `new` with the same skill (LADDER-REG-2), seeded by last season's final
     standings (LADDER-STAND-2) for week 1's groups (LADDER-GROUP-2). Divisions start afresh: the split comes
     after week 5 of each season (LADDER-DIV-1). Expelled players are left out (COMMON-PLAYER-2)."""
-    table = await standings_table(session, _ladder(league, last))
+    table = await standings_table(session, await _ladder(session, league, last, now))
     finishing = [row.player_id for row in table.rows if not row.dropped] + [
         row.player_id for row in table.rows if row.dropped
     ]

@@ -5,13 +5,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
+from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.standings import playoff_count, standings
 from bot.services.actor import Actor
 from bot.services.ladder.facts import LadderLeague, entrants, ladder_league, nights, week_records
@@ -74,22 +77,34 @@ class LadderStandingsService:
         self.db = db
         self.clock = clock
 
-    async def standings(self, actor: Actor, league_name: str | None, *, season: int | None = None) -> LadderStandings:
+    async def standings(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        season: int | None = None,
+        what_if: Mapping[str, Any] | None = None,
+    ) -> LadderStandings:
         """LADDER-STAND-1/2: TLP, ties by ANS, per division after the split; playoff places marked. `season`: an
-        earlier season's number."""
+        earlier season's number; `what_if`: options to mark the places under instead (the nights' stored results
+        stand), never stored."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name, season=season)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now(), season=season)
+            if what_if:
+                ladder = replace(ladder, options=LadderOptions.model_validate({**ladder.league.options, **what_if}))
             return await standings_table(session, ladder)
 
     async def playoffs(self, actor: Actor, league_name: str | None) -> Playoffs:
         """LADDER-PO-1/2: per division, the 2-6 qualifiers from the standings and the alternates in order."""
         async with self.db.reading() as session:
-            return await playoff_places(session, await ladder_league(session, actor.guild_id, league_name))
+            return await playoff_places(
+                session, await ladder_league(session, actor.guild_id, league_name, self.clock.now())
+            )
 
     async def payouts(self, actor: Actor, league_name: str | None) -> Payouts:
         """LADDER-PAY-1..4: each week's pot and winners, and every player's dues, winnings and forfeits."""
         async with self.db.reading() as session:
-            ladder = await ladder_league(session, actor.guild_id, league_name)
+            ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
             everyone = await entrants(session, ladder)
             rows = (
                 await session.exec(

@@ -23,10 +23,10 @@ from bot.exchange.reports import (
 )
 from bot.rules.refusals import NotFound
 from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
-from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
 from bot.services.exports import slug
 from bot.services.lookup import current_season, find_team
+from bot.services.team.match_facts import match_options
 from bot.services.team.playoffs import ConferenceBracket, PlayoffService
 from bot.services.team.schedule import ScheduledLine, season_matches
 from bot.services.team.standings import StandingsView
@@ -130,7 +130,7 @@ def _finish(bracket: ConferenceBracket) -> PlayoffFinish:
 def _event(league: League, line: ScheduledLine) -> CalendarEvent:
     match = line.match
     zone = ZoneInfo(league.timezone)
-    starts = datetime.combine(match.play_on, TeamOptions.model_validate(league.options).match_start, tzinfo=zone)
+    starts = datetime.combine(match.play_on, match_options(league, match).match_start, tzinfo=zone)
     kind = {MatchKind.PLAYOFF: " (playoffs)", MatchKind.TIEBREAKER_MATCH: " (tie-breaker match)"}.get(match.kind, "")
     notes = [f"Week {match.week} of {league.name}"]
     if match.state is not MatchState.SCHEDULED:

@@ -18,11 +18,10 @@ from bot.rules.refusals import InvalidInput, NotFound, PermissionDenied, RuleVio
 from bot.rules.team import attendance, lineup
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.model import Side
-from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
 from bot.services.permissions import is_commissioner
 from bot.services.team import match_facts
-from bot.services.team.match_facts import MatchContext
+from bot.services.team.match_facts import MatchContext, match_options
 from storage.matches import Match, MatchConfirmation
 from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole, Team
 
@@ -64,7 +63,7 @@ async def load_context(
         ).all()
     }
     sides = {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}
-    return MatchContext(league, match, sides, TeamOptions.model_validate(league.options))
+    return MatchContext(league, match, sides, match_options(league, match))
 
 
 async def lock_match(session: AsyncSession, match_id: int) -> None:

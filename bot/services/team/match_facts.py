@@ -9,9 +9,10 @@ import asyncio
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -25,6 +26,7 @@ from bot.rules.team import attendance, lineup, scoring, scouting
 from bot.rules.team.model import RosterRole as Role
 from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
+from bot.services.league_options import options_on
 from storage.matches import (
     GamePenalty,
     GameScore,
@@ -280,14 +282,17 @@ async def results(
     `to_store` as MatchFinalResult rows for the caller to write after its read."""
     if not matches:
         return {}
-    options = TeamOptions.model_validate(league.options)
+    options_on = _dated_options(league)  # COMMON-LEAGUE-2: each match under the version of its day
     venue_ids = {match.venue_id for match in matches}
     venue_machines: dict[int | None, list[Machine]] = defaultdict(list)
     machine_query = select(Machine).where(col(Machine.venue_id).in_(venue_ids), col(Machine.removed_at).is_(None))
     for machine in (await session.exec(machine_query)).all():
         venue_machines[machine.venue_id].append(machine)
     in_service = {venue: _machines(rows) for venue, rows in venue_machines.items()}
-    bases = {venue: result_basis(options, league.timezone, in_service.get(venue, ())) for venue in venue_ids}
+    bases = {
+        (venue, day): result_basis(options_on(day), league.timezone, in_service.get(venue, ()))
+        for venue, day in {(match.venue_id, match.play_on) for match in matches}
+    }
     found: dict[int, scoring.MatchResult] = {}
     stored = await _stored_results(session, [match.id or 0 for match in matches])
     to_compute = []
@@ -295,7 +300,11 @@ async def results(
         if index % YIELD_EVERY_STORED == YIELD_EVERY_STORED - 1:
             await asyncio.sleep(0)
         copy = stored.get(match.id or 0)
-        if copy is not None and copy.facts_version == match.facts_version and copy.basis == bases[match.venue_id]:
+        if (
+            copy is not None
+            and copy.facts_version == match.facts_version
+            and copy.basis == bases[match.venue_id, match.play_on]
+        ):
             found[match.id or 0] = _rebuilt(copy)
         else:
             to_compute.append(match)
@@ -317,7 +326,10 @@ async def results(
         if index % YIELD_EVERY == YIELD_EVERY - 1:
             await asyncio.sleep(0)  # a season is CPU work: let other members' commands (autocomplete) in between
         context = MatchContext(
-            league, match, {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}, options
+            league,
+            match,
+            {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]},
+            options_on(match.play_on),
         )
         rows = {table: grouped.get(match.id or 0, []) for table, grouped in by_match.items()}
         facts_rows = StoredFacts(
@@ -331,15 +343,15 @@ async def results(
             walkouts=rows[MatchWalkout],
             tiebreak=next(iter(rows[TiebreakerGame]), None),
         )
-        computed = scoring.match_result(_facts(context, facts_rows, now), options)
+        computed = scoring.match_result(_facts(context, facts_rows, now), context.options)
         found[match.id or 0] = computed
         if (
             to_store is not None
             and computed.final
             and not computed.missing
-            and now >= attendance.window_settled_at(match.play_on, zone=zone, options=options)
+            and now >= attendance.window_settled_at(match.play_on, zone=zone, options=context.options)
         ):
-            to_store.append(_storable(match, bases[match.venue_id], computed))
+            to_store.append(_storable(match, bases[match.venue_id, match.play_on], computed))
     return found
 
 
@@ -354,6 +366,16 @@ def _rules_digest() -> bytes:
 
 
 RULES_DIGEST = _rules_digest()
+
+
+def match_options(league: League, match: Match) -> TeamOptions:
+    """COMMON-LEAGUE-2: the options a match is played and scored under, those in effect on its day."""
+    return TeamOptions.model_validate(options_on(league, match.play_on))
+
+
+def _dated_options(league: League) -> Callable[[date], TeamOptions]:
+    """`match_options` for many matches: each version validated once."""
+    return cache(lambda day: TeamOptions.model_validate(options_on(league, day)))
 
 
 def result_basis(options: TeamOptions, timezone: str, machines: Iterable[lineup.Machine]) -> str:
@@ -538,4 +560,4 @@ async def context_for(session: AsyncSession, league: League, match: Match) -> Ma
         Side.AWAY: await session.get(Team, match.away_team_id),
     }
     assert teams[Side.HOME] is not None and teams[Side.AWAY] is not None
-    return MatchContext(league, match, teams, TeamOptions.model_validate(league.options))  # type: ignore[arg-type]
+    return MatchContext(league, match, teams, match_options(league, match))  # type: ignore[arg-type]

@@ -26,12 +26,11 @@ from bot.rules.team.options import TeamOptions
 from bot.rules.team.standings import MatchKind as StandingsKind
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_season, find_venue
+from bot.services.lookup import current_season, find_season, find_venue, league_today
 from bot.services.permissions import require_commissioner
 from bot.services.team.schedule import (
     ScheduledLine,
     free_week,
-    league_today,
     lock_season,
     season_matches,
     team_league,

@@ -26,6 +26,7 @@ from bot.rules.team.strength import RosterStrength, roster_strength
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
+from bot.services.league_options import options_ahead
 from bot.services.lookup import current_season, find_league, find_team, insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.players import Member
@@ -290,7 +291,9 @@ class RosterService:
         # too, so two adds cannot both pass the 12-player or IFPA limits (SQLite already serialises writers).
         await session.exec(select(Team.id).where(Team.id == team.id).with_for_update())
         season = await current_season(session, league)
-        return _Scope(league, season, team, TeamOptions.model_validate(league.options))
+        # COMMON-LEAGUE-2: the options of what is still to play, as every command reads them (`use_ratings` too)
+        ahead = await options_ahead(session, league, self.clock.now())
+        return _Scope(league, season, team, TeamOptions.model_validate(ahead))
 
     async def _entries(
         self, session: AsyncSession, scope: _Scope, *, on: date | None = None, forming: bool = False

@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlmodel import col, select
+import sqlalchemy as sa
+from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -28,12 +28,12 @@ from bot.rules.team.model import Side
 from bot.rules.team.scoring import MatchResult
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.lookup import current_season, find_league, find_team, find_venue
+from bot.services.lookup import current_season, find_league, find_team, find_venue, league_today
 from bot.services.permissions import require_commissioner
 from bot.services.seasons import SeasonStages
 from bot.services.team import match_facts
 from storage.db import Database
-from storage.matches import Match, MatchKind, MatchState
+from storage.matches import Match, MatchConfirmation, MatchKind, MatchState
 from storage.models import Conference, League, LeagueFormat, RosterEntry, Season, Team, Venue
 
 MAX_WEEKS = 52
@@ -317,10 +317,6 @@ async def lock_season(session: AsyncSession, season: Season) -> None:
     await session.exec(select(Season.id).where(Season.id == season.id).with_for_update())
 
 
-def league_today(league: League, now: datetime) -> date:
-    return now.astimezone(ZoneInfo(league.timezone)).date()
-
-
 async def week_one(session: AsyncSession, season: Season) -> date:
     """The first day of the season's week 1 (COMMON-SEASON-1): set by `/schedule generate`.
 
@@ -527,3 +523,12 @@ async def _current_week(session: AsyncSession, season: Season, today: date) -> i
     """The first week with a match today or later."""
     query = select(Match.week).where(Match.season_id == season.id, Match.play_on >= today).order_by(col(Match.week))
     return (await session.exec(query)).first()
+
+
+async def last_played(session: AsyncSession, league: League, today: date) -> date | None:
+    """The team format's registration hook (`bot.formats.LastPlayed`): the latest match day before today, or a
+    later one with a match signed already (TEAM-MATCH-4), of any season; matches still to play do not count."""
+    of_league = (Match.season_id == Season.id, Season.league_id == league.id)
+    signed = sa.exists().where(col(MatchConfirmation.match_id) == col(Match.id))
+    query = select(func.max(Match.play_on)).where(*of_league).where(sa.or_(col(Match.play_on) < today, signed))
+    return (await session.exec(query)).one()

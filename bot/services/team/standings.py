@@ -8,7 +8,7 @@ Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,7 +22,8 @@ from bot.rules.team import standings as rules
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.actor import Actor
-from bot.services.lookup import find_league, find_season
+from bot.services.league_options import options_on
+from bot.services.lookup import find_league, find_season, league_today
 from bot.services.reuse import ReusedPerLeague
 from bot.services.team.schedule import ScheduledLine, season_matches, team_league
 from storage import results as stored_results
@@ -86,9 +87,17 @@ class StandingsService:
         self._reused: ReusedPerLeague[SeasonResults] = ReusedPerLeague(db)
 
     async def table(
-        self, actor: Actor, league_name: str | None, *, conference: str | None, season: int | None = None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        conference: str | None,
+        season: int | None = None,
+        what_if: Mapping[str, Any] | None = None,
     ) -> StandingsView:
-        """TEAM-STAND-1: each conference's table, or only the named one; `season`: an earlier season's number."""
+        """TEAM-STAND-1: each conference's table, or only the named one; `season`: an earlier season's number.
+        `what_if`: options to draw the table under instead (the playoff line, TEAM-AMB-14; matches keep the
+        results of their day), never stored."""
         now = self.clock.now()
         to_store: list[dict[str, Any]] = []
         async with self.db.reading() as session:
@@ -96,7 +105,8 @@ class StandingsService:
             chosen = await find_season(session, league, season)
             loaded = await self._season_results(session, league, chosen, now, to_store)
             names = _pick_conferences(league, list(loaded.conferences), conference)
-            options = TeamOptions.model_validate(league.options)
+            today = options_on(league, league_today(league, now))  # no query: the season's matches are read once
+            options = TeamOptions.model_validate({**today, **(what_if or {})})
             regular = loaded.regular_lines
             view = StandingsView(
                 league,

@@ -187,6 +187,17 @@ async def test_standings_rank_final_results_per_conference(season_league: Runnin
     assert "West: Rollovers and Spinners are level after every tie-break step" in tie_note
     assert "East" not in tie_note
 
+    # A what-if moves the playoff line (TEAM-AMB-14) for the caller alone: the matches' results stand, and
+    # nothing is stored (COMMON-LEAGUE-2).
+    counts, before = await league.row_counts(), await league.digest()
+    what_if = await league.run('/standings what-if:"2 playoff teams"', as_member="fk3")
+    assert what_if.ephemeral and what_if.embeds[0]["title"].startswith("🔮 What if: 2 playoff teams")
+    assert "Hypothetical" in what_if.embeds[0]["footer"]["text"]
+    hypothetical = {field["name"]: field["value"] for field in what_if.embeds[0]["fields"]}
+    assert table_rows(hypothetical["East"]) == table_rows(fields["East"])
+    assert await league.row_counts() == counts and await league.digest() == before
+    assert (await league.run("/standings", as_member="fk3")).embeds == reply.embeds
+
     west_only = await league.run("/standings conference:west", as_member="fk3")
     assert [f["name"] for f in west_only.embeds[0]["fields"]] == ["West", "⚖️ Tie-breaker match (TEAM-STAND-2)"]
     await refused(league, "/standings conference:North", as_member="fk3", rule=None, message="Conferences: East, West")
