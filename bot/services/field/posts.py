@@ -105,4 +105,6 @@ async def roll_call_answered(
     session: AsyncSession, actor: Actor, league: League, answer: RollCallAnswer, now: datetime
 ) -> str | None:
     """A meet's answer is a heads-up only: who plays is who checks in at the venue (FIELD-ATT-1)."""
+    if answer is RollCallAnswer.OUT:
+        return None
     return "Check in with `/field checkin` when you arrive: groups are made from who is checked in (FIELD-ATT-1)."
