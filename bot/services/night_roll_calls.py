@@ -51,7 +51,7 @@ class NightRollCallService:
             roll_call = formats.of(league).night_roll_call if league is not None else None
             if night is None or night.week is None or league is None or roll_call is None:
                 raise NotFound("That night is no longer on the schedule.")
-            if league.guild_id != actor.guild_id:
+            if league.guild_id != actor.guild_id:  # a custom id copied from another server
                 raise NotFound("That night is no longer on the schedule.")
             season = await session.get(Season, night.season_id)
             assert season is not None
