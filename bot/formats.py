@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.exchange.files import ExportFile, StandingsExport
     from bot.rules.discipline import LedgerRules
     from bot.rules.notices import NoticeKind
-    from bot.rules.posts import Calendar, PlannedPost
+    from bot.rules.posts import Calendar, PlannedPost, RollCallAnswer
     from bot.rules.scores import ScoreInputOptions
     from bot.rules.seasons import Carried, SeasonProgress
     from bot.services.actor import Actor
@@ -154,6 +154,31 @@ class Guide:
     situation: SituationReader
 
 
+class NightPlayers(Protocol):
+    """Who answers a night's roll call: the season's players, player id → name, in the order the post lists them."""
+
+    async def __call__(self, session: AsyncSession, league: League, season: Season) -> dict[int, str]: ...
+
+
+class NightAnswered(Protocol):
+    """What the format makes of a player's roll-call answer beyond storing it, e.g. the ladder's absence notice
+    (LADDER-ATT-4); returns a sentence for the player's reply, or None."""
+
+    async def __call__(
+        self, session: AsyncSession, actor: Actor, league: League, answer: RollCallAnswer, now: datetime
+    ) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class NightRollCall:
+    """A format whose planned nights have a roll call: its night-day post carries the In / Maybe / Out buttons."""
+
+    post_kind: str  # the night-day post (`bot.rules.nights.plan_each_night_day`) that lists the answers
+    players: NightPlayers
+    answered: NightAnswered
+    join: str  # how a member becomes one of the players, for the refusal of anyone else
+
+
 @dataclass(frozen=True)
 class Format:
     """Everything common code may ask of a format; the views its standings hooks pass along are its own."""
@@ -180,6 +205,7 @@ class Format:
     # `/schedule nights` (COMMON-SEASON-1): a night's default local start; None where the format schedules its
     # season otherwise (the team's `/schedule generate`)
     night_start: Callable[[League], time] | None = None
+    night_roll_call: NightRollCall | None = None  # where planned nights have a roll call
 
 
 @cache

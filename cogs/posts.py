@@ -15,7 +15,7 @@ from bot import channel_check
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.posting import settings_embed, timing_text, upcoming_embed
-from bot.render.posts import ROLL_CALL_ID, render_post, roll_call_embed, when
+from bot.render.posts import NIGHT_ROLL_CALL_ID, ROLL_CALL_ID, render_post, roll_call_embed, when
 from bot.rules import posts as rules
 from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import InvalidInput
@@ -59,13 +59,44 @@ class RollCallButton(
         await answer_component(interaction, work(), ephemeral=True)
 
 
+class NightRollCallButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nightcall:(?P<n>\d+):(?P<a>in|out|maybe)"
+):
+    """In / Maybe / Out under a ladder or field night-day post (`bot.render.posts.NIGHT_ROLL_CALL_ID`)."""
+
+    def __init__(self, night_id: int, choice: RollCallAnswer) -> None:
+        custom_id = NIGHT_ROLL_CALL_ID.format(night=night_id, answer=choice.value)
+        super().__init__(discord.ui.Button(label=choice.value.capitalize(), custom_id=custom_id))
+        self.night_id, self.choice = night_id, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NightRollCallButton:
+        return cls(int(match["n"]), RollCallAnswer(match["a"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            answered = await bot_of(interaction).services.night_roll_calls.answer(
+                actor_from(interaction), self.night_id, self.choice
+            )
+            if interaction.message is not None and answered.post is not None:
+                with contextlib.suppress(discord.HTTPException):  # saved anyway; the next answer shows it
+                    await interaction.message.edit(embeds=render_post(answered.post).embeds)
+            day = f"week {answered.week}, {answered.play_on:%a %-d %b}"
+            noted = f"Noted: you are {ANSWER_WORDS[self.choice]} for {day}."
+            return Reply(f"{noted} {answered.note}" if answered.note else noted)
+
+        await answer_component(interaction, work(), ephemeral=True)
+
+
 @app_commands.guild_only()
 class PostCommands(commands.GroupCog, group_name="posts", group_description="The league's scheduled posts"):
     def __init__(self, bot: LeagueBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(RollCallButton)
+        self.bot.add_dynamic_items(RollCallButton, NightRollCallButton)
 
     @app_commands.command(name="channels", description="Where posts go, and how late a missed post may still go out")
     @app_commands.describe(

@@ -4,9 +4,24 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.posts import clock_time
+from bot.render.posts import FIELD_MAX, Outgoing, clock_time
 from bot.render.setup import LEAGUE_COLOUR
-from bot.services.nights import NightSchedule, night_start
+from bot.rules.posts import RollCallAnswer
+from bot.services.nights import NightDay, NightSchedule, night_start
+
+ROLL_CALL_LINES = ((RollCallAnswer.IN, "✅ In"), (RollCallAnswer.MAYBE, "❔ Maybe"), (RollCallAnswer.OUT, "❌ Out"))
+
+
+def with_roll_call(embed: discord.Embed, day: NightDay) -> Outgoing:
+    """A night-day post with its roll call, where the format has one: who is in, maybe, out and yet to answer,
+    under the In / Maybe / Out buttons (edited as players answer)."""
+    if day.night_id is None:
+        return Outgoing(embeds=[embed])
+    lines = [f"{mark} ({len(day.answers[answer])}): {', '.join(day.answers[answer]) or '—'}" for answer, mark in
+             ROLL_CALL_LINES]  # fmt: skip
+    lines.append(f"… No answer: {', '.join(day.unanswered) or '—'}")
+    embed.add_field(name="🙋 Roll call: are you coming?", value="\n".join(lines)[:FIELD_MAX], inline=False)
+    return Outgoing(embeds=[embed], night_roll_call=day.night_id)
 
 
 def planned_nights_embed(schedule: NightSchedule) -> discord.Embed:

@@ -31,6 +31,7 @@ from bot.services.team.standings import ConferenceTable
 
 FIELD_MAX = 1024
 ROLL_CALL_ID = "rollcall:{match}:{answer}"  # the persistent buttons' custom ids (cogs/posts.py answers them)
+NIGHT_ROLL_CALL_ID = "nightcall:{night}:{answer}"  # a planned ladder or field night's (cogs/posts.py answers them)
 ROLL_CALL_BUTTONS = (
     (RollCallAnswer.IN, "In", discord.ButtonStyle.success),
     (RollCallAnswer.MAYBE, "Maybe", discord.ButtonStyle.secondary),
@@ -50,17 +51,21 @@ class Outgoing:
     pictures: Pictures = field(default_factory=dict)
     mentions: list[int] = field(default_factory=list)  # users pinged because they must act
     roll_call: int | None = None  # a match id: add the in / maybe / out buttons
+    night_roll_call: int | None = None  # a planned night's id: its in / maybe / out buttons
 
     def files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(p.png), filename=name) for name, p in self.pictures.items()]
 
     def view(self) -> discord.ui.View | None:
-        if self.roll_call is None:
+        if self.roll_call is not None:
+            ids = ROLL_CALL_ID.format(match=self.roll_call, answer="{answer}")
+        elif self.night_roll_call is not None:
+            ids = NIGHT_ROLL_CALL_ID.format(night=self.night_roll_call, answer="{answer}")
+        else:
             return None
         view = discord.ui.View(timeout=None)
         for answer, label, style in ROLL_CALL_BUTTONS:
-            custom_id = ROLL_CALL_ID.format(match=self.roll_call, answer=answer.value)
-            view.add_item(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+            view.add_item(discord.ui.Button(label=label, style=style, custom_id=ids.format(answer=answer.value)))
         return view
 
     def digest(self) -> str:

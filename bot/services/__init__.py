@@ -27,6 +27,7 @@ from bot.services.league_schedule import LeagueScheduleService
 from bot.services.league_standings import LeagueStandingsService
 from bot.services.leagues import LeagueService
 from bot.services.machine_log import MachineLogService
+from bot.services.night_roll_calls import NightRollCallService
 from bot.services.nights import NightScheduleService
 from bot.services.players import PlayerService
 from bot.services.posts import PostService
@@ -68,6 +69,7 @@ class Services:
     tiebreaks: TiebreakService
     scouting: ScoutService  # /match scout: the other team's machine picks and records
     posts: PostService
+    night_roll_calls: NightRollCallService  # the In / Maybe / Out of a ladder or field night's day post
     field_nights: FieldNightService
     field_boards: FieldBoardService
     field_standings: FieldStandingsService
@@ -97,6 +99,7 @@ class Services:
     def build(cls, db: Database, clock: Clock, *, default_timezone: str) -> Services:
         ratings = RatingService(db)  # one cache of the server's ratings, shared by the formats that use them
         field_nights = FieldNightService(db, clock, ratings)
+        posts = PostService(db, clock)
         return cls(
             leagues=LeagueService(db, clock, default_timezone=default_timezone),
             seasons=SeasonService(db, clock),
@@ -114,7 +117,8 @@ class Services:
             highscores=HighScoreService(db, clock),
             tiebreaks=TiebreakService(db, clock),
             scouting=ScoutService(db, clock),
-            posts=PostService(db, clock),
+            posts=posts,
+            night_roll_calls=NightRollCallService(db, clock, posts),
             field_nights=field_nights,
             field_boards=FieldBoardService(db, clock, field_nights),
             field_standings=FieldStandingsService(db, clock),

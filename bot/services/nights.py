@@ -5,7 +5,7 @@ when their nights start, is the format registry's `night_start`."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -18,6 +18,7 @@ from bot.exchange.calendar import CalendarEvent, icalendar_file
 from bot.exchange.files import ExportFile
 from bot.rules import posts as post_rules
 from bot.rules.nights import PLANNED, RULE, night_dates, parse_start
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
@@ -27,7 +28,7 @@ from bot.services.permissions import require_commissioner
 from bot.services.team.schedule import league_today, parse_date
 from storage.db import Database
 from storage.models import League, Season
-from storage.nights import PlannedNight
+from storage.nights import NightRollCallReply, PlannedNight
 
 NIGHT_LENGTH = timedelta(hours=3)  # how long a calendar entry lasts from the night's start
 
@@ -46,11 +47,15 @@ class NightSchedule:
 
 @dataclass(frozen=True)
 class NightDay:
-    """What a night-day reminder says: the league, the week and when the night starts (local)."""
+    """What a night-day reminder says: the league, the week and when the night starts (local); and, where the
+    format has a roll call (`bot.formats.NightRollCall`), the planned night its buttons answer and who said what."""
 
     league: str
     week: int
     starts: datetime
+    night_id: int | None = None  # None: no roll call
+    answers: dict[RollCallAnswer, list[str]] = field(default_factory=dict)  # names by answer, by name
+    unanswered: list[str] = field(default_factory=list)
 
 
 class NightScheduleService:
@@ -166,7 +171,24 @@ async def night_day(session: AsyncSession, league: League, post: post_rules.Plan
     night = await session.get(PlannedNight, post.refs[0]) if post.refs else None
     if night is None or night.league_id != league.id or night.week is None:
         raise NotFound("That night is no longer on the schedule.")
-    return NightDay(league.name, night.week, night_start(night, ZoneInfo(league.timezone)))
+    starts = night_start(night, ZoneInfo(league.timezone))
+    roll_call = formats.of(league).night_roll_call
+    if roll_call is None:
+        return NightDay(league.name, night.week, starts)
+    season = await session.get(Season, night.season_id)
+    assert season is not None
+    players = await roll_call.players(session, league, season)
+    replies = (
+        await session.exec(select(NightRollCallReply).where(NightRollCallReply.planned_night_id == night.id))
+    ).all()
+    answered = {reply.player_id: reply.answer for reply in replies if reply.player_id in players}
+    answers: dict[RollCallAnswer, list[str]] = {answer: [] for answer in RollCallAnswer}
+    for player_id, answer in answered.items():
+        answers[answer].append(players[player_id])
+    unanswered = sorted(name for player_id, name in players.items() if player_id not in answered)
+    return NightDay(
+        league.name, night.week, starts, night.id, {a: sorted(names) for a, names in answers.items()}, unanswered
+    )
 
 
 def nights_calendar(night_name: str) -> formats.CalendarFile:

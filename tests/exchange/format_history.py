@@ -1,11 +1,12 @@
 """A ladder league and a field league with a night of history each, played through Discord (the emulator), so
 every JSON column holds what the services really write: planned nights, groups, ranks, slots, picks, a one-ball
-playoff, premakeups, penalties, results and the ledger for the ladder; check-ins with a guest, a tie playoff, a penalty,
-a correction with its votes, a malfunction and the finals (entries, seeds, tie-breaker-free picks and a game
-won) for the field."""
+playoff, premakeups, penalties, results, a roll-call answer and the ledger for the ladder; check-ins with a guest,
+a tie playoff, a penalty, a correction with its votes, a malfunction and the finals (entries, seeds,
+tie-breaker-free picks and a game won) for the field."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -58,6 +59,11 @@ async def build_ladder_history(league: RunningBot) -> None:
     await ok(league, '/ladder premakeup order machine:"Attack from Mars" order:S2,AVG,S1', "p10")
     await ok(league, "/ladder absent", "p10")
     await ok(league, "/schedule nights first:2027-03-03 nights:10 skip:2027-03-24 reason:Holiday", "alice")
+    await ok(league, "/posts channels announcements:#announcements", "alice")
+    assert await league.bot.posts.catch_up() == 1  # week 1's night-day post and its roll call
+    [night_day] = league.emulator.messages_in("announcements")
+    [roll_call] = re.findall(r"nightcall:\d+:in", str(night_day.components))
+    assert "Noted" in (await league.emulator.click(night_day, roll_call, as_member="p1")).content
 
     await ok(league, "/ladder night open", "alice")
     for name in LADDER_PLAYERS[:9]:

@@ -18,7 +18,7 @@ from tests.exchange.test_league_file import OTHER_GUILD, _set
 
 LADDER_TABLES = {"ladder_player", "ladder_machine", "ladder_night", "ladder_group", "ladder_pick", "ladder_score",
                  "ladder_penalty", "ladder_attendance", "ladder_premakeup", "ladder_result",
-                 "ladder_ledger", "planned_night"}  # fmt: skip
+                 "ladder_ledger", "planned_night", "night_roll_call_reply"}  # fmt: skip
 FIELD_TABLES = {"field_night", "field_checkin", "field_score", "field_correction", "field_playoff", "field_penalty",
                 "field_malfunction", "field_finals", "field_finals_entry", "field_finals_game"}  # fmt: skip
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import time
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReaders, without_conferences
+from bot.formats import Format, NightRollCall, Posts, StandingsReaders, without_conferences
 from bot.render.field import posts
 from bot.render.field.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
 from bot.rules.field.options import WHAT_IFS, FieldOptions
+from bot.rules.field.posts import MEET_NIGHT
 from bot.services.field import exports, seasons
 from bot.services.field import help as guide
 from bot.services.field import options as field_options
@@ -49,4 +50,10 @@ FORMAT = Format(
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
     night_start=lambda league: MEET_START,
+    night_roll_call=NightRollCall(
+        MEET_NIGHT.name,
+        post_content.night_players,
+        post_content.roll_call_answered,
+        "ask a commissioner to register you with `/player register`",
+    ),
 )

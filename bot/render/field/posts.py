@@ -11,6 +11,7 @@ import discord
 from bot.render import images
 from bot.render.field.replies import finals_embed, night_embed
 from bot.render.field.replies import standings_embed as field_standings_embed
+from bot.render.nights import with_roll_call
 from bot.render.posts import Outgoing, Pictures, clock_time, facts_of, with_pictures
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules import posts as rules
@@ -37,6 +38,11 @@ def meet_night(day: NightDay) -> discord.Embed:
         ),
         colour=LEAGUE_COLOUR,
     )
+
+
+def meet_night_post(content: PostContent) -> Outgoing:
+    day = facts_of(content, NightDay)
+    return with_roll_call(meet_night(day), day)
 
 
 def night_results(view: NightView) -> tuple[discord.Embed, Pictures]:
@@ -145,7 +151,7 @@ def _points(value: Fraction) -> str:
 
 
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
-    MEET_NIGHT.name: lambda content: Outgoing(embeds=[meet_night(facts_of(content, NightDay))]),
+    MEET_NIGHT.name: meet_night_post,
     # a closed night: points per machine and the night's totals (FIELD-SCORE-2)
     NIGHT_RESULTS.name: lambda content: with_pictures(night_results(facts_of(content, NightView))),
     rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(field_standings(facts_of(content, FieldStandingsView))),

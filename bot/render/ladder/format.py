@@ -5,14 +5,15 @@ from __future__ import annotations
 from datetime import time
 
 from bot.clock import Clock
-from bot.formats import Format, Posts, StandingsReaders, without_conferences
+from bot.formats import Format, NightRollCall, Posts, StandingsReaders, without_conferences
 from bot.render.ladder import posts
 from bot.render.ladder.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.ladder import notices as ladder_notices
 from bot.rules.ladder.options import WHAT_IFS, LadderOptions
-from bot.services.ladder import exports, seasons
+from bot.rules.ladder.posts import LEAGUE_NIGHT
+from bot.services.ladder import exports, players, seasons
 from bot.services.ladder import help as guide
 from bot.services.ladder import options as ladder_options
 from bot.services.ladder import posts as post_content
@@ -52,4 +53,7 @@ FORMAT = Format(
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
     night_start=_night_start,
+    night_roll_call=NightRollCall(
+        LEAGUE_NIGHT.name, players.night_players, players.roll_call_answered, "join with `/ladder join skill:<1-10>`"
+    ),
 )

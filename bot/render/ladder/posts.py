@@ -10,6 +10,7 @@ import discord
 from bot.render import images
 from bot.render.ladder.replies import group_title, playoffs_embed
 from bot.render.ladder.replies import standings_embed as ladder_standings_embed
+from bot.render.nights import with_roll_call
 from bot.render.posts import Outgoing, Pictures, clock_time, facts_of, with_pictures
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules import posts as rules
@@ -60,6 +61,11 @@ def league_night(day: NightDay, content: PostContent) -> discord.Embed:
     )
 
 
+def league_night_post(content: PostContent) -> Outgoing:
+    day = facts_of(content, NightDay)
+    return with_roll_call(league_night(day, content), day)
+
+
 def ladder_standings(view: LadderStandings) -> tuple[discord.Embed, Pictures]:
     """LADDER-STAND-1: the standings embed, and the same rows as a table image."""
     embed = ladder_standings_embed(view)
@@ -88,7 +94,7 @@ def playoff_places(view: Playoffs) -> tuple[discord.Embed, Pictures]:
 
 
 RENDERERS: dict[str, Callable[[PostContent], Outgoing]] = {
-    LEAGUE_NIGHT.name: lambda content: Outgoing(embeds=[league_night(facts_of(content, NightDay), content)]),
+    LEAGUE_NIGHT.name: league_night_post,
     # LADDER-GROUP-3 / LADDER-ORDER-1: next week's groups and game 1's order, the day after a night closed
     NEXT_GROUPS.name: lambda content: Outgoing(embeds=[next_groups(facts_of(content, GroupsView))]),
     rules.WEEKLY_STANDINGS.name: lambda content: with_pictures(ladder_standings(facts_of(content, LadderStandings))),

@@ -13,7 +13,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
 from bot.rules.field.posts import MEET_NIGHT, NIGHT_RESULTS
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import NotFound
+from bot.services.actor import Actor
 from bot.services.field.facts import FieldContext, field_context, load_season
 from bot.services.field.finals import finals_view
 from bot.services.field.nights import NightView
@@ -22,7 +24,7 @@ from bot.services.lookup import current_season
 from bot.services.nights import night_day, planned_events
 from bot.services.post_content import PostContent, aware
 from storage.field import FieldFinals, FieldNight, NightState
-from storage.models import AuditEntry, League
+from storage.models import AuditEntry, League, Player, PlayerStatus, Season
 
 
 async def field_context_of(session: AsyncSession, league: League, now: datetime) -> FieldContext:
@@ -89,3 +91,19 @@ async def content(session: AsyncSession, league: League, post: rules.PlannedPost
         sum(1 for f in season.nights if f.night.state is NightState.CLOSED),
     )
     return PostContent(league, post, facts=view)
+
+
+async def night_players(session: AsyncSession, league: League, season: Season) -> dict[int, str]:
+    """The roll call of a meet: the league's registered players in good standing (guests are added on the night,
+    FIELD-ATT-3)."""
+    query = select(Player).where(Player.league_id == league.id, Player.status == PlayerStatus.ACTIVE)
+    return {player.id or 0: player.display_name for player in (await session.exec(query)).all()}
+
+
+async def roll_call_answered(
+    session: AsyncSession, actor: Actor, league: League, answer: RollCallAnswer, now: datetime
+) -> str | None:
+    """A meet's answer is a heads-up only: who plays is who checks in at the venue (FIELD-ATT-1)."""
+    if answer is RollCallAnswer.OUT:
+        return None
+    return "Check in with `/field checkin` when you arrive: groups are made from who is checked in (FIELD-ATT-1)."

@@ -12,6 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules import setup as setup_rules
 from bot.rules.ladder.attendance import check_registration_open, check_skill
+from bot.rules.ladder.options import LadderOptions
+from bot.rules.posts import RollCallAnswer
 from bot.rules.refusals import Conflict
 from bot.services import audit
 from bot.services.actor import Actor
@@ -26,12 +28,13 @@ from bot.services.ladder.facts import (
     nights,
     require_standing,
 )
-from bot.services.lookup import insert_unique
+from bot.services.league_options import options_ahead
+from bot.services.lookup import current_season, insert_unique
 from bot.services.permissions import require_commissioner
 from bot.services.players import Member
 from storage.db import Database
-from storage.ladder import LadderAttendance, LadderPlayer
-from storage.models import Player
+from storage.ladder import LadderAttendance, LadderPlayer, LadderStatus
+from storage.models import League, Player, Season
 
 
 @dataclass(frozen=True)
@@ -90,31 +93,73 @@ class LadderPlayerService:
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
-            if member is not None and member.user_id != actor.user_id:
-                require_commissioner(actor, ladder.league, "check in or excuse other players")
-            who = "You" if member is None or member.user_id == actor.user_id else member.display_name
-            entrant = entrant_of(await entrants(session, ladder), member.user_id if member else actor.user_id, who=who)
-            check_active(entrant)
-            if kind == "checked in":
-                await require_standing(session, ladder, [entrant], now, doing="check in")
-            week = await _this_week(session, ladder)
-            row = await _attendance(session, ladder, week, entrant.id)
-            before = audit.snapshot(row) if row.id else None
-            if kind == "checked in":
-                if row.checked_in_at is not None:
-                    raise Conflict(f"{entrant.name} already checked in for week {week}.")
-                row.checked_in_at = now
-            elif kind == "late":
-                row.late_notice_at = now
-            else:
-                row.absence_notice_at = now
-            if before is None:
-                await insert_unique(session, row, f"{entrant.name}'s attendance was just recorded; try again.")
-                audit.created(session, actor, row, at=now)
-            else:
-                session.add(row)
-                audit.updated(session, actor, row, before=before, at=now)
-            return Notice(entrant.name, week, kind, now.astimezone(ZoneInfo(ladder.league.timezone)))
+            return await record_notice(session, actor, ladder, member, kind, now)
+
+
+async def record_notice(
+    session: AsyncSession, actor: Actor, ladder: LadderLeague, member: Member | None, kind: str, now: datetime
+) -> Notice:
+    """LADDER-ATT-1/3/4: check-in, late or absence notice (`kind`) for this week, timed `now`; `/ladder checkin`,
+    `/ladder absent` and the night's roll call all record through here."""
+    if member is not None and member.user_id != actor.user_id:
+        require_commissioner(actor, ladder.league, "check in or excuse other players")
+    who = "You" if member is None or member.user_id == actor.user_id else member.display_name
+    entrant = entrant_of(await entrants(session, ladder), member.user_id if member else actor.user_id, who=who)
+    check_active(entrant)
+    if kind == "checked in":
+        await require_standing(session, ladder, [entrant], now, doing="check in")
+    week = await _this_week(session, ladder)
+    row = await _attendance(session, ladder, week, entrant.id)
+    before = audit.snapshot(row) if row.id else None
+    if kind == "checked in":
+        if row.checked_in_at is not None:
+            raise Conflict(f"{entrant.name} already checked in for week {week}.")
+        row.checked_in_at = now
+    elif kind == "late":
+        row.late_notice_at = now
+    else:
+        row.absence_notice_at = now
+    if before is None:
+        await insert_unique(session, row, f"{entrant.name}'s attendance was just recorded; try again.")
+        audit.created(session, actor, row, at=now)
+    else:
+        session.add(row)
+        audit.updated(session, actor, row, before=before, at=now)
+    return Notice(entrant.name, week, kind, now.astimezone(ZoneInfo(ladder.league.timezone)))
+
+
+async def night_players(session: AsyncSession, league: League, season: Season) -> dict[int, str]:
+    """The roll call of a ladder night: the season's entrants still playing (LADDER-ATT-6 leaves the dropped out)."""
+    ladder = LadderLeague(league, season, LadderOptions.model_validate(league.options))
+    return {
+        e.entry.player_id: e.name
+        for e in (await entrants(session, ladder)).values()
+        if e.entry.status is not LadderStatus.DROPPED
+    }
+
+
+async def roll_call_answered(
+    session: AsyncSession, actor: Actor, league: League, answer: RollCallAnswer, now: datetime
+) -> str | None:
+    """Out on a ladder night's roll call is the absence notice `/ladder absent` records (LADDER-ATT-4); In or
+    Maybe afterwards cannot withdraw it, as `/ladder absent` cannot, but checking in still counts (LADDER-ATT-1)."""
+    ahead = LadderOptions.model_validate(await options_ahead(session, league, now))
+    ladder = LadderLeague(league, await current_season(session, league), ahead)
+    if answer is RollCallAnswer.OUT:
+        notice = await record_notice(session, actor, ladder, None, "absent", now)
+        return (
+            f"Your absence notice for week {notice.week} is recorded, as `/ladder absent` records it: "
+            "excused, not a No-Show (LADDER-ATT-4)."
+        )
+    week = await _this_week(session, ladder)
+    row = await _attendance(session, ladder, week, entrant_of(await entrants(session, ladder), actor.user_id).id)
+    if row.absence_notice_at is None:
+        return None
+    return (
+        f"Your absence notice for week {week} stands: `/ladder absent` has no way to withdraw one. If you come "
+        f"after all, check in with `/ladder checkin` by {ladder.options.group_start:%H:%M} and you count as on "
+        "time (LADDER-ATT-1)."
+    )
 
 
 async def _player(session: AsyncSession, ladder: LadderLeague, member: Member, now: datetime) -> Player:
