@@ -44,6 +44,8 @@ async def options_ahead(session: AsyncSession, league: League, now: datetime) ->
     """The options of what is still to play: those of today, or of the first day not yet played when that is
     later (a change made after tonight's night closed applies to everything from then on)."""
     today = league_today(league, now)
+    if not any(version.since is not None and version.since > today for version in versions_of(league)):
+        return options_on(league, today)  # no change waits beyond today: every later day reads the same
     return options_on(league, max(today, await first_unplayed(session, league, now) or today))
 
 

@@ -42,7 +42,7 @@ from bot.services.ladder.facts import (
     open_night,
     require_standing,
 )
-from bot.services.ladder.play import check_may_enter, checked_in, game_finish, store_score
+from bot.services.ladder.play import check_may_enter, checked_in, finish_from, store_score
 from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.ladder import LadderGroup, LadderNight, LadderScore
@@ -194,7 +194,7 @@ async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
         unconfirmed = [row for row in scores.values() if row.confirmed_by is None]
         state = game_state(seats, bool(unconfirmed))
         done = state is not GameState.SCORES_DUE
-        finished = await game_finish(session, found.ladder, night, group, slot) if done else None
+        finished = finish_from(group, slot, rows, present_ids) if done else None
         games.append(
             BoardGame(
                 slot + 1,

@@ -4,6 +4,7 @@ fires when a group starts game 3 without the player (LADDER-ATT-5)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -284,6 +285,14 @@ async def game_finish(
     return None if entries is None else placement_order(entries, group.playoff_orders.get(str(slot), ()))
 
 
+def finish_from(
+    group: LadderGroup, slot: int, rows: Sequence[LadderScore], present: set[int]
+) -> tuple[int, ...] | TieNeedsPlayoff | None:
+    """`game_finish` from the group's score rows and who checked in, already read (a board reads them once)."""
+    entries = _entries(group, slot, rows, present)
+    return None if entries is None else placement_order(entries, group.playoff_orders.get(str(slot), ()))
+
+
 async def _game_entries(
     session: AsyncSession, ladder: LadderLeague, night: LadderNight, group: LadderGroup, slot: int
 ) -> list[GameEntry] | None:
@@ -293,7 +302,11 @@ async def _game_entries(
     rows = (
         await session.exec(select(LadderScore).where(LadderScore.group_id == group.id, LadderScore.slot == slot))
     ).all()
-    scores = {row.ladder_player_id: row.score for row in rows}
+    return _entries(group, slot, rows, present)
+
+
+def _entries(group: LadderGroup, slot: int, rows: Sequence[LadderScore], present: set[int]) -> list[GameEntry] | None:
+    scores = {row.ladder_player_id: row.score for row in rows if row.slot == slot}
     playing = [p for p in group.members if p in present]
     if any(p not in scores for p in playing):
         return None
