@@ -4,12 +4,19 @@ due, confirmed: bot/rules/confirmation.py) and who is asked to confirm it."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import Protocol
+
+from sqlmodel import SQLModel
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.confirmation import check_may_change, check_may_confirm
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied
+from bot.services import audit
+from bot.services.actor import Actor
 
 
 class GameState(StrEnum):
@@ -116,3 +123,38 @@ def confirmable(board: GroupBoard, game: int, actor: int, *, official: bool) -> 
         raise Conflict(f"{played.name} still awaits scores ({missing}): **Enter scores** first.")
     check_may_confirm(actor, played.entered_by, board.players, official=official)
     return played
+
+
+class EnteredScore(Protocol):
+    """A format's stored score row of a group game: who entered it, and who confirmed it (None: not yet)."""
+
+    entered_by: int
+    confirmed_by: int | None
+
+
+async def confirm_rows(session: AsyncSession, actor: Actor, rows: Sequence[EnteredScore], now: datetime) -> None:
+    """The game's unconfirmed scores, confirmed by `actor` (the check that they may came first), audited."""
+    for row in rows:
+        if row.confirmed_by is None:
+            stored = _row(row)
+            before = audit.snapshot(stored)
+            row.confirmed_by = actor.user_id
+            session.add(stored)
+            audit.updated(session, actor, stored, before=before, at=now)
+
+
+async def undo_rows(
+    session: AsyncSession, actor: Actor, rows: Sequence[EnteredScore], now: datetime, *, official: bool
+) -> None:
+    """The game's unconfirmed scores that `actor` entered (any, for an official), deleted, audited."""
+    for row in rows:
+        if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
+            stored = _row(row)
+            audit.deleted(session, actor, stored, at=now)
+            await session.delete(stored)
+    await session.flush()
+
+
+def _row(row: EnteredScore) -> SQLModel:
+    assert isinstance(row, SQLModel), "score rows are stored rows"
+    return row

@@ -27,8 +27,10 @@ from bot.services.group_boards import (
     ScoreSheet,
     Seat,
     changeable,
+    confirm_rows,
     confirmable,
     game_state,
+    undo_rows,
 )
 from bot.services.lookup import current_season
 from bot.services.permissions import is_commissioner
@@ -95,12 +97,7 @@ class FieldBoardService:
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
-            for row in await _rows(session, found, game):
-                if row.confirmed_by is None:
-                    before = audit.snapshot(row)
-                    row.confirmed_by = actor.user_id
-                    session.add(row)
-                    audit.updated(session, actor, row, before=before, at=now)
+            await confirm_rows(session, actor, await _rows(session, found, game), now)
             return await _board(session, found)
 
     async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
@@ -110,11 +107,7 @@ class FieldBoardService:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
             changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
-            for row in await _rows(session, found, game):
-                if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
-                    audit.deleted(session, actor, row, at=now)
-                    await session.delete(row)
-            await session.flush()
+            await undo_rows(session, actor, await _rows(session, found, game), now, official=official)
             return await _board(session, found)
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:

@@ -17,7 +17,6 @@ from bot.rules.ladder.games import first_game_order, next_game_order
 from bot.rules.ladder.scoring import TieNeedsPlayoff
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.rules.scores import parse_score
-from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.group_boards import (
     BoardGame,
@@ -27,8 +26,10 @@ from bot.services.group_boards import (
     ScoreSheet,
     Seat,
     changeable,
+    confirm_rows,
     confirmable,
     game_state,
+    undo_rows,
 )
 from bot.services.ladder.facts import (
     Entrant,
@@ -124,12 +125,7 @@ class LadderBoardService:
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
-            for row in await _rows(session, found.group, game):
-                if row.confirmed_by is None:
-                    snapshot = audit.snapshot(row)
-                    row.confirmed_by = actor.user_id
-                    session.add(row)
-                    audit.updated(session, actor, row, before=snapshot, at=now)
+            await confirm_rows(session, actor, await _rows(session, found.group, game), now)
             return await _board(session, found)
 
     async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
@@ -139,11 +135,7 @@ class LadderBoardService:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
             changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
-            for row in await _rows(session, found.group, game):
-                if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
-                    audit.deleted(session, actor, row, at=now)
-                    await session.delete(row)
-            await session.flush()
+            await undo_rows(session, actor, await _rows(session, found.group, game), now, official=official)
             return await _board(session, found)
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
