@@ -45,7 +45,9 @@ class TimedEmulator(Emulator):
     async def autocomplete_result(self, line: str, *, focused: str, as_member: str) -> InteractionResult:
         """`autocomplete`, returning the whole result (with its timing) rather than only the choices."""
         member = self.member(as_member)
-        invocation = parse_line(line, self.registry, self._resolver(member), focused=focused, autocomplete=True)
+        invocation = parse_line(
+            line, self.registry, self._resolver(member, self.guild), focused=focused, autocomplete=True
+        )
         record = self._dispatch(
             InteractionType.AUTOCOMPLETE, f"autocomplete of {invocation.label}", member, self.channel("general"),
             invocation.data(),

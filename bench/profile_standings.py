@@ -40,7 +40,7 @@ async def main() -> None:
                 print(f"standings {(time.perf_counter() - began) * 1000:.1f} ms ({view.final_matches} final, {how})")
             if "--cold" in sys.argv:
                 async with db.writing() as session:
-                    await session.exec(sa.delete(MatchFinalResult))  # type: ignore[call-overload]
+                    await session.exec(sa.delete(MatchFinalResult))
             services = fresh()
             profiler = Profiler(async_mode="enabled")
             with profiler:

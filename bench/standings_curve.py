@@ -53,7 +53,7 @@ async def standings_curve(db: Database, sizes: tuple[int, ...]) -> list[CurvePoi
             await _play(db, league.league_id, league.season_id, teams, players, venue, played, size)
             played = size
             async with db.writing() as session:
-                await session.exec(sa.delete(MatchFinalResult))  # type: ignore[call-overload]
+                await session.exec(sa.delete(MatchFinalResult))
             timings = []
             for _ in range(6):
                 # a new service each time: the season's results read or computed, not reused from memory

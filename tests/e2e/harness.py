@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy import Table, func
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel, col, select
 
 from bot.client import LeagueBot
 from bot.clock import ManualClock
@@ -64,7 +64,7 @@ class RunningBot:
 
     async def audit(self) -> list[AuditEntry]:
         async with self.db.reading() as session:
-            return list((await session.exec(select(AuditEntry).order_by(AuditEntry.id))).all())
+            return list((await session.exec(select(AuditEntry).order_by(col(AuditEntry.id)))).all())
 
 
 @asynccontextmanager
