@@ -39,6 +39,7 @@ from bot.services.ladder.facts import (
     entrants,
     group_of,
     ladder_league,
+    ladder_league_of,
     night_groups,
     open_night,
     require_standing,
@@ -159,7 +160,7 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
     league = await session.get(League, night.league_id) if night else None
     if group is None or night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's ladder: see `/ladder groups`.")
-    ladder = await ladder_league(session, league.guild_id, league.name, now)
+    ladder = await ladder_league_of(session, league, now)
     if night.closed_at is not None:
         raise RuleViolation(
             "COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final (a commissioner corrects)."

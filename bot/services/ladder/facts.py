@@ -58,6 +58,14 @@ async def ladder_league(
             f"{league.name} is a {league.format.value} league; `/ladder` commands run ladder leagues. "
             "Pick a ladder league with `league:`."
         )
+    return await ladder_league_of(session, league, now, season=season)
+
+
+async def ladder_league_of(
+    session: AsyncSession, league: League, now: datetime, *, season: int | None = None
+) -> LadderLeague:
+    """`ladder_league` for a league already read: its season (the current one when None), with the options of what
+    is still to play."""
     chosen = await find_season(session, league, season)
     return LadderLeague(league, chosen, LadderOptions.model_validate(await options_ahead(session, league, now)))
 

@@ -17,11 +17,10 @@ from bot.rules.ladder.scoring import TieNeedsPlayoff
 from bot.rules.refusals import RuleViolation
 from bot.services.help import Asker, Due, Role, Situation
 from bot.services.ladder.close import _scores as scores_by_group
-from bot.services.ladder.facts import Entrant, LadderLeague, entrants, night_groups, nights
+from bot.services.ladder.facts import Entrant, LadderLeague, entrants, ladder_league_of, night_groups, nights
 from bot.services.ladder.play import _pickers as pickers_of
 from bot.services.ladder.play import _picks as picks_of
 from bot.services.ladder.play import checked_in, game_finish
-from bot.services.ladder.posts import ladder_league_of
 from storage.ladder import LadderGroup, LadderNight, LadderStatus
 from storage.models import League
 

@@ -25,11 +25,11 @@ from bot.services.ladder.facts import (
     entrant_of,
     entrants,
     ladder_league,
+    ladder_league_of,
     nights,
     require_standing,
 )
-from bot.services.league_options import options_ahead
-from bot.services.lookup import current_season, insert_unique
+from bot.services.lookup import insert_unique
 from bot.services.permissions import require_commissioner
 from bot.services.players import Member
 from storage.db import Database
@@ -143,8 +143,7 @@ async def roll_call_answered(
 ) -> str | None:
     """Out on a ladder night's roll call is the absence notice `/ladder absent` records (LADDER-ATT-4); In or
     Maybe afterwards cannot withdraw it, as `/ladder absent` cannot, but checking in still counts (LADDER-ATT-1)."""
-    ahead = LadderOptions.model_validate(await options_ahead(session, league, now))
-    ladder = LadderLeague(league, await current_season(session, league), ahead)
+    ladder = await ladder_league_of(session, league, now)
     if answer is RollCallAnswer.OUT:
         notice = await record_notice(session, actor, ladder, None, "absent", now)
         return (

@@ -9,22 +9,14 @@ from datetime import datetime
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import posts as rules
-from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.posts import LEAGUE_NIGHT, NEXT_GROUPS
 from bot.rules.refusals import NotFound
-from bot.services.ladder.facts import LadderLeague, nights
+from bot.services.ladder.facts import ladder_league_of, nights
 from bot.services.ladder.nights import GroupsView, planned_groups
 from bot.services.ladder.standings import LadderStandings, Playoffs, playoff_places, standings_table
-from bot.services.league_options import options_ahead
-from bot.services.lookup import current_season
 from bot.services.nights import night_day, planned_events
 from bot.services.post_content import PostContent, aware
 from storage.models import League
-
-
-async def ladder_league_of(session: AsyncSession, league: League, now: datetime) -> LadderLeague:
-    ahead = await options_ahead(session, league, now)
-    return LadderLeague(league, await current_season(session, league), LadderOptions.model_validate(ahead))
 
 
 async def calendar(session: AsyncSession, league: League, now: datetime) -> rules.Calendar:
