@@ -188,6 +188,34 @@ class MatchConfirmation(SQLModel, table=True):
     confirmed_at: datetime = utc_column()
 
 
+class MatchGameStart(SQLModel, table=True):
+    """TEAM-MACH-2: a game of a match was started (at most 2 in progress at once); it is in progress until its
+    scores are entered. A machine-failure replay (TEAM-MACH-5) starts again, so its row is removed then."""
+
+    __tablename__ = "match_game_start"
+    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "game_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    started_at: datetime = utc_column()
+    started_by: int = snowflake()
+
+
+class ExtraBallOptOut(SQLModel, table=True):
+    """TEAM-PEN-3: one captain agrees to play the match without extra balls; both must, before round 1."""
+
+    __tablename__ = "extra_ball_opt_out"
+    __table_args__ = (sa.UniqueConstraint("match_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    side: Side = enum_column(Side, 8)
+    agreed_by: int = snowflake()
+    agreed_at: datetime = utc_column()
+
+
 class MatchChallenge(SQLModel, table=True):
     """TEAM-DISP-1: a captain challenges games; the match cannot be final while it is open."""
 

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply
-from bot.render.team.scoreboard import scoreboard_embed, scores_echo
+from bot.render.team.scoreboard import order_text, scoreboard_embed, scores_echo
 from bot.render.team.scouting import scout_embed
 from bot.rules.disputes import DISPUTE_KINDS
 from bot.rules.team.model import Side
@@ -437,6 +437,38 @@ class MatchNightCommands(commands.Cog):
         await self._after(interaction, board)
         return Reply(
             f"🔄 Round {round} game {game} will be replayed; its earlier scores no longer count.", ephemeral=False
+        )
+
+    @match_group.command(name="start", description="Start a declared game: at most two play at once (captains)")
+    @app_commands.describe(match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
+    async def start(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4], league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+        board = await self.bot.services.match_night.start_game(actor_from(interaction), league, game_ref)
+        await self._after(interaction, board)
+        played = board.game(game_ref)
+        order = f"; {order_text(board, played.order)}" if played.order else ""
+        return Reply(f"▶️ Round {round} game {game} on {played.machine} is under way{order}.", ephemeral=False)
+
+    @match_group.command(
+        name="extraballs", description="Agree to play this match without extra balls, before round 1 (captains)"
+    )
+    @app_commands.describe(match=MATCH_OPTION, league=LEAGUE_OPTION)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
+    async def extraballs(self, interaction: discord.Interaction, match: int, league: LeagueOption = None) -> Reply:
+        board, off = await self.bot.services.match_night.opt_out_of_extra_balls(actor_from(interaction), league, match)
+        await self._after(interaction, board)
+        if off:
+            return Reply("🚫 Both captains agreed: no extra balls in this match (TEAM-PEN-3).", ephemeral=False)
+        return Reply(
+            "📝 Opt-out of extra balls recorded; it holds once the other captain agrees with `/match extraballs` "
+            "before round 1 is declared (TEAM-PEN-3).",
+            ephemeral=False,
         )
 
     @match_group.command(name="replay", description="A replay score that replaces a player's first (captains)")

@@ -136,6 +136,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match both-ways": ("/match both-ways match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
     "match dispute": ('/match dispute match:{match} reason:"Score misread"', "YYDDDR"),
     "match extension": ("/match extension match:{match} agreed:false", "YDDDDR"),
+    # The commissioner records both captains' agreement; the captain's then is already in.
+    "match extraballs": ("/match extraballs match:{match}", "YRDDDR"),
     "match forfeit": ("/match forfeit match:{match} side:away", "YDDDDR"),
     "match machine": (
         '/match machine match:{match} machine:{machine} kind:removed agreed:false reason:"Sticky flipper"', "RRDDDR"),
@@ -146,6 +148,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match ruling": ('/match ruling match:{match} ruling:"Score stands"', "YDDDDR"),
     "match scout": ("/match scout match:{match}", "YYYYYR"),
     "match show": ("/match show match:{match}", "YYYYYR"),
+    "match start": ("/match start match:{match} round:1 game:1", "RRDDDR"),  # round 1 is not declared
     "match walkout": ("/match walkout match:{match} side:away kind:left", "YDDDDR"),
     "player profile": ("/player profile", "RRRRRR"),  # nobody has a final game yet
     "player register": ("/player register member:@{newcomer}", "YDDDDR"),

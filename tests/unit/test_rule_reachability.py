@@ -29,19 +29,12 @@ ENTRY_POINTS = (
 
 # Rules whose caller, the match night (bot/services/team/match_night.py), is being rewritten: the rewrite wires them.
 WIRED_LATER = {
-    "team.lineup.start_game": "TEAM-MACH-2: at most 2 games in progress; match night rewrite",
     "team.lineup.record_single_player_failure": "TEAM-MACH-6: one player's failure; match night rewrite",
     "team.lineup.SinglePlayerFailure": "TEAM-MACH-6: match night rewrite",
     "team.lineup.FailureChoice": "TEAM-MACH-6: match night rewrite",
-    "team.lineup.play_order": "TEAM-LINEUP-10: who plays first, on the board; match night rewrite",
-    "team.lineup.game_order": "TEAM-LINEUP-10: match night rewrite",
-    "team.lineup.Seat": "TEAM-LINEUP-10: match night rewrite",
-    "team.lineup.games_for_machine_capacity": "TEAM-MACH-9: games on a 2-player machine; match night rewrite",
     "team.lineup.abandoned_slots": "TEAM-AMB-20: a starter who leaves mid-game; match night rewrite",
     "team.lineup.AbandonedSlot": "TEAM-AMB-20: match night rewrite",
     "team.lineup.unplayed_starters": "TEAM-AMB-12: excused starters at the close; match night rewrite",
-    "team.scoring.check_extra_ball_opt_out": "TEAM-PEN-3: opt out before round 1; match night rewrite",
-    "team.scoring.extra_balls_per_player": "TEAM-PEN-3: match night rewrite",
 }
 
 # Rules no service applies yet, each with the catalog rule it carries: issue 16's remaining "wire it or delete it"

@@ -25,6 +25,7 @@ STATE_MARKS = {
     GameState.CONFIRMATION_DUE: " ⏳",
     GameState.DONE: " ✅",
 }
+IN_PROGRESS_MARK = " ▶️ playing"
 
 
 def scoreboard_embed(board: Scoreboard) -> discord.Embed:
@@ -32,7 +33,12 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
     home, away = context.teams[Side.HOME].name, context.teams[Side.AWAY].name
     points = f"**{away} {result.points[Side.AWAY]} – {result.points[Side.HOME]} {home}**"
     colour = FINAL_COLOUR if result.final else DISPUTED_COLOUR if board.open_challenges else LEAGUE_COLOUR
-    lines = [f"{context.match.play_on:%a %Y-%m-%d} · {points}", _state(board), next_steps.next_line(board)]
+    lines = [
+        f"{context.match.play_on:%a %Y-%m-%d} · {points}",
+        _state(board),
+        next_steps.next_line(board),
+        "" if result.final else _extra_balls_line(board),
+    ]
     embed = discord.Embed(
         title=f"Week {context.match.week}: {away} at {home}",
         description="\n".join(line for line in lines if line),
@@ -93,7 +99,40 @@ def _game_line(board: Scoreboard, game: BoardGame) -> str:
     if game.result is not None:
         line += _result_text(board, game.result)
     line += "".join(_penalty_tags(board, game))
-    return line + STATE_MARKS[game.state]
+    if game.state in (GameState.SCORES_DUE, GameState.REPLAY_DUE) and game.order:
+        line += f" · {order_text(board, game.order)}"
+    return line + (IN_PROGRESS_MARK if game.in_progress else STATE_MARKS[game.state])
+
+
+def order_text(board: Scoreboard, order: tuple[tuple[lineup.Seat, ...], ...]) -> str:
+    """TEAM-LINEUP-10 (displayed, not enforced): the second declarer plays first, then the teams alternate. On a
+    machine for fewer players (TEAM-MACH-9) the game is played as several, one after another."""
+    games = [", ".join(board.names.get(seat.player_id, "?") for seat in part) for part in order]
+    if len(games) == 1:
+        return f"play order {games[0]}"
+    return f"played as {len(games)} games: " + "; then ".join(games)
+
+
+def _extra_balls_line(board: Scoreboard) -> str:
+    """TEAM-PEN-3: at most one extra ball per player per game on 3-ball machines, none on 5-ball ones, none when
+    both captains opted out before the match started."""
+    if not board.night.machines:
+        return ""
+    opted_out = board.extra_balls_off == frozenset(Side)
+    allowed = {
+        m.name: scoring.extra_balls_per_player(m.balls_per_game, tiebreaker=False, opted_out=opted_out)
+        for m in board.night.machines
+        if m.machine_id not in board.night.removed
+    }
+    if opted_out and not any(allowed.values()):
+        return "Extra balls: none this match (both captains opted out)."
+    with_one = [name for name, balls in allowed.items() if balls]
+    without = [name for name, balls in allowed.items() if not balls]
+    parts = [f"1 per player per game on {', '.join(with_one)}"] if with_one else []
+    parts += [f"none on {', '.join(without)}"] if without else []
+    asked = [board.context.teams[side].name for side in Side if side in board.extra_balls_off]
+    waiting = f" {asked[0]} asked to opt out; the other captain may agree (`/match extraballs`)." if asked else ""
+    return f"Extra balls: {'; '.join(parts)}.{waiting}" if parts else ""
 
 
 def _players_text(board: Scoreboard, players: tuple[int, ...], scores: dict[int, int]) -> str:

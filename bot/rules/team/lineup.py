@@ -64,6 +64,7 @@ class Machine:
     machine_id: MachineId
     name: str
     max_players: int  # 1, 2 or 4 (COMMON-MACH-2)
+    balls_per_game: int = 3  # 3 or 5: extra balls only on 3-ball machines (TEAM-PEN-3)
 
 
 @dataclass(frozen=True)

@@ -244,12 +244,13 @@ def extra_balls_per_player(balls_per_game: int, *, tiebreaker: bool, opted_out: 
     return 1 if balls_per_game == 3 and not tiebreaker and not opted_out else 0
 
 
-def check_extra_ball_opt_out(*, agreed_by: frozenset[Side], round_one_declared: bool) -> None:
-    """TEAM-PEN-3: both captains may opt out of extra balls, only before a round-1 lineup is declared."""
+def check_extra_ball_opt_out(*, agreed_by: frozenset[Side], round_one_declared: bool) -> bool:
+    """TEAM-PEN-3: both captains may opt out of extra balls, only before a round-1 lineup is declared. Returns
+    whether the match is now played without extra balls (both captains agreed); one captain's agreement waits
+    for the other's."""
     if round_one_declared:
         raise RuleViolation("TEAM-PEN-3", "Extra-ball opt-out must be agreed before the match starts")
-    if agreed_by != BOTH_SIDES:
-        raise RuleViolation("TEAM-PEN-3", "Both captains must agree to opt out of extra balls")
+    return agreed_by == BOTH_SIDES
 
 
 # --- Match result (TEAM-MATCH-*, TEAM-FORF-*, TEAM-VENUE-*, TEAM-TB-*) ---

@@ -33,6 +33,7 @@ from storage.matches import (
     LineupReplacement,
     Match,
     MatchConfirmation,
+    MatchGameStart,
     MatchLineup,
     MatchMachineOut,
     MatchVisit,
@@ -108,7 +109,11 @@ async def machines(session: AsyncSession, match: Match) -> tuple[lineup.Machine,
 
 
 def _machines(rows: Iterable[Machine]) -> tuple[lineup.Machine, ...]:
-    return tuple(lineup.Machine(row.id or 0, row.title, row.max_players) for row in rows if row.status.in_service)
+    return tuple(
+        lineup.Machine(row.id or 0, row.title, row.max_players, row.balls_per_game)
+        for row in rows
+        if row.status.in_service
+    )
 
 
 async def machines_out(session: AsyncSession, match: Match) -> frozenset[int]:
@@ -154,6 +159,40 @@ async def night(
         removed=await machines_out(session, context.match),
         declarations=await declarations(session, context.match),
         replacements=await replacements(session, context.match),
+        progress=await progress(session, context.match),
+    )
+
+
+async def progress(session: AsyncSession, match: Match) -> tuple[lineup.GameProgress, ...]:
+    """TEAM-MACH-2: the games started with `/match start`. A started game is in progress until its scores are
+    entered, and done once they are all confirmed; entered but unconfirmed, it is pending again (its machine may
+    still fail it, TEAM-MACH-5) and keeps its start time (TEAM-SHORT-4)."""
+    starts = (await session.exec(select(MatchGameStart).where(MatchGameStart.match_id == match.id))).all()
+    if not starts:
+        return ()
+    rows = (
+        await session.exec(
+            select(GameScore.round_index, GameScore.game_number, GameScore.confirmed_at).where(
+                GameScore.match_id == match.id, GameScore.status != ScoreStatus.VOID
+            )
+        )
+    ).all()
+    confirmed: dict[tuple[int, int], bool] = {}
+    for round_index, game_number, confirmed_at in rows:
+        key = (round_index, game_number)
+        confirmed[key] = confirmed.get(key, True) and confirmed_at is not None
+    return tuple(
+        lineup.GameProgress(
+            start.round_index,
+            start.game_number,
+            lineup.GameStatus.IN_PROGRESS
+            if (key := (start.round_index, start.game_number)) not in confirmed
+            else lineup.GameStatus.DONE
+            if confirmed[key]
+            else lineup.GameStatus.PENDING,
+            started_at=start.started_at,
+        )
+        for start in starts
     )
 
 

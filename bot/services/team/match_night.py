@@ -43,10 +43,12 @@ from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import GameState
 from storage.db import Database
 from storage.matches import (
+    ExtraBallOptOut,
     GameScore,
     LineupReplacement,
     Match,
     MatchConfirmation,
+    MatchGameStart,
     MatchLineup,
     MatchVisit,
 )
@@ -207,6 +209,7 @@ class MatchNightService:
             if side is plan.first_declarer:
                 await self._refuse_finished(session, game)
                 await self._void_game(session, actor, game)
+                await self._unstart(session, actor, game)  # replayed from its start on the new machine (TEAM-MACH-2)
             row = LineupReplacement(
                 match_id=match_id, round_index=round_index, game_number=game_number, side=side,
                 players=list(accepted.entry.players), machine_id=accepted.entry.machine, declared_at=now,
@@ -216,6 +219,71 @@ class MatchNightService:
             await session.flush()
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
+
+    async def _unstart(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
+        query = select(MatchGameStart).where(
+            MatchGameStart.match_id == game.match_id,
+            MatchGameStart.round_index == game.round_index,
+            MatchGameStart.game_number == game.game_number,
+        )
+        for row in (await session.exec(query)).all():
+            audit.deleted(session, actor, row, at=self.clock.now(), reason="replayed on another machine")
+            await session.delete(row)
+
+    # --- games in progress (TEAM-MACH-2) and extra balls (TEAM-PEN-3) ----------------------------------
+
+    async def start_game(self, actor: Actor, league_name: str | None, game: GameRef) -> scoreboard.Scoreboard:
+        """TEAM-MACH-2: a captain (or an official) starts a declared game: at most two games are in progress at
+        once, and never two on one machine. The board then shows it playing until its scores are entered."""
+        match_id, round_index, game_number = game
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)  # two starts at once: the third game is still refused
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            await acting_in(session, actor, context)
+            if [r for r in await self._game_scores(session, game) if r.status is not ScoreStatus.VOID]:
+                raise Conflict(f"Round {round_index} game {game_number} already has scores: it was played.")
+            night = await match_facts.night(session, context)
+            lineup.start_game(night, round_index, game_number, now=now, options=context.options)
+            row = MatchGameStart(
+                match_id=match_id, round_index=round_index, game_number=game_number, started_at=now,
+                started_by=actor.user_id,
+            )  # fmt: skip
+            session.add(row)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict(f"Round {round_index} game {game_number} has already started.") from None
+            audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now)
+
+    async def opt_out_of_extra_balls(
+        self, actor: Actor, league_name: str | None, match_id: int
+    ) -> tuple[scoreboard.Scoreboard, bool]:
+        """TEAM-PEN-3: a captain agrees to play the match without extra balls (an official records both captains'
+        agreement at once); it holds once both have agreed, before round 1 is declared. Returns the board and
+        whether extra balls are now off."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            agreed = await scoreboard.extra_ball_opt_outs(session, match_id)
+            sides = frozenset([acting.side] if acting.side else Side) - agreed
+            round_one = any(d.round_index == 1 for d in night.declarations)
+            off = scoring.check_extra_ball_opt_out(agreed_by=agreed | sides, round_one_declared=round_one)
+            if not sides:
+                who = context.teams[acting.side].name if acting.side else "Both captains"
+                raise Conflict(f"{who} already agreed to play without extra balls.")
+            for side in sorted(sides):
+                row = ExtraBallOptOut(match_id=match_id, side=side, agreed_by=actor.user_id, agreed_at=now)
+                session.add(row)
+                await session.flush()
+                audit.created(session, actor, row, at=now)
+            return await scoreboard.build(session, context, now), off
 
     async def _refuse_finished(self, session: AsyncSession, game: GameRef) -> None:
         """TEAM-MACH-5 replays a game its machine broke; a game whose scores are confirmed was finished."""

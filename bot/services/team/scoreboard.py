@@ -20,7 +20,7 @@ from bot.rules.team.options import TeamOptions
 from bot.services.team import match_facts
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
-from storage.matches import GameScore, MatchChallenge, TiebreakerSetup
+from storage.matches import ExtraBallOptOut, GameScore, MatchChallenge, TiebreakerSetup
 from storage.models import Player
 
 
@@ -46,6 +46,9 @@ class BoardGame:
     entered_for: Side | None
     penalties: tuple[scoring.Penalty, ...]
     scores: tuple[GameScore, ...]  # the live (not VOID) rows, oldest first
+    in_progress: bool = False  # started with `/match start` and no scores yet (TEAM-MACH-2)
+    # TEAM-LINEUP-10, TEAM-MACH-9: who plays in what order, cut into the games its machine can hold at once.
+    order: tuple[tuple[lineup.Seat, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Scoreboard:
     games: tuple[BoardGame, ...]
     captains: dict[Side, tuple[int, ...]]  # Discord user ids of each side's captains
     tiebreak: TiebreakerSetup | None
+    extra_balls_off: frozenset[Side] = frozenset()  # the captains who opted out of extra balls (TEAM-PEN-3)
 
     def game(self, ref: GameRef) -> BoardGame:
         found = next((game for game in self.games if game.ref == ref), None)
@@ -104,32 +108,49 @@ async def build(session: AsyncSession, context: MatchContext, now: datetime) -> 
         result=scoring.match_result(facts, context.options),
         scores=scores,
         open_challenges=await open_challenges(session, context.match.id or 0),
-        games=_games(context, night, facts, scores),
+        games=_games(context, night, facts, scores, now),
         captains=await _captain_users(session, night),
         tiebreak=tiebreak,
+        extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
     )
 
 
+async def extra_ball_opt_outs(session: AsyncSession, match_id: int) -> frozenset[Side]:
+    """TEAM-PEN-3: the sides whose captain agreed to play the match without extra balls."""
+    rows = (await session.exec(select(ExtraBallOptOut.side).where(ExtraBallOptOut.match_id == match_id))).all()
+    return frozenset(Side(side) for side in rows)
+
+
 def _games(
-    context: MatchContext, night: lineup.MatchNight, facts: scoring.MatchFacts, scores: list[GameScore]
+    context: MatchContext,
+    night: lineup.MatchNight,
+    facts: scoring.MatchFacts,
+    scores: list[GameScore],
+    now: datetime,
 ) -> tuple[BoardGame, ...]:
     machines = {m.machine_id: m.name for m in night.machines}
+    capacity = {m.machine_id: m.max_players for m in night.machines}
+    running = {(p.round_index, p.game_number) for p in night.progress if p.status is lineup.GameStatus.IN_PROGRESS}
     games = []
     for plan, played in zip(lineup.round_plan(context.options), facts.rounds, strict=False):
         declared = match_facts.effective_lineups(night, plan.index)
         for number, game in enumerate(played, start=1):
             ref = GameRef(context.match.id or 0, plan.index, number)
             rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
+            machine_id = declared[plan.first_declarer].games[number - 1].machine
+            seats = lineup.game_order(night, plan.index, number, now=now, options=context.options)
             games.append(
                 BoardGame(
                     ref=ref,
-                    machine=machines.get(declared[plan.first_declarer].games[number - 1].machine or 0, "—"),
+                    machine=machines.get(machine_id or 0, "—"),
                     players={side: declared[side].games[number - 1].players for side in Side},
                     state=_state(game, rows, context.options),
                     result=scoring.game_result(game, context.options) if game.is_entered else None,
                     entered_for=next((row.entered_for for row in rows if row.confirmed_at is None), None),
                     penalties=game.penalties,
                     scores=rows,
+                    in_progress=(plan.index, number) in running and not rows,
+                    order=lineup.games_for_machine_capacity(capacity.get(machine_id or 0, 4), seats) if seats else (),
                 )
             )
     return tuple(games)
