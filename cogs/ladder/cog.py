@@ -231,10 +231,20 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         return Reply(embeds=[render.standings_embed(view)], ephemeral=False)
 
     @app_commands.command(name="playoffs", description="Playoff qualifiers per division, and the alternates")
-    @app_commands.describe(league=LEAGUE_OPTION)
+    @app_commands.describe(
+        missing="Playoff night: qualifiers not checked in at 19:30, comma-separated (the alternates step in)",
+        notified="Qualifiers who gave notice of absence, comma-separated",
+        rescheduled="Of those, the ones the commissioner could reschedule (they keep their place)",
+        league=LEAGUE_OPTION,
+    )
     @replies(ephemeral=False)
-    async def playoffs(self, interaction: discord.Interaction, league: LeagueOption = None) -> Reply:
-        view = await self.bot.services.ladder_standings.playoffs(actor_from(interaction), league)
+    async def playoffs(
+        self, interaction: discord.Interaction, missing: str | None = None, notified: str | None = None,
+        rescheduled: str | None = None, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        view = await self.bot.services.ladder_standings.playoffs(
+            actor_from(interaction), league, missing=missing, notified=notified, rescheduled=rescheduled
+        )
         return Reply(embeds=[render.playoffs_embed(view)], ephemeral=False)
 
     @app_commands.command(name="payouts", description="Weekly pots, winners and every player's money")

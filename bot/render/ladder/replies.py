@@ -166,7 +166,37 @@ def payouts_embed(view: Payouts) -> discord.Embed:
     for line in view.players:
         rows.append(f"{line.name[:14]:<14} {money(line.dues):>7} {money(line.payouts):>7} {money(line.forfeited):>7}")
     embed.add_field(name="Season money", value=("```\n" + "\n".join(rows) + "\n```")[:FIELD_MAX], inline=False)
+    if view.prizes:
+        embed.add_field(name="Season prizes (LADDER-PAY-5)", value=_prizes_text(view)[:FIELD_MAX], inline=False)
     return embed
+
+
+def _prizes_text(view: Payouts) -> str:
+    """LADDER-PAY-5, LADDER-AMB-23/34: each division's prize places, with the winners once they are known."""
+    basis = (
+        "the playoff finish"
+        if view.prizes_by == "playoffs"
+        else "the final standings"
+        if view.final
+        else "the standings; so far, they may still change"
+    )
+    lines = []
+    for division in dict.fromkeys(place.division for place in view.prizes):
+        places = [
+            f"{_ordinal(p.place)} {money(p.cents)}" + (f" {p.winner}" if p.winner else "")
+            for p in view.prizes
+            if p.division == division
+        ]
+        lines.append(f"{f'Division {division}' if division else 'League'}: " + ", ".join(places))
+    if view.consolation:
+        shares = ", ".join(f"{division} {money(cents)}" for division, cents in sorted(view.consolation.items()))
+        lines.append(f"Consolation prizes (LADDER-AMB-23): {shares}")
+    lines.append(f"Places go by {basis} (LADDER-AMB-34).")
+    return "\n".join(lines)
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th') }"
 
 
 def registry_embed(registry: Registry) -> discord.Embed:
@@ -210,9 +240,16 @@ def playoffs_embed(view: Playoffs) -> discord.Embed:
     for division in view.divisions:
         seeds = "\n".join(f"{seed}. {name}" for seed, name in enumerate(division.qualifiers, start=1))
         alternates = ", ".join(division.alternates) or "none"
+        changes = "".join(
+            f"\n{gone} is missing: {alternate} plays (LADDER-PO-2)" for gone, alternate in division.replaced
+        )
+        changes += "".join(
+            f"\n{name} gave notice: try to reschedule, else the alternate plays (LADDER-PO-3)"
+            for name in division.reschedule
+        )
         embed.add_field(
             name=f"Division {division.division}" if division.division else "League",
-            value=f"{seeds}\nAlternates: {alternates}"[:FIELD_MAX],
+            value=f"{seeds}\nAlternates: {alternates}{changes}"[:FIELD_MAX],
             inline=False,
         )
     return embed

@@ -63,6 +63,11 @@ class LadderOptions(ScoreInputOptions):
     consolation_a_percent: int = Field(20, ge=0, le=100)  # LADDER-AMB-23 footnote "*"
     consolation_b_percent: int = Field(50, ge=0, le=100)  # LADDER-AMB-23 footnote "**"
 
+    # Season prizes in cents, 1st, 2nd, 3rd… (LADDER-PAY-5): the sheet's table is missing, so the commissioner
+    # enters one per division (LADDER-AMB-23); division A's table serves the whole league before any split.
+    prizes_a_cents: tuple[int, ...] = ()
+    prizes_b_cents: tuple[int, ...] = ()
+
     # Playoffs (LADDER-PO-*, LADDER-AMB-19/34)
     playoff_qualifiers: int | None = Field(None, ge=2, le=6)  # None: clamp(division size // 3, 2, 6)
     prizes_by: Literal["playoffs", "standings"] = "playoffs"  # LADDER-AMB-34
@@ -73,6 +78,8 @@ class LadderOptions(ScoreInputOptions):
             split = getattr(self, name)
             if not split or sum(split) != 100 or any(share < 0 for share in split):
                 raise ValueError(f"{name} must be non-negative percentages adding up to 100 (LADDER-PAY-2)")
+        if any(prize < 0 for prize in (*self.prizes_a_cents, *self.prizes_b_cents)):
+            raise ValueError("season prizes are amounts in cents, none below 0 (LADDER-PAY-5)")
         if self.split_after_week >= self.regular_weeks:
             raise ValueError("split_after_week must come before the last regular week (LADDER-DIV-1)")
         return self
