@@ -70,7 +70,6 @@ NOT_YET_WIRED = {
     "ladder.scoring.week_tns": "LADDER-NORM-2",
     "team.attendance.check_out": "TEAM-SCHED-2",
     "team.attendance.short_attendance_flag_due": "TEAM-SCHED-4: the flag as the window closes (history has it)",
-    "team.playoffs.check_playoff_player": "TEAM-PO-2",
     "team.standings.tiebreaker_match_date": "TEAM-STAND-2",
 }
 

@@ -19,7 +19,7 @@ from bot.rules.team import roster as roster_rules
 from bot.rules.team.model import Side
 from bot.services.team import match_facts
 from bot.services.team.match_facts import MatchContext
-from bot.services.team.playoffs import neutral_venue_exclusions, playoff_eligible_players
+from bot.services.team.playoffs import eligibility_facts, neutral_venue_exclusions, playoff_eligible_players
 from storage.matches import Match, MatchKind, MatchLineup
 from storage.models import Conference, RosterEntry, Season, Team
 
@@ -59,18 +59,28 @@ async def check(
 ) -> None:
     """Refuse a playoff lineup naming an ineligible player (TEAM-PO-2/3), or a player locked to (or playing
     tonight for) another team (TEAM-MULTI-2/3)."""
-    allowed = await eligible(session, context, side)
-    if allowed is None:
+    if context.match.kind is not MatchKind.PLAYOFF:
         return
+    season = await session.get(Season, context.match.season_id)
+    assert season is not None
+    team = context.teams[side]
+    facts = await eligibility_facts(session, season, team)
     names = {entry.player_id: entry.name for entry in night.rosters[side]}
     for player in players:
         name = names.get(player, "That player")
-        if player not in allowed:
-            raise RuleViolation(
-                "TEAM-PO-3",
-                f"{name} did not play in the regular season for {context.teams[side].name}, "
-                "so cannot play in its playoffs.",
+        try:
+            if facts.regular_season_end is None:
+                raise RuleViolation("TEAM-PO-3", f"{name} did not play in the regular season")
+            playoff_rules.check_playoff_player(
+                player, name, facts.team, facts.spells, facts.games, regular_season_end=facts.regular_season_end
             )
+        except RuleViolation as refused:
+            fix = (
+                f": only players on the roster of {team.name} in the last regular-season week play its playoffs."
+                if refused.rule_id == "TEAM-PO-2"
+                else f" for {team.name}, so cannot play in its playoffs."
+            )
+            raise RuleViolation(refused.rule_id or "TEAM-PO-3", refused.message.rstrip(".") + fix) from None
         await _check_other_team(session, context, side, player, name)
 
 

@@ -242,16 +242,22 @@ async def neutral_venue_exclusions(
     return rules.excluded_machines(book.venues[match.venue_id or 0].machines, first, second)
 
 
-async def playoff_eligible_players(session: AsyncSession, season: Season, team: Team) -> frozenset[int]:
-    """TEAM-PO-2/PO-3: the team's players a playoff lineup may name: on the roster in the last regular-season
-    week, and with a score in a regular-season match game for this team (TEAM-AMB-15).
+@dataclass(frozen=True)
+class EligibilityFacts:
+    """What TEAM-PO-2/3 read about one team's season: its roster spells, who played for it in the regular
+    season, and the regular season's last match date (None before any regular match)."""
 
-    Tie-breaker games record team scores only, so they cannot make a player eligible here.
-    """
+    team: int
+    spells: list[rules.RosterSpell]
+    games: list[rules.GamePlayed]
+    regular_season_end: date | None
+
+
+async def eligibility_facts(session: AsyncSession, season: Season, team: Team) -> EligibilityFacts:
     end_query = select(func.max(Match.play_on)).where(Match.season_id == season.id, Match.kind == MatchKind.REGULAR)
     regular_season_end: date | None = (await session.exec(end_query)).first()
     if regular_season_end is None:
-        return frozenset()
+        return EligibilityFacts(team.id or 0, [], [], None)
     entries = (
         await session.exec(
             select(RosterEntry).where(RosterEntry.season_id == season.id, RosterEntry.team_id == team.id)
@@ -273,7 +279,19 @@ async def playoff_eligible_players(session: AsyncSession, season: Season, team: 
         )
         for player, side, match in scores
     ]
-    return rules.playoff_eligible(team.id or 0, spells, games, regular_season_end=regular_season_end)
+    return EligibilityFacts(team.id or 0, spells, games, regular_season_end)
+
+
+async def playoff_eligible_players(session: AsyncSession, season: Season, team: Team) -> frozenset[int]:
+    """TEAM-PO-2/PO-3: the team's players a playoff lineup may name: on the roster in the last regular-season
+    week, and with a score in a regular-season match game for this team (TEAM-AMB-15).
+
+    Tie-breaker games record team scores only, so they cannot make a player eligible here.
+    """
+    facts = await eligibility_facts(session, season, team)
+    if facts.regular_season_end is None:
+        return frozenset()
+    return rules.playoff_eligible(facts.team, facts.spells, facts.games, regular_season_end=facts.regular_season_end)
 
 
 def _require_final_season(loaded: SeasonResults) -> None:
