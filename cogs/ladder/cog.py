@@ -24,6 +24,10 @@ OFFENCES = [
     app_commands.Choice(name="slam tilt, accidental (LADDER-PEN-6)", value="slam_accidental"),
     app_commands.Choice(name="slam tilt from a malfunction (LADDER-PEN-6)", value="slam_malfunction"),
 ]
+REPLAY_CHOICES = [
+    app_commands.Choice(name="after a malfunction: the replay counts, even if lower (LADDER-PEN-1)", value="replaces"),
+    app_commands.Choice(name="after a tilted ball: the higher of the two counts (LADDER-PEN-5)", value="higher"),
+]
 
 
 def member_of(member: discord.Member | None) -> Member | None:
@@ -156,9 +160,12 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         game="Which of tonight's games (pick from the list)",
         score="The score, e.g. 12,345,670; several separated by spaces fill this game and the next ones",
         player="Whose score (default: yours); players enter for their own group",
+        replay="A replay of this game: after a malfunction it replaces the first score, after a tilted ball "
+        "the higher counts",
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.choices(replay=REPLAY_CHOICES)
     @replies(ephemeral=False)
     async def score(
         self,
@@ -166,13 +173,16 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         game: app_commands.Range[int, 1, 10],
         score: str,
         player: discord.Member | None = None,
+        replay: app_commands.Choice[str] | None = None,
         league: LeagueOption = None,
     ) -> Reply:
         entries = await self.bot.services.ladder_play.score(
-            actor_from(interaction), league, game=game, score=score, member=member_of(player)
-        )
+            actor_from(interaction), league, game=game, score=score, member=member_of(player),
+            replay=replay.value if replay else None,
+        )  # fmt: skip
         LADDER_BOARD.publish(self.bot, interaction.channel, (entries[0].group_id,))
-        return Reply(render.score_text(entries), ephemeral=False)
+        counted = {"replaces": " The replay counts (LADDER-PEN-1).", "higher": " The higher counts (LADDER-PEN-5)."}
+        return Reply(render.score_text(entries) + (counted[replay.value] if replay else ""), ephemeral=False)
 
     @app_commands.command(name="tiebreak", description="Enter the winner of a one-ball playoff for a tied game")
     @app_commands.describe(game="The tied game's number tonight", winner="Who won the playoff", league=LEAGUE_OPTION)

@@ -12,8 +12,16 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
-from bot.rules.ladder.attendance import Attendance, Notices, attendance_at_start, third_no_show
+from bot.rules.ladder.attendance import (
+    Attendance,
+    GameStage,
+    Notices,
+    attendance_at_start,
+    late_arrival_can_play,
+    third_no_show,
+)
 from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
+from bot.rules.ladder.penalties import malfunction_replay, take_higher
 from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order, players_in_a_tie
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
 from bot.rules.scores import parse_score, typed_scores
@@ -140,9 +148,18 @@ class LadderPlayService:
             return PickState(group.number, [], len(working) > 5, None, slots, None, group.id or 0)
 
     async def score(
-        self, actor: Actor, league_name: str | None, *, game: int, score: str, member: Member | None
+        self,
+        actor: Actor,
+        league_name: str | None,
+        *,
+        game: int,
+        score: str,
+        member: Member | None,
+        replay: str | None = None,
     ) -> list[ScoreEntry]:
-        """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones."""
+        """LADDER-SCORE-1: one score, or several separated by spaces for this game and the next ones. `replay`:
+        the score is a replay of the game's first, which it replaces even when lower after a malfunction
+        ("replaces", LADDER-PEN-1), or of which the higher counts after a tilted ball ("higher", LADDER-PEN-5)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
@@ -173,6 +190,9 @@ class LadderPlayService:
                 raise InvalidInput(
                     f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
                 )
+            await _check_late_arrival(session, ladder, night, group, target, range(game, last + 1))
+            if replay is not None:
+                values = [await _replayed(session, group, target, game, values, replay)]
             return [
                 await store_score(session, actor, ladder, night, group, everyone, target, number, value, now)
                 for number, value in enumerate(values, start=game)
@@ -209,6 +229,71 @@ class LadderPlayService:
             session.add(group)
             audit.updated(session, actor, group, before=before, at=now)
             return target.name
+
+
+async def _check_late_arrival(
+    session: AsyncSession,
+    ladder: LadderLeague,
+    night: LadderNight,
+    group: LadderGroup,
+    target: Entrant,
+    games: range,
+) -> None:
+    """LADDER-ATT-2: a player who checked in after the groups started plays the games not started yet; a game
+    the group finished before they came (someone's score was in) is scored as absent, premakeup or ghost."""
+    arrived = (
+        await session.exec(
+            select(LadderAttendance.checked_in_at).where(
+                LadderAttendance.season_id == ladder.season_id,
+                LadderAttendance.week == night.week,
+                LadderAttendance.ladder_player_id == target.id,
+            )
+        )
+    ).first()
+    start = datetime.combine(night.play_on, ladder.options.group_start)
+    if arrived is None or local_time(arrived, ladder.league.timezone) <= start:
+        return
+    finished = set(
+        (
+            await session.exec(
+                select(LadderScore.slot).where(
+                    LadderScore.group_id == group.id,
+                    LadderScore.ladder_player_id != target.id,
+                    col(LadderScore.entered_at) < arrived,
+                )
+            )
+        ).all()
+    )
+    for game in games:
+        stage = GameStage.FINISHED if game - 1 in finished else GameStage.NOT_STARTED
+        if not late_arrival_can_play(stage):
+            raise RuleViolation(
+                "LADDER-ATT-2",
+                f"Game {game} of group {group.number} was finished before {target.name} checked in: it is scored "
+                "as absent (premakeup, else ghost). Enter scores only for the games played after arriving.",
+            )
+
+
+async def _replayed(
+    session: AsyncSession, group: LadderGroup, target: Entrant, game: int, values: list[int], replay: str
+) -> int:
+    """The score that counts once a replay is played: LADDER-PEN-1 (the replay, even lower) or LADDER-PEN-5
+    (the higher of the two)."""
+    rule = "LADDER-PEN-5" if replay == "higher" else "LADDER-PEN-1"
+    if len(values) != 1:
+        raise InvalidInput(f"`replay`: give the one replay score of game {game}, not {len(values)} scores.")
+    first = (
+        await session.exec(
+            select(LadderScore.score).where(
+                LadderScore.group_id == group.id,
+                LadderScore.slot == game - 1,
+                LadderScore.ladder_player_id == target.id,
+            )
+        )
+    ).first()
+    if first is None:
+        raise RuleViolation(rule, f"{target.name} has no first score in game {game} to replay: enter it first.")
+    return take_higher(first, values[0]) if replay == "higher" else malfunction_replay(first, values[0])
 
 
 async def store_score(

@@ -7,40 +7,25 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.clock import ManualClock
-from storage.db import Database
-from tests.e2e.harness import RunningBot, running_bot
-from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok
+from tests.e2e.harness import RunningBot
+from tests.e2e.ladder.test_night import PLAYERS, ok
 from tests.e2e.season import refused
 
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
 @pytest.fixture
-async def closed(sqlite_db: Database) -> AsyncIterator[RunningBot]:
-    """Ten players join (p1 the best by skill), and one night is played and closed: each player scores the same on
-    all five games, p1 best, p10 worst."""
-    async with running_bot(sqlite_db) as league:
-        clock = league.bot.clock
-        assert isinstance(clock, ManualClock)
-        clock.set(NIGHT)
-        league.emulator.quiet_window = 0.001
-        await ok(league, '/league create name:"Jersey Ladder" format:ladder commissioner_role:@Commissioner', "owner")
-        await ok(league, '/venue add name:"The Break"', "alice")
-        for machine in MACHINES:
-            await ok(league, f'/machine add venue:"The Break" model:"{machine}"', "alice")
-            await ok(league, f'/ladder normalizer machine:"{machine}" value:20,000,000', "alice")
-        for number, name in enumerate(PLAYERS):
-            league.emulator.add_member(name)
-            await ok(league, f"/ladder join skill:{10 - number}", name)
-        await ok(league, "/ladder night open", "alice")
-        for group in (1, 2, 3):
-            await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
-        for number, name in enumerate(PLAYERS):
-            await ok(league, "/ladder checkin", name)
-            await ok(league, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
-        await ok(league, "/ladder night close", "alice")
-        yield league
+async def closed(ten_players: RunningBot) -> AsyncIterator[RunningBot]:
+    """One night played and closed: each player scores the same on all five games, p1 best, p10 worst."""
+    league = ten_players
+    await ok(league, "/ladder night open", "alice")
+    for group in (1, 2, 3):
+        await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        await ok(league, "/ladder checkin", name)
+        await ok(league, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
+    await ok(league, "/ladder night close", "alice")
+    yield league
 
 
 async def _standings(league: RunningBot) -> list[str]:
