@@ -63,7 +63,6 @@ NOT_YET_WIRED = {
     "field.penalties.wrong_game_count": "FIELD-PEN-7",
     "field.scoring.weekly_score": "FIELD-SCORE-5",
     "field.standings.regular_season_winner": "FIELD-STAND-3",
-    "ladder.scoring.week_tns": "LADDER-NORM-2",
     "team.attendance.check_out": "TEAM-SCHED-2",
     "team.attendance.short_attendance_flag_due": "TEAM-SCHED-4: the flag as the window closes (history has it)",
     "team.standings.tiebreaker_match_date": "TEAM-STAND-2",

@@ -23,7 +23,7 @@ from bot.rules.ladder.scoring import (
     TieNeedsPlayoff,
     game_points,
     match_bonus,
-    normalized,
+    week_tns,
 )
 
 PlayerId = int
@@ -79,7 +79,7 @@ def score_group_night(night: GroupNight, options: LadderOptions) -> ScoredNight:
     premakeups = {p: dict(a.premakeups) for p, a in night.absentees.items()}
     usage = {p: a.usage for p, a in night.absentees.items()}
     entries: list[tuple[GameEntry, ...]] = []
-    tns = {p: Fraction(0) for p in night.ranks}
+    official: dict[PlayerId, list[tuple[int, int]]] = {p: [] for p in night.ranks}  # (score, normalizer)
     played_any = {p: False for p in night.ranks}
     used_premakeup = {p: False for p in night.ranks}
     for index, slot in enumerate(night.slots):
@@ -101,13 +101,14 @@ def score_group_night(night: GroupNight, options: LadderOptions) -> ScoredNight:
                 usage[player] = missed.usage
                 entry = GameEntry(player, missed.kind, missed.placement, rank)
                 used_premakeup[player] |= missed.kind is EntryKind.PREMAKEUP
-            tns[player] += normalized(entry.official, slot.normalizer)  # LADDER-NORM-2
+            official[player].append((entry.official, slot.normalizer))
             slot_entries.append(entry)
         entries.append(tuple(slot_entries))
     games = tuple(
         game_points(e, normalizer=s.normalizer, options=options, playoff_order=night.playoff_orders.get(i, ()))
         for i, (e, s) in enumerate(zip(entries, night.slots, strict=True))
     )
+    tns = {p: week_tns(games_played) for p, games_played in official.items()}  # LADDER-NORM-2
     totals = {p: 0 for p in night.ranks}
     for game in games:
         if isinstance(game, GameResult):
