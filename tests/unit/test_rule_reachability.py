@@ -64,7 +64,6 @@ NOT_YET_WIRED = {
     "field.scoring.weekly_score": "FIELD-SCORE-5",
     "field.standings.regular_season_winner": "FIELD-STAND-3",
     "team.attendance.check_out": "TEAM-SCHED-2",
-    "team.attendance.short_attendance_flag_due": "TEAM-SCHED-4: the flag as the window closes (history has it)",
     "team.standings.tiebreaker_match_date": "TEAM-STAND-2",
 }
 

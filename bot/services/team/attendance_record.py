@@ -27,19 +27,24 @@ async def short_attendance_flags(
             .order_by(col(Match.play_on))
         )
     ).all()
-    statuses = []
+    statuses, weeks = [], []
     for match in matches:
         context = await match_facts.context_for(session, league, match)
         if now < attendance.window_settled_at(match.play_on, zone=context.zone, options=context.options):
             continue
         call = match_facts.attendance_call(context, await match_facts.visits(session, match), now)
         statuses.append(call.status[Side.HOME if match.home_team_id == team.id else Side.AWAY])
-    short = attendance.short_attendance_matches(statuses)
-    if short < TeamOptions.model_validate(league.options).short_attendance_flag:
+        weeks.append(match.week)
+    options = TeamOptions.model_validate(league.options)
+    # The flag goes up at the match that reaches the threshold, and again at each further one ("repeatedly").
+    flagged = [week for n, week in enumerate(weeks, 1) if attendance.short_attendance_flag_due(statuses[:n], options)]
+    if not flagged:
         return []
+    short = attendance.short_attendance_matches(statuses)
     return [
         (
             "TEAM-SCHED-4",
-            f"{short} matches this season begun with fewer than 4 players: the league may ask it to step out.",
+            f"{short} matches this season begun with fewer than 4 players: the league may ask it to step out "
+            f"(flagged after week {', '.join(str(week) for week in flagged)}).",
         )
     ]

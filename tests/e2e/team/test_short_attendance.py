@@ -28,6 +28,7 @@ async def test_two_short_matches_flag_the_team_team_sched_4(season_league: Runni
     clock.set(datetime.combine(second.play_on, time(23, 0), tzinfo=NEW_YORK))
     flagged = await league.run('/admin history team:"Rollovers"', as_member="alice")
     assert "2 matches this season begun with fewer than 4 players" in flagged.text(), flagged.text()
+    assert "(flagged after week 2)" in flagged.text(), flagged.text()  # the match that reached the threshold
     assert "(TEAM-SCHED-4)" in flagged.text() and flagged.ephemeral
     came = await league.run('/admin history team:"Spinners"', as_member="alice")
     assert "TEAM-SCHED-4" not in came.text(), came.text()
