@@ -128,8 +128,9 @@ class MatchNightCommands(commands.Cog):
 
     @app_commands.command(name="checkin", description="Check in for tonight's match (captains can check in teammates)")
     @app_commands.describe(
-        match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself", league=LEAGUE_OPTION
-    )
+        match=MATCH_OPTION, member="A teammate to check in (captains); leave empty for yourself",
+        leaving="Check out instead: the player leaves the match now", league=LEAGUE_OPTION,
+    )  # fmt: skip
     @app_commands.autocomplete(match=match_autocomplete)
     @replies(ephemeral=True)
     async def checkin(
@@ -137,13 +138,27 @@ class MatchNightCommands(commands.Cog):
         interaction: discord.Interaction,
         match: int,
         member: discord.Member | None = None,
+        leaving: bool = False,
         league: LeagueOption = None,
     ) -> Reply:
+        who = member.display_name if member else interaction.user.display_name
+        if leaving:
+            context, unfinished = await self.bot.services.match_night.check_out(
+                actor_from(interaction), league, match, member.id if member else None
+            )
+            await self._after(interaction, context)
+            games = ", ".join(f"round {g.round_index} game {g.game_number}" for g in unfinished)
+            dq = (
+                f" Written into {games}, not finished: that slot is DQ (TEAM-AMB-20); enter any score for them, "
+                "it is stored as DQ."
+                if unfinished
+                else ""
+            )
+            return Reply(f"🔴 {who} is checked out (TEAM-SCHED-2).{dq}")
         context = await self.bot.services.match_night.check_in(
             actor_from(interaction), league, match, member.id if member else None
         )
         await self._after(interaction, context)
-        who = member.display_name if member else interaction.user.display_name
         return Reply(f"🟢 {who} is checked in.")
 
     @app_commands.command(name="lineup", description="Declare your team's lineup for its next round (captains)")

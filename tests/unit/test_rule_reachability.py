@@ -32,9 +32,6 @@ WIRED_LATER = {
     "team.lineup.record_single_player_failure": "TEAM-MACH-6: one player's failure; match night rewrite",
     "team.lineup.SinglePlayerFailure": "TEAM-MACH-6: match night rewrite",
     "team.lineup.FailureChoice": "TEAM-MACH-6: match night rewrite",
-    "team.lineup.abandoned_slots": "TEAM-AMB-20: a starter who leaves mid-game; match night rewrite",
-    "team.lineup.AbandonedSlot": "TEAM-AMB-20: match night rewrite",
-    "team.lineup.unplayed_starters": "TEAM-AMB-12: excused starters at the close; match night rewrite",
 }
 
 # Rules no service applies yet, each with the catalog rule it carries: issue 16's remaining "wire it or delete it"
@@ -63,7 +60,6 @@ NOT_YET_WIRED = {
     "field.penalties.wrong_game_count": "FIELD-PEN-7",
     "field.scoring.weekly_score": "FIELD-SCORE-5",
     "field.standings.regular_season_winner": "FIELD-STAND-3",
-    "team.attendance.check_out": "TEAM-SCHED-2",
     "team.standings.tiebreaker_match_date": "TEAM-STAND-2",
 }
 

@@ -49,6 +49,13 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
         if round_lines:
             value = "\n".join(round_lines)
             embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value=value[:1024], inline=False)
+    if board.excused:
+        names = [
+            f"{context.teams[side].name}: {', '.join(board.names.get(p, '?') for p in players)}"
+            for side, players in board.excused.items()
+        ]
+        value = "; ".join(names) + ". Present starters with no slot left to play; no penalty."
+        embed.add_field(name="Excused (TEAM-AMB-12)", value=value[:1024], inline=False)
     if tiebreaker := board.facts.tiebreaker:
         embed.add_field(name="Tie-breaker", value=_tiebreaker_line(board, tiebreaker), inline=False)
     shown = board.open_challenges[:DISPUTES_SHOWN]
@@ -92,7 +99,8 @@ def _game_line(board: Scoreboard, game: BoardGame) -> str:
     """ "2. Godzilla: A1 9,000,000 + A2 6,900,000 vs H1 … → Flipper Kings +2 ✅", with what is still due."""
     standing = {row.player_id: row for row in game.scores}  # oldest first: a replay's row comes last
     scores = {player: row.score for player, row in standing.items()}
-    sides = [_players_text(board, game.players[side], scores) for side in (Side.AWAY, Side.HOME)]
+    dq = {player for player, row in standing.items() if row.status is ScoreStatus.DQ}  # e.g. TEAM-AMB-20
+    sides = [_players_text(board, game.players[side], scores, dq) for side in (Side.AWAY, Side.HOME)]
     line = f"{game.ref.game_number}. {game.machine}: {sides[0]} vs {sides[1]}"
     if any(row.status is ScoreStatus.REPLAY_REPLACES for row in standing.values()):
         line += " (replay)"
@@ -135,10 +143,15 @@ def _extra_balls_line(board: Scoreboard) -> str:
     return f"Extra balls: {'; '.join(parts)}.{waiting}" if parts else ""
 
 
-def _players_text(board: Scoreboard, players: tuple[int, ...], scores: dict[int, int]) -> str:
+def _players_text(
+    board: Scoreboard, players: tuple[int, ...], scores: dict[int, int], dq: set[int] | None = None
+) -> str:
     if not players:
         return "(forfeit)"
-    return " + ".join(board.names.get(p, "?") + (f" {format_score(scores[p])}" if p in scores else "") for p in players)
+    return " + ".join(
+        board.names.get(p, "?") + (" DQ" if dq and p in dq else f" {format_score(scores[p])}" if p in scores else "")
+        for p in players
+    )
 
 
 def _result_text(board: Scoreboard, result: scoring.GameResult) -> str:

@@ -100,16 +100,7 @@ class MatchNightService:
         now = self.clock.now()
         async with self.db.writing() as session:
             await lock_match(session, match_id)  # two check-ins of one player at once: one is refused
-            context = await load_context(session, actor, league_name, match_id)
-            await require_unsigned(session, context)
-            rosters = await match_facts.rosters(session, context)
-            me = await player_id_of(session, context.league, actor.user_id)
-            target = me if member_id is None else await player_id_of(session, context.league, member_id)
-            side = side_of_player(rosters, target)
-            if target is None or side is None:
-                raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
-            if target != me:
-                await require_side(session, actor, context, side, "check in a teammate")
+            context, rosters, side, target = await self._attendee(session, actor, league_name, match_id, member_id)
             today = now.astimezone(context.zone).date()
             await require_in_good_standing(session, context.league, [target], on=today, doing="check in for a match")
             visits = await match_facts.visits(session, context.match)
@@ -119,6 +110,50 @@ class MatchNightService:
             await session.flush()
             audit.created(session, actor, visit, at=now)
         return context
+
+    async def check_out(
+        self, actor: Actor, league_name: str | None, match_id: int, member_id: int | None
+    ) -> tuple[MatchContext, list[GameRef]]:
+        """TEAM-SCHED-2, TEAM-SCHED-5: a player leaves, time-stamped (a captain may check a teammate out).
+        Returns the match and the games the player was written into that were not finished: those slots are DQ
+        (TEAM-AMB-20), which the scores entered for them then record."""
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)
+            context, rosters, side, target = await self._attendee(session, actor, league_name, match_id, member_id)
+            rows = (
+                await session.exec(
+                    select(MatchVisit).where(MatchVisit.match_id == match_id).order_by(col(MatchVisit.id))
+                )
+            ).all()
+            before = tuple(attendance.Visit(r.side, r.player_id, r.arrived_at, r.left_at) for r in rows)
+            after = attendance.check_out(before, rosters[side], side, target, now=now)
+            for row, old, new in zip(rows, before, after, strict=True):
+                if old != new:
+                    snapshot = audit.snapshot(row)
+                    row.left_at = new.left
+                    session.add(row)
+                    audit.updated(session, actor, row, before=snapshot, at=now, reason="checked out")
+            await session.flush()
+            night = await _finished_games_done(session, context, await match_facts.night(session, context, rosters))
+            left_in = lineup.abandoned_slots(night, now=now, options=context.options)
+        return context, [GameRef(match_id, s.round_index, s.game_number) for s in left_in if s.player_id == target]
+
+    async def _attendee(
+        self, session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, member_id: int | None
+    ) -> tuple[MatchContext, dict[Side, tuple[attendance.RosterEntry, ...]], Side, int]:
+        """The match, its rosters, and the player checking in or out (the actor, or a teammate a captain names)."""
+        context = await load_context(session, actor, league_name, match_id)
+        await require_unsigned(session, context)
+        rosters = await match_facts.rosters(session, context)
+        me = await player_id_of(session, context.league, actor.user_id)
+        target = me if member_id is None else await player_id_of(session, context.league, member_id)
+        side = side_of_player(rosters, target)
+        if target is None or side is None:
+            raise RuleViolation("TEAM-LINEUP-7", f"That player is not on either roster of {context.label} tonight.")
+        if target != me:
+            await require_side(session, actor, context, side, "check in or out a teammate")
+        return context, rosters, side, target
 
     # --- lineups (TEAM-LINEUP-*) --------------------------------------------------------------------
 
@@ -385,6 +420,11 @@ class MatchNightService:
                 if replay:
                     await self._void_replays(session, actor, game)  # a replay tied again: kept, VOID
             status = ScoreStatus.REPLAY_REPLACES if replay else ScoreStatus.NORMAL
+            left = {  # TEAM-AMB-20: written in, then checked out before this game finished: the slot is DQ
+                slot.player_id
+                for slot in lineup.abandoned_slots(night, now=now, options=context.options)
+                if (slot.round_index, slot.game_number) == (round_index, game_number)
+            }
             rows = [
                 GameScore(
                     match_id=match_id,
@@ -393,7 +433,7 @@ class MatchNightService:
                     side=side,
                     player_id=player_id,
                     score=score,
-                    status=status,
+                    status=ScoreStatus.DQ if player_id in left else status,
                     entered_by=actor.user_id,
                     entered_for=acting.side,
                     entered_at=now,
@@ -598,6 +638,24 @@ class MatchNightService:
             GameScore.game_number == game.game_number,
         )
         return list((await session.exec(query)).all())
+
+
+async def _finished_games_done(
+    session: AsyncSession, context: MatchContext, night: lineup.MatchNight
+) -> lineup.MatchNight:
+    """The night with every game whose scores are in marked done: a player who leaves after their game was
+    entered leaves nothing unfinished (TEAM-AMB-20, TEAM-SCHED-5)."""
+    entered = (
+        await session.exec(
+            select(GameScore.round_index, GameScore.game_number).where(
+                GameScore.match_id == context.match.id, GameScore.status != ScoreStatus.VOID
+            )
+        )
+    ).all()
+    done = {(r, g) for r, g in entered}
+    kept = tuple(p for p in night.progress if (p.round_index, p.game_number) not in done)
+    finished = tuple(lineup.GameProgress(r, g, lineup.GameStatus.DONE) for r, g in sorted(done))
+    return replace(night, progress=kept + finished)
 
 
 async def _acting_and_night(

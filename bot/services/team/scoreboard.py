@@ -6,7 +6,7 @@ is due is exactly what its buttons offer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -66,6 +66,7 @@ class Scoreboard:
     captains: dict[Side, tuple[int, ...]]  # Discord user ids of each side's captains
     tiebreak: TiebreakerSetup | None
     extra_balls_off: frozenset[Side] = frozenset()  # the captains who opted out of extra balls (TEAM-PEN-3)
+    excused: dict[Side, tuple[int, ...]] = field(default_factory=dict)  # starters left unplayed (TEAM-AMB-12)
 
     def game(self, ref: GameRef) -> BoardGame:
         found = next((game for game in self.games if game.ref == ref), None)
@@ -112,7 +113,19 @@ async def build(session: AsyncSession, context: MatchContext, now: datetime) -> 
         captains=await _captain_users(session, night),
         tiebreak=tiebreak,
         extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
+        excused=_excused(context, night, now),
     )
+
+
+def _excused(context: MatchContext, night: lineup.MatchNight, now: datetime) -> dict[Side, tuple[int, ...]]:
+    """TEAM-AMB-12: once every round is declared, the starters who came but had no slot left to play are
+    excused, with no penalty; the board records them."""
+    plans = lineup.round_plan(context.options)
+    declared = {(d.round_index, d.side) for d in night.declarations}
+    if any((plan.index, side) not in declared for plan in plans for side in Side):
+        return {}
+    found = {side: lineup.unplayed_starters(night, side, now=now, options=context.options) for side in Side}
+    return {side: players for side, players in found.items() if players}
 
 
 async def extra_ball_opt_outs(session: AsyncSession, match_id: int) -> frozenset[Side]:
