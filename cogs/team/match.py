@@ -45,6 +45,10 @@ TIEBREAK_FORMATS = [
     app_commands.Choice(name="shared game (3 players, one ball each)", value="shared_game"),
     app_commands.Choice(name="split flipper (2 players, one flipper each)", value="split_flipper"),
 ]
+FAILURE_CHOICES = [
+    app_commands.Choice(name="play on as if nothing happened", value="continue"),
+    app_commands.Choice(name="replay solo right after the game (the replay counts)", value="replay_solo"),
+]
 SIDE_CHOICES = [app_commands.Choice(name="home", value="home"), app_commands.Choice(name="away", value="away")]
 DISPUTE_KIND_CHOICES = [app_commands.Choice(name=kind, value=kind) for kind in DISPUTE_KINDS]
 PICK_CHOICES = [
@@ -468,6 +472,35 @@ class MatchNightCommands(commands.Cog):
         played = board.game(game_ref)
         order = f"; {order_text(board, played.order)}" if played.order else ""
         return Reply(f"▶️ Round {round} game {game} on {played.machine} is under way{order}.", ephemeral=False)
+
+    @match_group.command(
+        name="failure", description="A failure that hurt one player of a game in progress: play on or replay solo"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, round="Round 1–4", game="Game number in the round", member="The player it hurt",
+        choice="The player's choice, made at once", what="What failed (goes to the machine log)",
+        league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.choices(choice=FAILURE_CHOICES)
+    @app_commands.autocomplete(match=match_autocomplete)
+    @replies(ephemeral=False)
+    async def failure(
+        self, interaction: discord.Interaction, match: int,
+        round: app_commands.Range[int, 1, 4], game: app_commands.Range[int, 1, 4], member: discord.Member,
+        choice: app_commands.Choice[str], what: app_commands.Range[str, 1, 300], league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        game_ref = GameRef(match, round, game)
+        board, _failure, name = await self.bot.services.match_night.player_failure(
+            actor_from(interaction), league, game_ref, member_id=member.id, choice=choice.value, what=what
+        )
+        await self._after(interaction, board)
+        if choice.value == "replay_solo":
+            return Reply(
+                f"🔧 {name} replays round {round} game {game} solo right after it; enter that score with "
+                "`/match replay`: it replaces the first one, even if lower (TEAM-MACH-6). Logged.",
+                ephemeral=False,
+            )
+        return Reply(f"🔧 {name} plays on: the score stands (TEAM-MACH-6). Logged.", ephemeral=False)
 
     @match_group.command(
         name="extraballs", description="Agree to play this match without extra balls, before round 1 (captains)"

@@ -138,6 +138,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match extension": ("/match extension match:{match} agreed:false", "YDDDDR"),
     # The commissioner records both captains' agreement; the captain's then is already in.
     "match extraballs": ("/match extraballs match:{match}", "YRDDDR"),
+    "match failure": (
+        '/match failure match:{match} round:1 game:1 member:@hp2 choice:continue what:"Flipper died"', "RRDDDR"),
     "match forfeit": ("/match forfeit match:{match} side:away", "YDDDDR"),
     "match machine": (
         '/match machine match:{match} machine:{machine} kind:removed agreed:false reason:"Sticky flipper"', "RRDDDR"),

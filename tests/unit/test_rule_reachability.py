@@ -27,12 +27,9 @@ ENTRY_POINTS = (
     "bot/ukpl_replay.py",
 )
 
-# Rules whose caller, the match night (bot/services/team/match_night.py), is being rewritten: the rewrite wires them.
-WIRED_LATER = {
-    "team.lineup.record_single_player_failure": "TEAM-MACH-6: one player's failure; match night rewrite",
-    "team.lineup.SinglePlayerFailure": "TEAM-MACH-6: match night rewrite",
-    "team.lineup.FailureChoice": "TEAM-MACH-6: match night rewrite",
-}
+# Rules whose caller, the match night (bot/services/team/match_night.py), was being rewritten: all are wired now
+# (`/match start`, `/match failure`, `/match extraballs`, `/checkin leaving:`, the board's play order).
+WIRED_LATER: dict[str, str] = {}
 
 # Rules no service applies yet, each with the catalog rule it carries: issue 16's remaining "wire it or delete it"
 # work. The list only shrinks: a name wired or deleted must leave it (test_allowances_name_only_unreached_rules).

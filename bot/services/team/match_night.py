@@ -20,7 +20,7 @@ from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RoundKind, ScoreStatus, Side
-from bot.services import audit
+from bot.services import audit, machine_log
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import find_league
@@ -42,6 +42,7 @@ from bot.services.team.match_access import (
 from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import GameState
 from storage.db import Database
+from storage.discipline import IssueKind, IssueSeverity
 from storage.matches import (
     ExtraBallOptOut,
     GameScore,
@@ -52,6 +53,7 @@ from storage.matches import (
     MatchLineup,
     MatchVisit,
 )
+from storage.models import Machine
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
@@ -292,6 +294,49 @@ class MatchNightService:
                 raise Conflict(f"Round {round_index} game {game_number} has already started.") from None
             audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, now)
+
+    async def player_failure(
+        self, actor: Actor, league_name: str | None, game: GameRef, *, member_id: int, choice: str, what: str
+    ) -> tuple[scoreboard.Scoreboard, lineup.SinglePlayerFailure, str]:
+        """TEAM-MACH-6: a failure that hurts one player of a game in progress: that player chooses at once to play
+        on, or to replay solo straight after the game (the replay, entered with `/match replay`, replaces the first
+        score). The choice is logged with the failure (TEAM-MACH-7, COMMON-MALF-1). Returns the board, the choice
+        and the player's name."""
+        match_id, round_index, game_number = game
+        now = self.clock.now()
+        try:
+            chosen = lineup.FailureChoice(choice)
+        except ValueError:
+            raise InvalidInput("`choice`: pick continue or replay_solo from the list.") from None
+        async with self.db.writing() as session:
+            await lock_match(session, match_id)
+            context = await load_context(session, actor, league_name, match_id)
+            await require_unsigned(session, context)
+            await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            player = await player_id_of(session, context.league, member_id)
+            if player is None:
+                raise InvalidInput("`member`: that member is not a player of this league.")
+            failure = lineup.record_single_player_failure(
+                night, round_index, game_number, player, chosen, now=now, options=context.options
+            )
+            name = next((e.name for side in Side for e in night.rosters[side] if e.player_id == player), "The player")
+            machine_id = _game_entries(night, context, game)[
+                lineup.round_plan(context.options)[round_index - 1].first_declarer
+            ].machine
+            machine = await session.get(Machine, machine_id) if machine_id else None
+            if machine is not None:
+                action = (
+                    f"{name} replays solo after the game; the replay replaces the score (TEAM-MACH-6)"
+                    if failure.choice is lineup.FailureChoice.REPLAY_SOLO
+                    else f"{name} played on; the score stands (TEAM-MACH-6)"
+                )
+                await machine_log.record(
+                    session, actor, machine, kind=IssueKind.FAILURE, severity=IssueSeverity.MINOR,
+                    description=f"Round {round_index} game {game_number}, {name}: {what.strip()}"[:500],
+                    action_taken=action, at=now, match_id=match_id,
+                )  # fmt: skip
+            return await scoreboard.build(session, context, now), failure, name
 
     async def opt_out_of_extra_balls(
         self, actor: Actor, league_name: str | None, match_id: int

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from storage.discipline import MachineIssue
 from storage.matches import MatchGameStart
 from storage.models import Machine
 from tests.e2e.team_night import Night, four_each_checked_in
@@ -118,3 +119,30 @@ async def test_an_extra_ball_opt_out_after_round_one_is_refused_team_pen_3(night
     assert "TEAM-PEN-3" in late and "Extra-ball opt-out must be agreed before the match starts" in late
     board = await _board(night)
     assert "Extra balls: 1 per player per game on Godzilla, Medieval Madness, Attack from Mars." in board
+
+
+async def test_one_players_failure_is_their_choice_team_mach_6(night: Night) -> None:
+    """TEAM-MACH-6: a failure that hurts one player only, in a game in progress: the player plays on or replays
+    solo straight after the game, and the choice is logged with the failure (TEAM-MACH-7). A game not in progress,
+    or a player not in it, is refused."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    failure = '/match failure match:MATCH round:1 game:1 member:@{who} choice:{choice} what:"Left flipper stuck"'
+    early = await night.run(failure.format(who="h1", choice="continue"), "h1")
+    assert "TEAM-MACH-6" in early and "Game 1 of round 1 is not in progress" in early
+    await night.run("/match start match:MATCH round:1 game:1", "h1")
+    elsewhere = await night.run(failure.format(who="h3", choice="continue"), "h1")
+    assert "TEAM-MACH-6" in elsewhere and "H3 is not playing in game 1" in elsewhere
+    on = await night.run(failure.format(who="h1", choice="continue"), "h1")
+    assert "H1 plays on: the score stands (TEAM-MACH-6)" in on
+    solo = await night.run(failure.format(who="a2", choice="replay_solo"), "a1")
+    assert "A2 replays round 1 game 1 solo right after it" in solo and "`/match replay`" in solo
+    async with night.league.db.reading() as session:
+        logged = (await session.exec(select(MachineIssue).order_by(col(MachineIssue.id)))).all()
+    assert [(row.machine_id, row.action_taken) for row in logged] == [
+        (m1, "H1 played on; the score stands (TEAM-MACH-6)"),
+        (m1, "A2 replays solo after the game; the replay replaces the score (TEAM-MACH-6)"),
+    ]
+    assert logged[0].description == "Round 1 game 1, H1: Left flipper stuck"
