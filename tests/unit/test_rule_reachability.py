@@ -57,7 +57,6 @@ NOT_YET_WIRED = {
     "field.penalties.wrong_game_count": "FIELD-PEN-7",
     "field.scoring.weekly_score": "FIELD-SCORE-5",
     "field.standings.regular_season_winner": "FIELD-STAND-3",
-    "team.standings.tiebreaker_match_date": "TEAM-STAND-2",
 }
 
 

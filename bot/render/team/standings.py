@@ -80,8 +80,10 @@ def tie_notes(view: StandingsView) -> list[str]:
     for table in view.tables:
         for group in table.level_after_every_step:
             names = and_list(sorted(table.teams[team].name for team in group))
+            on = table.tiebreaker_dates.get(group)
             then = (
-                "A tie-breaker match is due; a commissioner schedules it."
+                (f"A tie-breaker match is due on {on:%a %Y-%m-%d}" if on else "A tie-breaker match is due")
+                + "; a commissioner schedules it."
                 if view.season_complete
                 else "If the season ends like this, a tie-breaker match decides it."
             )

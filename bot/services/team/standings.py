@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlmodel import col, select
@@ -44,6 +44,8 @@ class ConferenceTable:
     rows: list[rules.StandingRow]
     teams: dict[int, Team]
     level_after_every_step: list[frozenset[int]]  # ties touching the playoff places (TEAM-STAND-2)
+    # When each of those ties' tie-breaker match is played (TEAM-STAND-2), once the regular season has a last match
+    tiebreaker_dates: dict[frozenset[int], date] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -67,12 +69,40 @@ class SeasonResults:
     results: list[rules.MatchResult]
     lines: list[ScheduledLine]
 
-    def table(self, conference: str, options: TeamOptions) -> ConferenceTable:
+    def table(self, conference: str, options: TeamOptions, *, postseason_on: date | None = None) -> ConferenceTable:
+        """`postseason_on`: the playoffs' first day, if set; a week with no match before it is a bye week."""
         teams = {team.id or 0: team for team in self.conferences[conference]}
         rows = rules.standings(teams, self.results)
         played = [row for row in rows if row.played]
         due = rules.ties_needing_tiebreaker_match(played, playoff_teams=options.playoff_teams)
-        return ConferenceTable(conference, rows, teams, due)
+        return ConferenceTable(conference, rows, teams, due, self._tiebreaker_dates(due, rows, teams, postseason_on))
+
+    def _tiebreaker_dates(
+        self,
+        due: list[frozenset[int]],
+        rows: list[rules.StandingRow],
+        teams: dict[int, Team],
+        postseason_on: date | None,
+    ) -> dict[frozenset[int], date]:
+        """TEAM-STAND-2: with a bye week before the playoffs, the regular match night of the week after the regular
+        season; without one, two nights after the later of the tied teams' last regular-season match."""
+        ends = [line.match.play_on for line in self.regular_lines]
+        if not ends:
+            return {}
+        end = max(ends)
+        bye = postseason_on is not None and postseason_on - end > timedelta(days=7)
+        dates = {}
+        for group in due:
+            tied = [row for row in rows if row.team in group]
+            nights = [night for t in sorted(group) if (night := teams[t].match_weekday) is not None]
+            try:
+                dates[group] = rules.tiebreaker_match_date(
+                    tied, regular_season_end=end, match_night=nights[0] if nights else end.weekday(),
+                    bye_week_before_playoffs=bye,
+                )  # fmt: skip
+            except ValueError:  # the tied teams have played no regular-season match yet
+                continue
+        return dates
 
     @property
     def regular_lines(self) -> list[ScheduledLine]:
@@ -111,7 +141,7 @@ class StandingsService:
             view = StandingsView(
                 league,
                 chosen,
-                [loaded.table(name, options) for name in names],
+                [loaded.table(name, options, postseason_on=chosen.postseason_on) for name in names],
                 final_matches=sum(1 for line in regular if line.result is not None and line.result.final),
                 regular_matches=len(regular),
             )

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event
 from sqlmodel import select
 
-from bot.local.emulator import EmulatorError
+from bot.local.emulator import EmulatorError, InteractionResult
 from bot.rules.refusals import InvalidInput
 from bot.rules.team.model import Side
 from bot.services.actor import Actor
@@ -286,3 +286,29 @@ async def test_playoffs_seed_from_the_final_standings(season_league: RunningBot)
         season = (await session.exec(select(Season))).one()
         eligible = await playoff_eligible_players(session, season, kings)
     assert eligible == set(facts.players[kings.id or 0][:4])  # the four who played; two never did
+
+
+async def test_the_tie_breaker_match_date_follows_the_bye_week_team_stand_2(season_league: RunningBot) -> None:
+    """TEAM-STAND-2: once the regular season is over, a tie level after every step that touches the playoffs
+    gets its tie-breaker match date: two nights after the later of the tied teams' last regular match (no bye
+    week), or the regular match night of the week after the regular season when a bye week comes before the
+    playoffs (`/season postseason` more than a week after the last regular match)."""
+    league = season_league
+    await league.run("/schedule generate weeks:2 start:2027-03-01", as_member="alice")
+    matches, facts = await stored_matches(league), await Facts.load(league)
+    for match in matches:  # every home team wins 12–0; Spinners and Rollovers (Mondays) split theirs
+        await facts.venue_forfeit(match, Side.AWAY)
+    assert max(m.play_on for m in matches) == date(2027, 3, 11)  # the season's last match, a Thursday
+    league.bot.clock.set(datetime(2027, 3, 12, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+
+    def west_note(reply: InteractionResult) -> str:
+        fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+        return next(line for line in fields["⚖️ Tie-breaker match (TEAM-STAND-2)"].splitlines() if "West" in line)
+
+    no_bye = west_note(await league.run("/standings", as_member="fk3"))
+    assert "Rollovers and Spinners are level" in no_bye
+    assert "A tie-breaker match is due on Wed 2027-03-10" in no_bye, no_bye  # Mon 03-08 + two nights
+    dated = await league.run("/season postseason date:2027-03-29", as_member="alice")
+    assert not dated.content.startswith("⛔"), dated.content
+    bye = west_note(await league.run("/standings", as_member="fk3"))
+    assert "A tie-breaker match is due on Mon 2027-03-15" in bye, bye  # their match night after Thu 03-11
