@@ -2,7 +2,10 @@
 well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run.
 
 Each meet feeds the rating its machine games and then its final positions as one more game: the positions say
-who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md)."""
+who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md).
+What is measured is the rating blended with each player's score form, their recent margins over the field
+(bot/rules/ratings/form.py); the rating alone is printed beside it. Only this check uses the blend: the bot's
+ratings are the rating alone (docs/ratings.md says why)."""
 
 from __future__ import annotations
 
