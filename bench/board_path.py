@@ -54,10 +54,11 @@ class BoardGame:
 
 
 def board_workloads(
-    emulator: TimedEmulator, prepare: Callable[[], Awaitable[list[Board]]], *, games: int, who: str
+    emulator: TimedEmulator, prepare: Callable[[], Awaitable[list[Board]]], *, who: str
 ) -> list[Workload]:
     """The path's three kinds. `prepare` puts tonight where every game awaits scores and has the bot post or
-    edit the boards (unmeasured); `games` is how many it leaves awaiting; `who` says who acts, for the report."""
+    edit the boards (unmeasured); each kind then takes as many games as the boards offer, at most the samples
+    asked for. `who` says who acts, for the report."""
     opened: list[tuple[InteractionResult, BoardGame]] = []
     echoed: list[tuple[InteractionResult, BoardGame]] = []
 
@@ -74,9 +75,9 @@ def board_workloads(
         return [_confirm(emulator, echo, game) for echo, game in list(echoed)[:n]]
 
     return [
-        Workload(ENTER, enter, limit=games, note=f"each of tonight's {games} games from its board: {who}"),
-        Workload(SUBMIT, submit, limit=games, needs=(ENTER,), note="the form the press opened, every field a score"),
-        Workload(CONFIRM, confirm, limit=games, needs=(SUBMIT,), note="under the echo that pinged the confirmer"),
+        Workload(ENTER, enter, note=f"each game awaiting scores tonight, from its board: {who}"),
+        Workload(SUBMIT, submit, needs=(ENTER,), note="the form the press opened, a score in every field"),
+        Workload(CONFIRM, confirm, needs=(SUBMIT,), note="under the echo that pinged the confirmer"),
     ]
 
 

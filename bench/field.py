@@ -139,7 +139,6 @@ def field_workloads(league: FieldLeague, emulator: TimedEmulator) -> list[Worklo
         ][:n]
 
     entries = len(league.players) * len(league.machines)
-    groups = -(-len(league.players) // 4)
     return [
         Workload("no-op (/noop)", noop),
         Workload("/field standings", standings),
@@ -148,7 +147,6 @@ def field_workloads(league: FieldLeague, emulator: TimedEmulator) -> list[Worklo
         *board_workloads(
             emulator,
             lambda: _boards(league, emulator),
-            games=groups * len(league.machines),
             who="a player of the group enters everyone's scores on a machine in one form, another confirms (in turn)",
         ),
     ]

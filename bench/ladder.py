@@ -158,7 +158,6 @@ def ladder_workloads(league: LadderLeague, emulator: TimedEmulator) -> list[Work
         ][:n]
 
     entries = len(league.players) * GAMES
-    groups = -(-len(league.players) // 4)
     return [
         Workload("no-op (/noop)", noop),
         Workload("/ladder standings", standings),
@@ -167,7 +166,6 @@ def ladder_workloads(league: LadderLeague, emulator: TimedEmulator) -> list[Work
         *board_workloads(
             emulator,
             lambda: _boards(league, emulator),
-            games=groups * GAMES,
             who="a player of the group enters everyone's scores in one form, another confirms (in turn)",
         ),
     ]

@@ -92,7 +92,7 @@ def team_workloads(league: TeamLeague, emulator: TimedEmulator) -> list[Workload
             note="the opposing captain confirms each entered game",
         ),
         *board_workloads(
-            emulator, lambda: _boards(league, emulator), games=games,
+            emulator, lambda: _boards(league, emulator),
             who="the home captain enters, the away captain confirms",
         ),
     ]  # fmt: skip
