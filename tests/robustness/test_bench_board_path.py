@@ -1,8 +1,8 @@
-"""The benchmark's board path (bench/board_path.py) through the real bot, on a small league of each format:
-every game awaiting scores is pressed on its living board (a button, or the board's menu of games), its form
-submitted with a score in every field, and confirmed under the echo by another member. Nothing may be refused
-or fail, and every score must be stored and confirmed: a benchmark that timed refusals or errors would time
-the wrong thing, and a full run is too long to find that out."""
+"""The benchmark's board path (bench/board_path.py) through the real bot, on a small league of each format and
+on both databases: every game awaiting scores is pressed on its living board (a button, or the board's menu of
+games), its form submitted with a score in every field, and confirmed under the echo by another member. Nothing
+may be refused or fail, and every score must be stored and confirmed: a benchmark that timed refusals or errors
+would time the wrong thing, and a full run is too long to find that out."""
 
 from __future__ import annotations
 
@@ -91,10 +91,10 @@ async def timed_emulator() -> AsyncIterator[TimedEmulator]:
 
 
 @pytest.mark.parametrize("format_name", list(SEEDS))
-async def test_the_benchmark_enters_and_confirms_every_game_on_boards(sqlite_db: Database, format_name: str) -> None:
+async def test_the_benchmark_enters_and_confirms_every_game_on_boards(db: Database, format_name: str) -> None:
     async with timed_emulator() as emulator:
-        seeded = await SEEDS[format_name](sqlite_db, emulator)
-        async with running_bot(sqlite_db, emulator, clock=ManualClock(seeded.now)):
+        seeded = await SEEDS[format_name](db, emulator)
+        async with running_bot(db, emulator, clock=ManualClock(seeded.now)):
             path = selected(seeded.workloads, [CONFIRM])
             assert [w.kind for w in path] == [ENTER, SUBMIT, CONFIRM]  # --kind brings in what Confirm needs
             for workload in path:
