@@ -1,7 +1,8 @@
 """`python -m bench.profile_commands [KIND …]`: a pyinstrument profile of the bot serving one team command kind
 of the benchmark, one member at a time (the cost of one command, without queueing), with the bot in this
 process so the profile sees discord.py, the cog, the service and the database driver. Kinds: the workloads'
-names in `bench.team_load` (e.g. "/score", "Confirm button", "autocomplete (/lineup p1)")."""
+names in `bench.team_load` (e.g. "/score", "Confirm button", "autocomplete (/lineup p1)"), in the order they
+prepare each other: "board: Enter scores → form" before "board: form → echo" before "board: Confirm"."""
 
 from __future__ import annotations
 
