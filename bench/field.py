@@ -2,7 +2,8 @@
 players would from Discord, and tonight's night open with everyone checked in and put in groups.
 
 Command kinds: `/field score` (each player enters their own score on each of tonight's five machines once),
-`/field standings`, and autocomplete of tonight's machines (`/field score machine:`), beside `/noop`.
+`/field standings`, autocomplete of tonight's machines (`/field score machine:`), and the board path on each
+group's board (bench/board_path.py: Enter scores, the form, Confirm), beside `/noop`.
 """
 
 from __future__ import annotations

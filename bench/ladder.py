@@ -2,7 +2,8 @@
 commissioner and players would from Discord, and tonight's night open with everyone checked in.
 
 Command kinds: `/ladder score` (each player enters each of tonight's five games once), `/ladder standings`,
-and autocomplete of tonight's machines (`/ladder games pick game:`), beside the `/noop` baseline.
+autocomplete of tonight's machines (`/ladder games pick game:`), and the board path on each group's board
+(bench/board_path.py: Enter scores, the form, Confirm), beside the `/noop` baseline.
 """
 
 from __future__ import annotations
