@@ -2,7 +2,8 @@
 players would from Discord, and tonight's night open with everyone checked in and put in groups.
 
 Command kinds: `/field score` (each player enters their own score on each of tonight's five machines once),
-`/field standings`, and autocomplete of tonight's machines (`/field score machine:`), beside `/noop`.
+`/field standings`, autocomplete of tonight's machines (`/field score machine:`), and the board path on each
+group's board (bench/board_path.py: Enter scores, the form, Confirm), beside `/noop`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import delete
 from sqlmodel import col, select
 
+from bench.board_path import Board, board_workloads, rotated
 from bench.load import Call, TimedEmulator, Workload
 from bench.team import actor
 from bot.clock import ManualClock
@@ -22,8 +24,8 @@ from bot.local.emulator import Emulator
 from bot.services import Services
 from bot.services.players import Member
 from storage.db import Database
-from storage.field import FieldNight, FieldScore
-from storage.models import Machine
+from storage.field import FieldCheckin, FieldNight, FieldScore
+from storage.models import Machine, Player
 
 NEW_YORK = ZoneInfo("America/New_York")
 FIRST_NIGHT = date(2027, 3, 2)  # a Tuesday
@@ -143,7 +145,41 @@ def field_workloads(league: FieldLeague, emulator: TimedEmulator) -> list[Worklo
         Workload("/field standings", standings),
         Workload("autocomplete (/field score machine)", autocomplete),
         Workload("/field score", score, limit=entries, note=f"each player on each of tonight's machines: {entries}"),
+        *board_workloads(
+            emulator,
+            lambda: _boards(league, emulator),
+            who="a player of the group enters everyone's scores on a machine in one form, another confirms (in turn)",
+        ),
     ]
+
+
+async def _boards(league: FieldLeague, emulator: TimedEmulator) -> list[Board]:
+    """Tonight's scores cleared, then the groups made again by an official (FIELD-GROUP-2: allowed before play),
+    which has the bot post or edit every group's living board with all five machines awaiting scores."""
+    await league.clear_tonight()
+    result = await emulator.run(f"/field groups {OPTION}", as_member=emulator.guild.owner.name, timeout=30)
+    if result.content.startswith("⛔"):
+        raise RuntimeError(f"/field groups: {result.content}")
+    name_of = {emulator.member(name).id: name for name in league.players}
+    async with league.db.reading() as session:
+        rows = (
+            select(FieldCheckin.group_number, Player.discord_user_id)
+            .join(Player, col(Player.id) == FieldCheckin.player_id)
+            .where(FieldCheckin.night_id == league.night_id, col(FieldCheckin.group_number).is_not(None))
+            .order_by(col(FieldCheckin.group_number), col(FieldCheckin.id))
+        )
+        groups: dict[int, list[str]] = {}
+        for number, user in (await session.exec(rows)).all():
+            groups.setdefault(number or 0, []).append(name_of[user])
+    night = league.night_id
+    return [
+        Board(
+            enter=f"field-enter:{night}:{number}:", menu=f"pick:field-enter:{night}:{number}",
+            confirm=f"field-confirm:{night}:{number}:", games=len(league.machines),
+            entering=players, confirming=rotated(players),
+        )
+        for number, players in groups.items()
+    ]  # fmt: skip
 
 
 def _run(emulator: TimedEmulator, line: str, member: str) -> Call:

@@ -2,7 +2,8 @@
 commissioner and players would from Discord, and tonight's night open with everyone checked in.
 
 Command kinds: `/ladder score` (each player enters each of tonight's five games once), `/ladder standings`,
-and autocomplete of tonight's machines (`/ladder games pick game:`), beside the `/noop` baseline.
+autocomplete of tonight's machines (`/ladder games pick game:`), and the board path on each group's board
+(bench/board_path.py: Enter scores, the form, Confirm), beside the `/noop` baseline.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import delete
 from sqlmodel import col, select
 
+from bench.board_path import Board, board_workloads, rotated
 from bench.load import Call, TimedEmulator, Workload
 from bench.team import actor
 from bot.clock import ManualClock
 from bot.local.emulator import Emulator
 from bot.services import Services
 from storage.db import Database
-from storage.ladder import LadderGroup, LadderNight, LadderScore
+from storage.ladder import LadderGroup, LadderNight, LadderPlayer, LadderScore
+from storage.models import Player
 
 NEW_YORK = ZoneInfo("America/New_York")
 FIRST_NIGHT = date(2027, 3, 3)  # a Wednesday
@@ -50,6 +53,37 @@ class LadderLeague:
         async with self.db.writing() as session:
             groups = select(LadderGroup.id).where(LadderGroup.night_id == self.night_id)
             await session.exec(delete(LadderScore).where(col(LadderScore.group_id).in_(groups)))
+
+    async def groups(self, emulator: Emulator) -> list[TonightGroup]:
+        """Tonight's groups: their players (emulator names, best rank first) and their games in play order."""
+        name_of = {emulator.member(name).id: name for name in self.players}
+        async with self.db.reading() as session:
+            night = await session.get(LadderNight, self.night_id)
+            assert night is not None
+            machines = {m["id"]: m["name"] for m in night.machines}
+            rows = select(LadderGroup).where(LadderGroup.night_id == self.night_id).order_by(col(LadderGroup.number))
+            groups = list((await session.exec(rows)).all())
+            users = select(LadderPlayer.id, Player.discord_user_id).join(
+                Player, col(Player.id) == LadderPlayer.player_id
+            )
+            discord_of = {entry: user for entry, user in (await session.exec(users)).all()}
+        return [
+            TonightGroup(
+                group.id or 0,
+                group.number,
+                [name_of[discord_of[entry]] for entry in group.members],
+                [machines[m] for m in group.slots] if group.slots else list(machines.values()),
+            )
+            for group in groups
+        ]
+
+
+@dataclass(frozen=True)
+class TonightGroup:
+    group_id: int
+    number: int
+    players: list[str]  # emulator names, best rank first
+    games: list[str]  # machine names, in play order
 
 
 def _score(player: int, game: int, week: int) -> int:
@@ -130,7 +164,32 @@ def ladder_workloads(league: LadderLeague, emulator: TimedEmulator) -> list[Work
         Workload("/ladder standings", standings),
         Workload("autocomplete (/ladder games pick game)", autocomplete),
         Workload("/ladder score", score, limit=entries, note=f"each player's {GAMES} games tonight, {entries} entries"),
+        *board_workloads(
+            emulator,
+            lambda: _boards(league, emulator),
+            who="a player of the group enters everyone's scores in one form, another confirms (in turn)",
+        ),
     ]
+
+
+async def _boards(league: LadderLeague, emulator: TimedEmulator) -> list[Board]:
+    """Tonight's scores cleared, then each group's games set again, as they were, by the commissioner
+    (LADDER-AMB-15): the bot posts or edits every group's living board with all five games awaiting scores."""
+    await league.clear_tonight()
+    groups = await league.groups(emulator)
+    for group in groups:
+        line = f'/ladder games set group:{group.number} games:"{", ".join(group.games)}" {OPTION}'
+        result = await emulator.run(line, as_member=emulator.guild.owner.name, timeout=30)
+        if result.content.startswith("⛔"):
+            raise RuntimeError(f"{line}: {result.content}")
+    return [
+        Board(
+            enter=f"ladder-enter:{g.group_id}:", menu=f"pick:ladder-enter:{g.group_id}",
+            confirm=f"ladder-confirm:{g.group_id}:", games=len(g.games),
+            entering=g.players, confirming=rotated(g.players),
+        )
+        for g in groups
+    ]  # fmt: skip
 
 
 def _run(emulator: TimedEmulator, line: str, member: str) -> Call:

@@ -65,6 +65,21 @@ class Workload:
     max_concurrency: int | None = None  # e.g. lineups: one declaration at a time per match, by rule
     limit: int | None = None  # how many legal commands one preparation allows (e.g. one score per game)
     note: str = ""
+    needs: tuple[str, ...] = ()  # the kinds whose commands prepare this one's (Confirm needs the scores entered)
+
+
+def selected(workloads: Sequence[Workload], kinds: Sequence[str]) -> list[Workload]:
+    """The workloads of these kinds and of every kind they need, in their order (all of them given no kinds)."""
+    if not kinds:
+        return list(workloads)
+    needs = {w.kind: w.needs for w in workloads}
+    wanted, todo = set(), list(kinds)
+    while todo:
+        kind = todo.pop()
+        if kind not in wanted:
+            wanted.add(kind)
+            todo.extend(needs.get(kind, ()))
+    return [w for w in workloads if w.kind in wanted]
 
 
 @dataclass

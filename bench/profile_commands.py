@@ -1,34 +1,36 @@
-"""`python -m bench.profile_commands [KIND …]`: a pyinstrument profile of the bot serving one team command kind
-of the benchmark, one member at a time (the cost of one command, without queueing), with the bot in this
-process so the profile sees discord.py, the cog, the service and the database driver. Kinds: the workloads'
-names in `bench.team_load` (e.g. "/score", "Confirm button", "autocomplete (/lineup p1)")."""
+"""`python -m bench.profile_commands [--format NAME] [KIND …]`: a pyinstrument profile of the bot serving
+command kinds of the benchmark, one member at a time (the cost of one command, without queueing), with the bot
+in this process so the profile sees discord.py, the cog, the service and the database driver. Kinds: the
+workloads' names of the format (team by default: `bench.team_load`, e.g. "/score", "Confirm button",
+"autocomplete (/lineup p1)"; ladder and field: `bench.ladder`, `bench.field`), in the order they prepare each
+other: "board: Enter scores → form" before "board: form → echo" before "board: Confirm"."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import sys
 import time
 
 from pyinstrument import Profiler
 
 from bench.databases import scratch_database
+from bench.formats import FORMATS
 from bench.load import TimedEmulator, measure
-from bench.team import seed_team_league
-from bench.team_load import team_workloads
 from bot.clock import ManualClock
 from tests.e2e.harness import running_bot
 
 SAMPLES = 60
 
 
-async def main(kinds: list[str]) -> None:
+async def main(format_name: str, kinds: list[str]) -> None:
+    fmt = next(f for f in FORMATS if f.name == format_name)
     async with scratch_database("sqlite") as (db, _):
         emulator = TimedEmulator()
         await emulator.start()
         try:
-            league = await seed_team_league(db, emulator)
-            async with running_bot(db, emulator, clock=ManualClock(league.now)):
-                workloads = {w.kind: w for w in team_workloads(league, emulator)}
+            seeded = await fmt.seed(db, emulator)
+            async with running_bot(db, emulator, clock=ManualClock(seeded.now)):
+                workloads = {w.kind: w for w in seeded.workloads(emulator)}
                 for kind in kinds or ["/score"]:
                     workload = workloads[kind]
                     calls = await workload.calls(SAMPLES)
@@ -44,4 +46,8 @@ async def main(kinds: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1:]))
+    parser = argparse.ArgumentParser(prog="python -m bench.profile_commands", description=__doc__)
+    parser.add_argument("--format", default="team", choices=[f.name for f in FORMATS])
+    parser.add_argument("kinds", nargs="*")
+    args = parser.parse_args()
+    asyncio.run(main(args.format, args.kinds))

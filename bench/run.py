@@ -30,7 +30,7 @@ from bench.bot_process import ROOT, BotProcess
 from bench.crash import CrashCycle, crash_cycle
 from bench.databases import scratch_database
 from bench.formats import FORMATS, BenchFormat
-from bench.load import Latencies, TimedEmulator, measure
+from bench.load import Latencies, TimedEmulator, measure, selected
 from bench.standings_curve import CurvePoint, standings_curve
 from storage.db import Database
 
@@ -102,7 +102,7 @@ async def run_format(fmt: BenchFormat, db: Database, plan: Plan, *, guild_seed: 
                 result.startups.append(bot.started_in or 0.0)
                 await bot.stop()
             await bot.start()
-            workloads = [w for w in seeded.workloads(emulator) if not plan.kinds or w.kind in (*plan.kinds, NOOP)]
+            workloads = selected(seeded.workloads(emulator), (*plan.kinds, NOOP) if plan.kinds else ())
             rounds = (
                 (1, plan.samples_single, None),
                 (plan.concurrency, plan.samples_concurrent, None),
@@ -369,8 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", action="append", help="only this format (repeatable)")
     parser.add_argument(
         "--kind", action="append",
-        help="only this command kind, e.g. '/player profile' (repeatable): beside the no-op and the seeded league's "
-        "service figures; no restarts, sustained mix, curve, crashes or bad input",
+        help="only this command kind, e.g. '/player profile' or 'board: Confirm' (repeatable), with the kinds it needs "
+        "(a Confirm needs the scores entered): beside the no-op and the seeded league's service figures; no "
+        "restarts, sustained mix, curve, crashes or bad input",
     )  # fmt: skip
     parser.add_argument("--out", help=f"where to write the results (default {RESULTS})")
     args = parser.parse_args(argv)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+from bench.board_path import Board, board_workloads
 from bench.load import Call, TimedEmulator, Workload
 from bench.team import FIRST_DECLARER, ROUND_GAMES, TeamLeague, TonightMatch
 from bot.local.emulator import InteractionResult
@@ -86,7 +87,38 @@ def team_workloads(league: TeamLeague, emulator: TimedEmulator) -> list[Workload
             note=f"{matches} at once at most: within a match, declarations follow each other by rule (TEAM-LINEUP-2)",
         ),
         Workload("/score", score, limit=games, note=f"each of tonight's {games} games entered once"),
-        Workload("Confirm button", confirm, limit=games, note="the opposing captain confirms each entered game"),
+        Workload(
+            "Confirm button", confirm, limit=games, needs=("/score",),
+            note="the opposing captain confirms each entered game",
+        ),
+        *board_workloads(
+            emulator, lambda: _boards(league, emulator),
+            who="the home captain enters, the away captain confirms",
+        ),
+    ]  # fmt: skip
+
+
+async def _boards(league: TeamLeague, emulator: TimedEmulator) -> list[Board]:
+    """Tonight's matches with three rounds declared and no scores; then round 4 declared through the bot (HOME
+    first, TEAM-LINEUP-2), which posts or edits each match's living board with all its games awaiting scores."""
+    await league.reset_tonight(rounds_declared=3)
+    last = len(ROUND_GAMES)
+
+    async def declare(match: TonightMatch) -> None:
+        for side in (FIRST_DECLARER[last - 1], FIRST_DECLARER[last - 1].other):
+            result = await emulator.run(_lineup_line(match, last, side), as_member=match.captain(side), timeout=30)
+            if result.content.startswith("⛔"):
+                raise RuntimeError(f"round {last} lineup refused: {result.content}")
+
+    await asyncio.gather(*(declare(match) for match in league.tonight))
+    games = sum(len(g) for g in ROUND_GAMES)
+    return [
+        Board(
+            enter=f"score:enter:{m.match_id}:", menu=f"board:enter:{m.match_id}",
+            confirm=f"score:confirm:{m.match_id}:", games=games,
+            entering=[m.home_captain], confirming=[m.away_captain],
+        )
+        for m in league.tonight
     ]  # fmt: skip
 
 
@@ -102,12 +134,7 @@ def _declaration(
     step: int,
     done: dict[tuple[int, int], asyncio.Event],
 ) -> Call:
-    players = [match.players[side][i] for game in ROUND_GAMES[round_index - 1] for i in game]
-    options = [f"p{slot}:{player}" for slot, player in enumerate(players, start=1)]
-    if side is FIRST_DECLARER[round_index - 1]:
-        count = len(ROUND_GAMES[round_index - 1])
-        options += [f"m{g}:{match.machines[(g + round_index) % len(match.machines)]}" for g in range(1, count + 1)]
-    line = f"/lineup match:{match.match_id} " + " ".join(options)
+    line = _lineup_line(match, round_index, side)
 
     async def call() -> InteractionResult:
         if step > 0:
@@ -118,6 +145,15 @@ def _declaration(
             done[(match.match_id, step)].set()
 
     return call
+
+
+def _lineup_line(match: TonightMatch, round_index: int, side: Side) -> str:
+    players = [match.players[side][i] for game in ROUND_GAMES[round_index - 1] for i in game]
+    options = [f"p{slot}:{player}" for slot, player in enumerate(players, start=1)]
+    if side is FIRST_DECLARER[round_index - 1]:
+        count = len(ROUND_GAMES[round_index - 1])
+        options += [f"m{g}:{match.machines[(g + round_index) % len(match.machines)]}" for g in range(1, count + 1)]
+    return f"/lineup match:{match.match_id} " + " ".join(options)
 
 
 def _confirm(

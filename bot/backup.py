@@ -1,21 +1,25 @@
 """Online backups of a SQLite database, and restoring one (PostgreSQL: `pg_dump`/`pg_restore`, see README).
 
-The backup uses SQLite's backup API through the bot's own aiosqlite connection, so it can run next to the
-bot: it copies one consistent snapshot (WAL readers never block writers) into a temporary file, checks it
-with `PRAGMA integrity_check`, and only then moves it into place.
+The backup uses SQLite's backup API through one of the bot's own pooled connections, on a worker thread (a
+large copy would hold up the event loop), so it can run next to the bot: it copies one consistent snapshot
+(WAL readers never block writers) into a temporary file, checks it with `PRAGMA integrity_check`, and only then
+moves it into place.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from sqlmodel import SQLModel
 
 from storage.db import Database
+from storage.sqlite_inline import InlineConnection
 
 PG_HELP = (
     "This database is PostgreSQL: back it up with `pg_dump --format=custom --file=pinleague.dump DATABASE_URL` and "
@@ -42,10 +46,8 @@ async def backup(db: Database, target: Path) -> BackupReport:
     _require_sqlite(db)
     partial = _fresh_partial(target)
     async with db.connect() as connection:
-        source = await _driver_connection(connection)
-        async with aiosqlite.connect(partial) as copy:
-            await source.backup(copy)
-            counts = await _checked_counts(copy, partial)
+        source = await _sqlite_connection(connection)
+        counts = await asyncio.to_thread(_copy, source, partial)
     os.replace(partial, target)
     return BackupReport(target, counts)
 
@@ -54,12 +56,23 @@ async def restore(db: Database, source: Path) -> BackupReport:
     """Replace the database's contents with a backup. Stop the bot first: this overwrites every table."""
     _require_sqlite(db)
     _require_file(source)
-    async with aiosqlite.connect(source) as backup_file:
-        await _checked_counts(backup_file, source)
-        async with db.connect() as connection:
-            await backup_file.backup(await _driver_connection(connection))
-            counts = await _checked_counts(await _driver_connection(connection), Path(str(db.url.database)))
+    async with db.connect() as connection:
+        target = await _sqlite_connection(connection)
+        counts = await asyncio.to_thread(_restore, source, target, Path(str(db.url.database)))
     return BackupReport(Path(str(db.url.database)), counts)
+
+
+def _copy(source: sqlite3.Connection, partial: Path) -> dict[str, int]:
+    with contextlib.closing(sqlite3.connect(partial)) as copy:
+        source.backup(copy)
+        return _checked_counts(copy, partial)
+
+
+def _restore(source: Path, target: sqlite3.Connection, target_path: Path) -> dict[str, int]:
+    with contextlib.closing(sqlite3.connect(source)) as backup_file:
+        _checked_counts(backup_file, source)
+        backup_file.backup(target)
+    return _checked_counts(target, target_path)
 
 
 def _fresh_partial(target: Path) -> Path:
@@ -80,20 +93,19 @@ def _require_sqlite(db: Database) -> None:
         raise BackupError(PG_HELP)
 
 
-async def _driver_connection(connection: Any) -> aiosqlite.Connection:
+async def _sqlite_connection(connection: Any) -> sqlite3.Connection:
+    """The `sqlite3` connection under a pooled one, held by this caller alone until it is returned."""
     raw = await connection.get_raw_connection()
-    driver: aiosqlite.Connection = raw.driver_connection
-    return driver
+    driver: InlineConnection = raw.driver_connection
+    return driver.sqlite_connection
 
 
-async def _checked_counts(connection: aiosqlite.Connection, path: Path) -> dict[str, int]:
-    async with connection.execute("PRAGMA integrity_check") as cursor:
-        verdict = [row[0] for row in await cursor.fetchall()]
+def _checked_counts(connection: sqlite3.Connection, path: Path) -> dict[str, int]:
+    verdict = [row[0] for row in connection.execute("PRAGMA integrity_check").fetchall()]
     if verdict != ["ok"]:
         raise BackupError(f"{path} failed its integrity check: {'; '.join(verdict[:5])}")
     counts = {}
     for table in SQLModel.metadata.sorted_tables:
-        async with connection.execute(f'SELECT count(*) FROM "{table.name}"') as cursor:
-            row = await cursor.fetchone()
+        row = connection.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()
         counts[table.name] = row[0] if row else 0
     return counts

@@ -14,10 +14,10 @@ ARENAS = 2
 
 def limit_malloc_arenas() -> None:
     """glibc gives each thread that allocates its own malloc arena, up to 8 per core, and memory freed in one
-    arena serves only that arena. aiosqlite runs every SQLite connection on a thread of its own, so a busy
-    bot spreads SQLite's allocations over many arenas, each holding freed memory the others cannot reuse
-    (about 6 MiB of peak resident memory in the benchmark). Two arenas are plenty for one event loop and a
-    few database threads. Call it before those threads start; elsewhere than glibc it does nothing."""
+    arena serves only that arena. The bot's threads (the event loop; asyncio's executor for DNS lookups and
+    backups; on PostgreSQL none more) would each hold freed memory the others cannot reuse: when aiosqlite ran
+    every SQLite connection on a thread, that was about 6 MiB of peak resident memory in the benchmark. Two
+    arenas are plenty. Call it before other threads start; elsewhere than glibc it does nothing."""
     library = ctypes.util.find_library("c")
     if library is None:
         return

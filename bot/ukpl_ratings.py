@@ -2,20 +2,24 @@
 well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run.
 
 Each meet feeds the rating its machine games and then its final positions as one more game: the positions say
-who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md)."""
+who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md).
+What is measured is the rating blended with each player's score form, their recent margins over the field
+(bot/rules/ratings/form.py); the rating alone is printed beside it. Only this check uses the blend: the bot's
+ratings are the rating alone (docs/ratings.md says why)."""
 
 from __future__ import annotations
 
 import argparse
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from statistics import fmean
 
 from bot.rules.ratings.engine import DEFAULT_SETTINGS, Game, RatingBook, RatingSettings
+from bot.rules.ratings.form import FORM_WEIGHT, FormBook, blend, meet_margins
 from bot.rules.ratings.metrics import pairwise_hits, spearman
 from bot.ukpl_replay import DEFAULT_DATA, Dataset, load_dataset
 
@@ -70,27 +74,61 @@ def machine_scores(dataset: Dataset, competition: int) -> dict[int, dict[str, in
     return dict(machines)
 
 
-def evaluate(
+@dataclass(frozen=True)
+class Prediction:
+    """What was expected of one measured meet's players, from the meets before it only."""
+
+    competition: int
+    blended: dict[str, float]  # what the command measures: the rating blended with score form
+    rating: dict[str, float]  # the rating alone (mean skill)
+    baseline: dict[str, float]  # each player's mean past meet percentile
+
+
+def predictions(
     dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
-) -> tuple[Tally, Tally]:
-    """(rating, baseline) tallies over the meets of `seasons`, each meet predicted only from those before it."""
+) -> Iterator[Prediction]:
+    """For each meet of `seasons`, in the order given, the strength of each player with MIN_EARLIER_MEETS earlier
+    meets; each is made before that meet's own games are read."""
     book: RatingBook[str] = RatingBook(settings)
-    percentiles: dict[str, list[float]] = defaultdict(list)  # the baseline: each player's past meet percentiles
-    rated, baseline = Tally(), Tally()
+    form: FormBook[str] = FormBook()
+    percentiles: dict[str, list[float]] = defaultdict(list)
     for competition in meets:
         machines = machine_scores(dataset, competition)
         positions = {result.player: result.position for result in dataset.results[competition]}
         if dataset.calendar[competition].season in seasons:
             present = {*positions, *(player for scores in machines.values() for player in scores)}
             known = [p for p in present if len(percentiles[p]) >= MIN_EARLIER_MEETS]
-            rated.add({p: book.rating(p).predictive for p in known}, machines, positions)
-            baseline.add({p: fmean(percentiles[p]) for p in known}, machines, positions)
+            rating = {p: book.rating(p).mu for p in known}
+            forms = {p: f for p in known if (f := form.form(p)) is not None}
+            baseline = {p: fmean(percentiles[p]) for p in known}
+            yield Prediction(competition, blend(rating, forms, FORM_WEIGHT), rating, baseline)
         book.play_all(Game.from_scores(scores) for scores in machines.values())
         book.play(Game.from_scores({player: -position for player, position in positions.items()}))
+        form.add(meet_margins(machines.values()))
         field_size = len(positions)
         for player, position in positions.items():
             percentiles[player].append((field_size - position) / (field_size - 1))
-    return rated, baseline
+
+
+@dataclass
+class Figures:
+    blended: Tally = field(default_factory=Tally)
+    rating: Tally = field(default_factory=Tally)
+    baseline: Tally = field(default_factory=Tally)
+
+
+def evaluate(
+    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
+) -> Figures:
+    """The tallies of the blend, the rating alone and the baseline over the meets of `seasons`."""
+    figures = Figures()
+    for predicted in predictions(dataset, meets, seasons, settings):
+        machines = machine_scores(dataset, predicted.competition)
+        positions = {result.player: result.position for result in dataset.results[predicted.competition]}
+        figures.blended.add(predicted.blended, machines, positions)
+        figures.rating.add(predicted.rating, machines, positions)
+        figures.baseline.add(predicted.baseline, machines, positions)
+    return figures
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,9 +143,11 @@ def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
     meets = in_date_order(dataset)
     if limit is not None:
         meets = meets[:limit]
-    rated, baseline = evaluate(dataset, meets, MEASURED_SEASONS)
-    print(f"meets measured: {len(rated.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
-    print(f"pairwise accuracy: {rated.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {rated.pairs} pairs)")
-    print(f"mean Spearman: {rated.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
+    figures = evaluate(dataset, meets, MEASURED_SEASONS)
+    blended, rating, baseline = figures.blended, figures.rating, figures.baseline
+    print(f"meets measured: {len(blended.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
+    print(f"pairwise accuracy: {blended.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {blended.pairs} pairs)")
+    print(f"mean Spearman: {blended.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
+    print(f"rating alone, without score form: pairwise {rating.accuracy:.4f}, Spearman {rating.mean_spearman:.4f}")
     print(f"run time: {time.perf_counter() - started:.1f} s")
     return 0

@@ -7,7 +7,8 @@ lock up front with `BEGIN IMMEDIATE`; a read-then-write transaction under a plai
 "database is locked" when another writer got there first. Inside one process the writers also queue
 on an asyncio lock, so they wait their turn on the event loop instead of in SQLite's sleeping busy
 handler (which adds tens of milliseconds per collision). BEGIN IMMEDIATE still guards against other
-processes, such as a CLI import next to the running bot.
+processes, such as a CLI import next to the running bot. Statements run on the event loop's thread
+(`storage/sqlite_inline.py`), not on aiosqlite's: a transaction holds the write lock only for its own work.
 
 PostgreSQL runs at READ COMMITTED; services rely on unique constraints and `SELECT … FOR UPDATE`
 for races, never on read-modify-write in Python.
@@ -29,6 +30,8 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from storage.sqlite_inline import inline_connector
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 POSTGRES_CONNECT_TIMEOUT = 10  # seconds; asyncpg's own 60 s leaves a start against a silent host hanging
@@ -63,11 +66,12 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
-        connect_args: dict[str, Any] = {"timeout": POSTGRES_CONNECT_TIMEOUT}
+        engine_args: dict[str, Any] = {"connect_args": {"timeout": POSTGRES_CONNECT_TIMEOUT}}
         if self.is_sqlite:
             self._ensure_sqlite_directory()
-            connect_args = {"isolation_level": None, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
-        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, connect_args=connect_args)
+            busy_timeout_s = SQLITE_BUSY_TIMEOUT_MS / 1000
+            engine_args = {"async_creator": inline_connector(str(self.url.database), busy_timeout_s=busy_timeout_s)}
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, **engine_args)
         if self.is_sqlite:
             _tune_sqlite(self.engine)
             reader = self.engine
@@ -170,7 +174,6 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
             "PRAGMA journal_mode=WAL",
             "PRAGMA foreign_keys=ON",
             "PRAGMA synchronous=NORMAL",
-            f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         ):
             cursor.execute(pragma)
         cursor.close()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+import asyncio
+import sqlite3
+import time
+from contextlib import AsyncExitStack, closing
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -13,7 +16,9 @@ from storage.models import League
 from tests.storage import helpers as make
 from tests.storage.helpers import count, insert
 
-EXPECTED = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 15_000, "synchronous": 1}
+# busy_timeout 0: a lock held by another process is waited for by sleeping on the event loop
+# (storage/sqlite_inline.py), never inside SQLite, which would stop the loop.
+EXPECTED = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 0, "synchronous": 1}
 
 
 async def pragmas(connection: AsyncConnection) -> dict[str, object]:
@@ -73,3 +78,21 @@ async def test_a_database_in_a_missing_directory_is_created_with_it(tmp_path: Pa
             assert await pragmas(connection) == EXPECTED
     finally:
         await database.dispose()
+
+
+async def test_a_write_waits_for_another_process_lock_without_stopping_the_loop(sqlite_db: Database) -> None:
+    """Another process (here a plain sqlite3 connection) holds the write lock for 0.3 s: the bot's write waits
+    and then lands, while the event loop goes on serving other work the whole time."""
+    await upgrade(sqlite_db)
+    with closing(sqlite3.connect(str(sqlite_db.url.database), isolation_level=None)) as other_process:
+        other_process.execute("BEGIN IMMEDIATE")
+        write = asyncio.create_task(insert(sqlite_db, make.league()))
+        ticks, began = 0, time.monotonic()
+        while time.monotonic() - began < 0.3:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not write.done()
+        other_process.execute("COMMIT")
+    await asyncio.wait_for(write, 5)
+    assert ticks >= 15  # about 30 ticks of 10 ms: a blocked loop would have ticked once
+    assert await count(sqlite_db, League) == 1

@@ -44,7 +44,7 @@ from bot.services.ladder.facts import (
     open_night,
     require_standing,
 )
-from bot.services.ladder.play import check_may_enter, checked_in, finish_from, store_score
+from bot.services.ladder.play import check_late_arrival, check_may_enter, checked_in, finish_from, store_game_scores
 from bot.services.permissions import is_commissioner
 from storage.db import Database
 from storage.ladder import LadderGroup, LadderNight, LadderScore
@@ -110,11 +110,17 @@ class LadderBoardService:
                 parse_score(typed.get(seat.key, ""), field=f"{seat.label}'s score", rules=rules)
                 for seat in played.seats
             ]
-            for seat, target, value in zip(played.seats, targets, values, strict=True):
-                if value != seat.score:
-                    await store_score(
-                        session, actor, found.ladder, found.night, found.group, found.everyone, target, game, value, now
-                    )
+            changed = [
+                (target, value)
+                for seat, target, value in zip(played.seats, targets, values, strict=True)
+                if value != seat.score
+            ]
+            for target, _value in changed:  # LADDER-ATT-2: not a game finished before a late arrival came
+                await check_late_arrival(session, found.ladder, found.night, found.group, target, range(game, game + 1))
+            if changed:
+                await store_game_scores(
+                    session, actor, found.ladder, found.night, found.group, found.everyone, game, changed, now
+                )
             board = await _board(session, found)
             completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
             asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)

@@ -190,7 +190,7 @@ class LadderPlayService:
                 raise InvalidInput(
                     f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
                 )
-            await _check_late_arrival(session, ladder, night, group, target, range(game, last + 1))
+            await check_late_arrival(session, ladder, night, group, target, range(game, last + 1))
             if replay is not None:
                 values = [await _replayed(session, group, target, game, values, replay)]
             return [
@@ -231,7 +231,7 @@ class LadderPlayService:
             return target.name
 
 
-async def _check_late_arrival(
+async def check_late_arrival(
     session: AsyncSession,
     ladder: LadderLeague,
     night: LadderNight,
@@ -309,9 +309,59 @@ async def store_score(
     now: datetime,
 ) -> ScoreEntry:
     """Store or correct one score (audited); the first score of game 3 may fire a 3rd No-Show."""
+    return (await store_game_scores(session, actor, ladder, night, group, everyone, game, [(target, value)], now))[0]
+
+
+async def store_game_scores(
+    session: AsyncSession,
+    actor: Actor,
+    ladder: LadderLeague,
+    night: LadderNight,
+    group: LadderGroup,
+    everyone: dict[int, Entrant],
+    game: int,
+    values: Sequence[tuple[Entrant, int]],
+    now: datetime,
+) -> list[ScoreEntry]:
+    """Store or correct scores of one game (each audited), then settle the game once: the 3rd No-Show its first
+    score may fire, the finish or the tie awaiting its playoff, the next game's order."""
     assert group.slots is not None
     slot = game - 1
     starts_game = not await _has_scores(session, group, slot)
+    replaced = [await _store_one(session, actor, ladder, group, target, game, value, now) for target, value in values]
+    dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
+    if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
+        detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
+        audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
+    machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
+    finish = await game_finish(session, ladder, night, group, slot)
+    if isinstance(finish, TieNeedsPlayoff):
+        detail = {
+            "week": night.week,
+            "where": f"group {group.number}, game {game} ({machine})",
+            "players": [everyone[p].name for p in finish.players],
+        }  # COMMON-NOTIFY-1: unresolved until `/ladder tiebreak`; the night cannot close before (LADDER-AMB-5)
+        await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
+    order = next_game_order(finish) if game < len(group.slots) and isinstance(finish, tuple) else None
+    next_order = [everyone[p].name for p in order] if order else None
+    return [
+        ScoreEntry(target.name, game, machine, value, before, dropped, group.id or 0, next_order)
+        for (target, value), before in zip(values, replaced, strict=True)
+    ]
+
+
+async def _store_one(
+    session: AsyncSession,
+    actor: Actor,
+    ladder: LadderLeague,
+    group: LadderGroup,
+    target: Entrant,
+    game: int,
+    value: int,
+    now: datetime,
+) -> int | None:
+    """Store or correct one score, audited; the score it replaced, if any."""
+    slot = game - 1
     existing = (
         await session.exec(
             select(LadderScore).where(
@@ -343,22 +393,7 @@ async def store_score(
         )
         await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
         audit.created(session, actor, row, at=now)
-    dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
-    if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
-        detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
-        audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
-    machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-    finish = await game_finish(session, ladder, night, group, slot)
-    if isinstance(finish, TieNeedsPlayoff):
-        detail = {
-            "week": night.week,
-            "where": f"group {group.number}, game {game} ({machine})",
-            "players": [everyone[p].name for p in finish.players],
-        }  # COMMON-NOTIFY-1: unresolved until `/ladder tiebreak`; the night cannot close before (LADDER-AMB-5)
-        await audit.noted_once(session, actor, night, action="tie_awaiting_playoff", detail=detail, at=now)
-    order = next_game_order(finish) if game < len(group.slots) and isinstance(finish, tuple) else None
-    next_order = [everyone[p].name for p in order] if order else None
-    return ScoreEntry(target.name, game, machine, value, replaced, dropped, group.id or 0, next_order)
+    return replaced
 
 
 async def game_finish(

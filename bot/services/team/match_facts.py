@@ -145,6 +145,11 @@ def _declarations(rows: Iterable[MatchLineup]) -> tuple[lineup.DeclaredLineup, .
     )
 
 
+async def facts_version(session: AsyncSession, match_id: int) -> int:
+    """The match's version: any write to what its result is read from changes it (storage/results.py)."""
+    return (await session.exec(select(Match.facts_version).where(Match.id == match_id))).one()
+
+
 async def night(
     session: AsyncSession,
     context: MatchContext,

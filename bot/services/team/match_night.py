@@ -460,7 +460,7 @@ class MatchNightService:
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
             replay = False
             if await self._game_scores(session, game):  # the rare case: scores already there
-                due = _entry_due(await scoreboard.build(session, context, now), game)
+                due = _entry_due(await scoreboard.build(session, context, now, night=night), game)
                 replay = due.state is GameState.REPLAY_DUE
                 if replay:
                     await self._void_replays(session, actor, game)  # a replay tied again: kept, VOID
@@ -492,7 +492,8 @@ class MatchNightService:
                 raise Conflict(_already_entered(game)) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
-        return await self.current_board(context)
+            written = await match_facts.facts_version(session, match_id)
+        return await self.current_board(context, night_as_of=(night, written))
 
     async def correct_scores(self, actor: Actor, game: GameRef, typed: dict[Side, list[str]]) -> scoreboard.Scoreboard:
         """The captain who entered a game's scores fixes them until the other side confirms (COMMON-SCORE-3
@@ -503,7 +504,7 @@ class MatchNightService:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            played = _fixable(await scoreboard.build(session, context, now), game, acting)
+            played = _fixable(await scoreboard.build(session, context, now, night=night), game, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
             for _side, player_id, score in _parsed(context, night, game, typed):
                 row = pending[player_id]
@@ -512,7 +513,8 @@ class MatchNightService:
                     row.score, row.entered_at = score, now
                     session.add(row)
                     audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
-        return await self.current_board(context)
+            written = await match_facts.facts_version(session, game.match_id)
+        return await self.current_board(context, night_as_of=(night, written))
 
     async def undo_scores(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
         """The captain who entered a game's scores takes them back before they are confirmed."""
@@ -601,12 +603,23 @@ class MatchNightService:
                 audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, self.clock.now())
 
-    async def current_board(self, context: MatchContext) -> scoreboard.Scoreboard:
+    async def current_board(
+        self, context: MatchContext, *, night_as_of: tuple[lineup.MatchNight, int] | None = None
+    ) -> scoreboard.Scoreboard:
         """The match's scoreboard as committed. Match-night commands return the match rather than its board:
         the publisher builds the board after the reply, once for any number of changes made meanwhile, and
-        outside the write transaction, which would otherwise hold SQLite's one writer twice as long."""
+        outside the write transaction, which would otherwise hold SQLite's one writer twice as long.
+        `night_as_of`: the night a score command read in its transaction, and the match's version when it
+        committed. A score changes no part of the night but its games in progress (read again), so while nothing
+        else has changed the match since (a lineup declared meanwhile would), the board is built from that night."""
         async with self.db.reading() as session:
-            return await scoreboard.build(session, context, self.clock.now())
+            night = None
+            if night_as_of is not None:
+                read, written = night_as_of
+                if await match_facts.facts_version(session, context.match.id or 0) == written:
+                    # Games in progress follow the scores and `/match start`, which bumps no version: read again.
+                    night = replace(read, progress=await match_facts.progress(session, context.match))
+            return await scoreboard.build(session, context, self.clock.now(), night=night)
 
     async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
         async with self.db.reading() as session:

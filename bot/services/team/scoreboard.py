@@ -91,8 +91,11 @@ async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchCha
     return list((await session.exec(query)).all())
 
 
-async def build(session: AsyncSession, context: MatchContext, now: datetime) -> Scoreboard:
-    night = await match_facts.night(session, context)
+async def build(
+    session: AsyncSession, context: MatchContext, now: datetime, *, night: lineup.MatchNight | None = None
+) -> Scoreboard:
+    """The match's board; `night` if the caller read it in this state of the match already."""
+    night = night or await match_facts.night(session, context)
     names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
     every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
     facts = await match_facts.facts(session, context, now, known=night, scores=every_score)

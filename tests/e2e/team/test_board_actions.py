@@ -3,11 +3,16 @@ game, the tied game's replay, a board that says who won and who acts next, and p
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import select
 
 from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult, Output
 from bot.rules.team.model import ScoreStatus, Side
+from bot.services.actor import Actor
+from bot.services.team.match_facts import MatchContext
+from bot.services.team.scoreboard import Scoreboard
 from storage.matches import GameScore
 from storage.models import AuditEntry
 from tests.e2e.harness import running_bot
@@ -269,3 +274,26 @@ async def test_one_players_replay_is_undone_rather_than_edited(night: Night) -> 
     undone = await night.league.emulator.click(replay, f"score:undo:{night.match_id}:1:1", as_member="h1")
     assert "taken back" in undone.text()
     assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}  # the first scores stand again
+
+
+async def test_a_check_in_landing_while_a_score_is_entered_is_on_the_board_that_score_returns(night: Night) -> None:
+    """TEAM-SCHED-2: a score command builds its board from the night its transaction read only while nothing else
+    has changed the match since; a teammate who checks in between the score's commit and its board is on it."""
+    await declare_round_one(night)
+    service = night.league.bot.services.match_night
+    late = night.league.emulator.member("h5")
+    as_late = Actor(night.league.emulator.guild.id, late.id, late.display_name, frozenset(), False, "/checkin")
+    build_board = service.current_board
+    boards: list[Scoreboard] = []
+
+    async def check_in_first(context: MatchContext, **reused: Any) -> Scoreboard:
+        await service.check_in(as_late, None, night.match_id, None)
+        boards.append(await build_board(context, **reused))
+        return boards[-1]
+
+    service.current_board = check_in_first  # type: ignore[method-assign]
+    entered = await enter_from_board(night, 1, 1, {"home1": "1", "home2": "2", "away1": "3", "away2": "4"}, "h1")
+    assert "R1 G1" in entered.text() or "Round 1 game 1" in entered.text(), entered.text()
+    (board,) = boards
+    present = {board.names[visit.player_id] for visit in board.night.visits}
+    assert late.display_name in present, present

@@ -1,6 +1,8 @@
-"""`pinleague ukpl-ratings` on a few real UKPL meets: the figures are printed and each lies in [0, 1]."""
+"""`pinleague ukpl-ratings` on real UKPL meets: the figures are printed, the blend beats the baseline, and each
+meet is predicted from earlier meets only."""
 
 import csv
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -9,19 +11,22 @@ import pytest
 
 from bot import ukpl_ratings
 from bot.cli import _parser
+from bot.ukpl_replay import Dataset, load_dataset
 
 DATA = ukpl_ratings.DEFAULT_DATA
-REGION = "6"  # the Scottish league: small meets, so three seasons run in well under a second
+# The Irish and Scottish leagues: small meets, so eleven seasons run in about half a second, and seasons 8-9
+# give the measured ones players with 3 earlier meets.
+REGIONS = {"5", "6"}
+SEASONS = range(8, 19)
 needs_data = pytest.mark.skipif(
     not (DATA / "scores.csv").exists() and os.environ.get("CI") != "true", reason=f"no UKPL data at {DATA}"
 )
 
 
 def _subset(target: Path) -> None:
-    """The region's meets of seasons 9–11: season 9 gives the later ones players with 3 earlier meets."""
     with (DATA / "competitions.csv").open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
-        rows = [r for r in reader if r["region_id"] == REGION and 9 <= int(r["season_number"]) <= 11]
+        rows = [r for r in reader if r["region_id"] in REGIONS and int(r["season_number"]) in SEASONS]
         fields = reader.fieldnames or []
     kept = {r["competition_id"] for r in rows}
     _write(target / "competitions.csv", fields, rows)
@@ -40,19 +45,55 @@ def _write(path: Path, fields: list[str] | tuple[str, ...], rows: list[dict[str,
         writer.writerows(rows)
 
 
+def _figure(label: str, out: str) -> tuple[float, float]:
+    match = re.search(rf"^{label}: ([0-9.]+) \(baseline ([0-9.]+)", out, re.MULTILINE)
+    assert match, out
+    return float(match[1]), float(match[2])
+
+
 def test_the_command_is_registered():
     args = _parser().parse_args(["ukpl-ratings", "--limit", "5"])
     assert (args.command, args.limit) == ("ukpl-ratings", 5)
 
 
 @needs_data
-def test_a_small_run_prints_both_figures_beside_the_baseline(tmp_path, capsys):
+def test_a_small_run_prints_both_figures_and_beats_the_baseline_on_both(tmp_path, capsys):
     _subset(tmp_path)
     assert ukpl_ratings.run(tmp_path) == 0
     out = capsys.readouterr().out
     for label in ("pairwise accuracy", "mean Spearman"):
-        match = re.search(rf"^{label}: ([0-9.]+) \(baseline ([0-9.]+)", out, re.MULTILINE)
-        assert match, out
-        assert all(0 <= float(value) <= 1 for value in match.groups()), out
+        measured, baseline = _figure(label, out)
+        assert 0 <= baseline < measured <= 1, (label, out)
     assert re.search(r"^meets measured: [1-9]\d*", out, re.MULTILINE), out
+    assert re.search(r"^rating alone, without score form: pairwise 0\.\d{4}, Spearman 0\.\d{4}$", out, re.MULTILINE)
     assert re.search(r"^run time: [0-9.]+ s$", out, re.MULTILINE), out
+
+
+def _turned_over(dataset: Dataset, competition: int) -> Dataset:
+    """The dataset with one meet's outcome reversed: every machine's scores and the final positions."""
+    scores = [
+        dataclasses.replace(raw, score=None if raw.score is None else 10**12 // (raw.score + 1))
+        for raw in dataset.scores[competition]
+    ]
+    field = len(dataset.results[competition])
+    results = [dataclasses.replace(r, position=field + 1 - r.position) for r in dataset.results[competition]]
+    return dataclasses.replace(
+        dataset, scores={**dataset.scores, competition: scores}, results={**dataset.results, competition: results}
+    )
+
+
+@needs_data
+def test_each_meet_is_predicted_from_earlier_meets_only(tmp_path):
+    """Reversing one measured meet's outcome changes no prediction up to and including that meet (neither the
+    blend, the rating nor the baseline reads it early), and it does change the next meet's."""
+    _subset(tmp_path)
+    dataset = load_dataset(tmp_path)
+    meets = ukpl_ratings.in_date_order(dataset)
+    before = list(ukpl_ratings.predictions(dataset, meets, ukpl_ratings.MEASURED_SEASONS))
+    middle = len(before) // 2
+    turned = _turned_over(dataset, before[middle].competition)
+    after = list(ukpl_ratings.predictions(turned, meets, ukpl_ratings.MEASURED_SEASONS))
+    assert len(after) == len(before) > middle + 1
+    assert after[: middle + 1] == before[: middle + 1]
+    for kind in ("blended", "rating", "baseline"):
+        assert getattr(after[middle + 1], kind) != getattr(before[middle + 1], kind), kind
