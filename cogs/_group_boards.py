@@ -20,6 +20,7 @@ from bot import errors
 from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.group_boards import board_embed, confirmed_text, entered_echo, undone_text
+from bot.rules.photos import Photo
 from bot.services.actor import Actor
 from bot.services.group_boards import Entered, GameState, GroupBoard, ScoreSheet
 from cogs._buttons import BUTTONS_PER_ROW, MAX_OPTIONS, IdButton
@@ -124,7 +125,14 @@ class BoardService(Protocol):
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet: ...
 
     async def enter(
-        self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
+        self,
+        actor: Actor,
+        ids: tuple[int, ...],
+        game: int,
+        typed: dict[str, str],
+        *,
+        correcting: bool,
+        photo: Photo | None = None,
     ) -> Entered: ...
 
     async def confirm(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard: ...
@@ -191,9 +199,9 @@ class BoardKind:
             await errors.report(interaction, error)
             return
 
-        async def store(form: discord.Interaction, values: dict[str, str]) -> Reply:
+        async def store(form: discord.Interaction, values: dict[str, str], photo: Photo | None) -> Reply:
             actor = actor_from(form)
-            entered = await service.enter(actor, tuple(board_ids), game, values, correcting=correcting)
+            entered = await service.enter(actor, tuple(board_ids), game, values, correcting=correcting, photo=photo)
             self.publish(bot_of(form), form.channel, tuple(board_ids), entered.board)
             view = game_view(ids, self.confirm, self.edit, self.undo)
             mentions = entered.asked if entered.ping else ()

@@ -19,6 +19,9 @@ from sqlmodel import Field, SQLModel
 from bot.rules.field.groups import PlayMode
 from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.penalties import Offence
+from bot.rules.photos import FILENAME_LENGTH as PHOTO_FILENAME_LENGTH
+from bot.rules.photos import TYPE_LENGTH as PHOTO_TYPE_LENGTH
+from bot.rules.photos import URL_LENGTH as PHOTO_URL_LENGTH
 from storage.models import enum_column, json_column, snowflake, utc_column
 
 
@@ -189,3 +192,21 @@ class FieldFinalsGame(SQLModel, table=True):
     number: int
     picks: list[dict[str, Any]] = json_column(default_factory=list)
     winner_seed: int | None = None
+
+
+class FieldGamePhoto(SQLModel, table=True):
+    """A photo of the machine's display, sent with a group's scores on one machine from its board's form (one
+    per group and machine; a fix may replace it, taking the scores back removes it)."""
+
+    __tablename__ = "field_game_photo"
+    __table_args__ = (sa.UniqueConstraint("night_id", "group_number", "machine_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    night_id: int = Field(foreign_key="field_night.id", index=True, ondelete="CASCADE")
+    group_number: int  # as `field_checkin.group_number`
+    machine_id: int = Field(foreign_key="machine.id", ondelete="CASCADE")
+    url: str = Field(max_length=PHOTO_URL_LENGTH)
+    filename: str = Field(max_length=PHOTO_FILENAME_LENGTH)
+    content_type: str = Field(max_length=PHOTO_TYPE_LENGTH)
+    uploaded_by: int = snowflake()
+    uploaded_at: datetime = utc_column()

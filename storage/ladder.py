@@ -16,6 +16,9 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from bot.rules.ladder.groups import NightPresence
+from bot.rules.photos import FILENAME_LENGTH as PHOTO_FILENAME_LENGTH
+from bot.rules.photos import TYPE_LENGTH as PHOTO_TYPE_LENGTH
+from bot.rules.photos import URL_LENGTH as PHOTO_URL_LENGTH
 from storage.models import enum_column, json_column, snowflake, utc_column
 
 
@@ -217,3 +220,20 @@ class LadderLedger(SQLModel, table=True):
     kind: LedgerKind = enum_column(LedgerKind, 16)
     cents: int
     at: datetime = utc_column()
+
+
+class LadderGamePhoto(SQLModel, table=True):
+    """A photo of the machine's display, sent with a group game's scores from its board's form (one per game;
+    a fix may replace it, taking the scores back removes it)."""
+
+    __tablename__ = "ladder_game_photo"
+    __table_args__ = (sa.UniqueConstraint("group_id", "slot"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="ladder_group.id", index=True, ondelete="CASCADE")
+    slot: int  # 0-based index into the group's slots, as `ladder_score.slot`
+    url: str = Field(max_length=PHOTO_URL_LENGTH)
+    filename: str = Field(max_length=PHOTO_FILENAME_LENGTH)
+    content_type: str = Field(max_length=PHOTO_TYPE_LENGTH)
+    uploaded_by: int = snowflake()
+    uploaded_at: datetime = utc_column()

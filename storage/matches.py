@@ -15,6 +15,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from bot.rules.photos import FILENAME_LENGTH as PHOTO_FILENAME_LENGTH
+from bot.rules.photos import TYPE_LENGTH as PHOTO_TYPE_LENGTH
+from bot.rules.photos import URL_LENGTH as PHOTO_URL_LENGTH
 from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.scoring import Offence, Walkout
 from storage.models import enum_column, json_column, snowflake, utc_column
@@ -277,3 +280,21 @@ class MatchWalkout(SQLModel, table=True):
     kind: Walkout = enum_column(Walkout, 16)
     recorded_by: int = snowflake()
     recorded_at: datetime = utc_column()
+
+
+class GamePhoto(SQLModel, table=True):
+    """A photo of the machine's display, sent with a game's scores from the board's form (one per game; a
+    fix may replace it, taking the entry back removes it). `url` is the attachment's as Discord gave it."""
+
+    __tablename__ = "game_photo"
+    __table_args__ = (sa.UniqueConstraint("match_id", "round_index", "game_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    round_index: int
+    game_number: int
+    url: str = Field(max_length=PHOTO_URL_LENGTH)
+    filename: str = Field(max_length=PHOTO_FILENAME_LENGTH)
+    content_type: str = Field(max_length=PHOTO_TYPE_LENGTH)
+    uploaded_by: int = snowflake()
+    uploaded_at: datetime = utc_column()

@@ -40,7 +40,8 @@ HELP = """\
   :click LABEL                 press the button LABEL on the newest message you see that has it
   :pick MENU OPTION …          pick OPTIONs in the menu whose placeholder is MENU, on the newest message with it
   :fill LABEL=VALUE … | :fill VALUE …    fill and send the form the bot opened for you: by field label, or
-                               in the fields' order; fields you leave out keep what the form shows
+                               in the fields' order; fields you leave out keep what the form shows;
+                               a file upload (📷 photo) takes a file's path: :fill … photo=~/display.jpg
   :complete /command option:partial      show the suggestions the bot offers while typing that option
   (labels, menus, options and fields match by any unique beginning, in any case: :click "Enter R1 G2")
   :clock                       show the emulated time

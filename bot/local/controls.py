@@ -7,6 +7,7 @@ Names match case-insensitively, exactly or by a prefix only one candidate has, s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -16,6 +17,7 @@ from bot.local.emulator.components import SELECTS, ComponentType, walk
 from bot.local.emulator.records import MESSAGE_KINDS
 
 T = TypeVar("T")
+_LEADING_SYMBOLS = re.compile(r"^[^\w\"']+")
 
 
 class ChatError(Exception):
@@ -102,10 +104,17 @@ class FormField:
     required: bool
     value: str | None  # pre-filled
     options: tuple[str, ...]  # a menu's option labels; empty for a text field
+    file: bool = False  # a file upload: filled with a file's path (a form's photo of the display)
+
+    @property
+    def name(self) -> str:
+        """The label as typed to name it: without a leading emoji ("📷 Photo of the display" is "Photo…")."""
+        return _LEADING_SYMBOLS.sub("", self.label) or self.label
 
 
 def form_fields(modal: dict[str, Any]) -> list[FormField]:
-    """The fillable fields of a modal in order: text inputs and menus, in Label components or action rows."""
+    """The fillable fields of a modal in order: text inputs, menus and file uploads, in Label components or
+    action rows."""
     fields: list[FormField] = []
     for component in modal.get("components", []):
         if component["type"] == ComponentType.LABEL:
@@ -117,14 +126,16 @@ def form_fields(modal: dict[str, Any]) -> list[FormField]:
 
 
 def _fillable(component: dict[str, Any]) -> bool:
-    return bool(component.get("custom_id")) and component["type"] in (ComponentType.TEXT_INPUT, *SELECTS)
+    kinds = (ComponentType.TEXT_INPUT, *SELECTS, ComponentType.FILE_UPLOAD)
+    return bool(component.get("custom_id")) and component["type"] in kinds
 
 
 def _field(inner: dict[str, Any], label: str) -> FormField:
     options = tuple(str(o["label"]) for o in inner.get("options", []))
     defaults = [str(o["label"]) for o in inner.get("options", []) if o.get("default")]
     value = inner.get("value") or (defaults[0] if defaults else None)
-    return FormField(inner["custom_id"], label, inner.get("required", True), value, options)
+    upload = inner["type"] == ComponentType.FILE_UPLOAD
+    return FormField(inner["custom_id"], label, inner.get("required", True), value, options, upload)
 
 
 def describe_form(modal: dict[str, Any]) -> list[str]:
@@ -134,6 +145,8 @@ def describe_form(modal: dict[str, Any]) -> list[str]:
         line = f"{number}. {field.label} ({'required' if field.required else 'optional'})"
         if field.options:
             line += f" one of: {', '.join(field.options)}"
+        if field.file:
+            line += " a file: its path"
         if field.value:
             line += f" = {field.value}"
         lines.append(line)
@@ -152,7 +165,7 @@ def fill(modal: dict[str, Any], words: Sequence[str]) -> dict[str, str]:
     if all(labelled) and words:
         for word in words:
             label, _, value = word.partition("=")
-            field = by_name(label.strip(), fields, lambda f: f.label, "field's label")
+            field = by_name(label.strip(), fields, lambda f: f.name, "field's label")
             if field is None:
                 raise ChatError(f"the form has no field {label.strip()!r}; its fields: {listing}")
             values[field.custom_id] = value

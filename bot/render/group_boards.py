@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.rules.photos import photo_link
 from bot.rules.scores import format_score
 from bot.services.group_boards import BoardGame, Entered, GameState, GroupBoard
 
@@ -55,7 +56,8 @@ def entered_echo(entered: Entered, *, fixed: bool) -> str:
         if game.state is GameState.CONFIRMATION_DUE
         else ""
     )
-    return f"📝 {game.name} {verb}: {scores}.{ask} {next_line(board)}"
+    photo = f" {photo_link(game.photo)}" if game.photo else ""
+    return f"📝 {game.name} {verb}: {scores}.{photo}{ask} {next_line(board)}"
 
 
 def confirmed_text(who: str, board: GroupBoard, game: int) -> str:
@@ -69,7 +71,7 @@ def undone_text(board: GroupBoard, game: int) -> str:
 def _game_text(game: BoardGame) -> str:
     lines = [f"Order: {', '.join(game.order)}"] if game.order else []
     lines.append(" · ".join(f"{seat.label} {_score(seat.score)}" for seat in game.seats) or "—")
-    lines.append(STATE_MARKS[game.state])
+    lines.append(STATE_MARKS[game.state] + (f" · {photo_link(game.photo)}" if game.photo else ""))
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.confirmation import check_may_change, check_may_confirm
+from bot.rules.photos import Photo
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied
 from bot.services import audit
 from bot.services.actor import Actor
@@ -47,6 +48,7 @@ class BoardGame:
     state: GameState
     entered_by: frozenset[int]  # Discord ids of who entered its unconfirmed scores
     tie: bool  # complete, with players level: a one-ball playoff is due (LADDER-AMB-5, FIELD-SCORE-3)
+    photo: Photo | None = None  # of the machine's display, sent with the scores from the board's form
 
 
 @dataclass(frozen=True)
@@ -145,14 +147,19 @@ async def confirm_rows(session: AsyncSession, actor: Actor, rows: Sequence[Enter
 
 async def undo_rows(
     session: AsyncSession, actor: Actor, rows: Sequence[EnteredScore], now: datetime, *, official: bool
-) -> None:
-    """The game's unconfirmed scores that `actor` entered (any, for an official), deleted, audited."""
+) -> int:
+    """The game's unconfirmed scores that `actor` entered (any, for an official), deleted, audited; how many of
+    the game's scores are left."""
+    left = 0
     for row in rows:
         if row.confirmed_by is None and (row.entered_by == actor.user_id or official):
             stored = _row(row)
             audit.deleted(session, actor, stored, at=now)
             await session.delete(stored)
+        else:
+            left += 1
     await session.flush()
+    return left
 
 
 def _row(row: EnteredScore) -> SQLModel:

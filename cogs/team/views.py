@@ -17,6 +17,7 @@ from bot.interactions import Reply
 from bot.render.admin import precedent_lines
 from bot.render.team.scoreboard import scoreboard_embed, scores_echo
 from bot.render.team.scouting import scout_embed
+from bot.rules.photos import Photo
 from bot.rules.team.model import Side
 from bot.services.team import next_steps
 from bot.services.team.disputes import Opened
@@ -106,14 +107,14 @@ async def _open_score_form(interaction: discord.Interaction, game: GameRef, *, c
         return
     game = sheet.game
 
-    async def store(form: discord.Interaction, values: dict[str, str]) -> Reply:
+    async def store(form: discord.Interaction, values: dict[str, str], photo: Photo | None) -> Reply:
         by_side = {side: [values.get(f"{side.value}{n}", "") for n in SEATS_PER_SIDE] for side in Side}
         bot, actor = bot_of(form), actor_from(form)
         service = bot.services.match_night
         if correcting:
-            board = await service.correct_scores(actor, game, by_side)
+            board = await service.correct_scores(actor, game, by_side, photo)
         else:
-            board = await service.enter_scores(actor, None, game, by_side)
+            board = await service.enter_scores(actor, None, game, by_side, photo)
         await publish_scoreboard(bot, form, board)
         confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
         # Pinged once, when the scores are entered; a fix tells the same person without a second ping.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.local.emulator import InteractionResult, Output
 from tests.e2e.harness import RunningBot
@@ -43,7 +44,27 @@ class Typed:
     text: str
 
 
-Value = Pick | Chosen | Score | Reason | Typed
+@dataclass(frozen=True)
+class Attached:
+    """A file attached to a form's file upload (a path, or an emulator Attachment): picked, nothing typed."""
+
+    file: object
+
+
+Value = Pick | Chosen | Score | Reason | Typed | Attached
+TEXT_INPUT, FILE_UPLOAD = 4, 19
+
+
+def score_fields(modal: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A score form's labelled text fields (one per player), without its optional photo upload."""
+    assert modal is not None
+    return [c for c in modal["components"] if c["component"]["type"] == TEXT_INPUT]
+
+
+def photo_field(modal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The form's photo upload (its Label), if the form has room for one."""
+    assert modal is not None
+    return next((c for c in modal["components"] if c["component"]["type"] == FILE_UPLOAD), None)
 
 
 @dataclass
@@ -90,6 +111,7 @@ class Phones:
         return result
 
     async def _value(self, who: str, line: str, option: str, value: Value) -> str:
+        assert not isinstance(value, Attached), "a command's attachment option is not a form's upload"
         if not isinstance(value, Pick):
             return self._count(value)
         offered = await self.league.emulator.autocomplete(f"{line} {option}:", focused=option, as_member=who)
@@ -97,7 +119,9 @@ class Phones:
         assert picked, f"{value.label!r} not offered for {option}: {[c['name'] for c in offered]}"
         return str(picked[0]["value"])
 
-    def _count(self, value: Chosen | Score | Reason | Typed) -> str:
+    def _count(self, value: Chosen | Score | Reason | Typed | Attached) -> Any:
+        if isinstance(value, Attached):
+            return value.file
         if isinstance(value, Score):
             self.score_characters += len(value.text)
         elif isinstance(value, Reason):

@@ -18,7 +18,7 @@ from bot.local.emulator.interactions import CallbackType, InteractionRecord, Int
 from bot.local.emulator.ratelimits import Limit, RateLimits
 
 JSON = dict[str, Any]
-ROW, BUTTON, SELECT, TEXT_INPUT = 1, 2, 3, 4
+ROW, BUTTON, SELECT, TEXT_INPUT, LABEL, FILE_UPLOAD = 1, 2, 3, 4, 18, 19
 
 
 @dataclass
@@ -90,6 +90,27 @@ def row(*components: JSON) -> JSON:
 
 def text_input(custom_id: str, label: str = "Score") -> JSON:
     return {"type": TEXT_INPUT, "custom_id": custom_id, "label": label, "style": 1}
+
+
+def upload(custom_id: str = "photo", **fields: Any) -> JSON:
+    return {"type": FILE_UPLOAD, "custom_id": custom_id, **fields}
+
+
+def labelled(component: JSON, label: str = "Photo", **fields: Any) -> JSON:
+    return {"type": LABEL, "label": label, "component": component, **fields}
+
+
+def uploading(*components: JSON) -> JSON:
+    return {"custom_id": "m", "title": "Scores", "components": list(components)}
+
+
+def not_one_of(field: str, *kinds: int) -> JSON:
+    choices = ", ".join(str(kind) for kind in kinds)
+    return invalid_form(field, "BASE_TYPE_CHOICES", f"Value must be one of ({choices}).")
+
+
+LABEL_CHILDREN = (4, 3, 5, 6, 7, 8, 19, 21, 22, 23)
+AT_LEAST, AT_MOST = "int value should be greater than or equal to", "int value should be less than or equal to"
 
 
 # --- rate limits and permissions ---
@@ -169,6 +190,7 @@ COMPONENT_CASES = {
         [row(button("b", label="x" * 81))],
         too_long("components.0.components.0.label", 80),
     ),
+    "a file upload in a message": ([row(upload())], not_one_of(f"{FIRST}.type", 2, 3, 5, 6, 7, 8)),
 }
 
 
@@ -243,6 +265,42 @@ MODAL_CASES = {
     "a text input label of 46 characters": (
         {"custom_id": "m", "title": "Scores", "components": [row(text_input("t", label="l" * 46))]},
         too_long("data.components.0.components.0.label", 45),
+    ),
+    # File uploads (the component reference, File Upload): only inside a Label; 0 to 10 files, at least 1 when
+    # required (the default); min_values at most max_values.
+    "a file upload outside a Label": (uploading(upload()), not_one_of("data.components.0.type", 1, 18, 10)),
+    "a file upload in an action row": (uploading(row(upload())), not_one_of("data.components.0.components.0.type", 4)),
+    "a required file upload taking 0 files": (
+        uploading(labelled(upload(min_values=0))),
+        invalid_form(
+            "data.components.0.component.min_values",
+            "NUMBER_TYPE_MIN",
+            "int value should be greater than or equal to 1.",
+        ),
+    ),
+    "a file upload taking 11 files": (
+        uploading(labelled(upload(required=False, max_values=11))),
+        invalid_form("data.components.0.component.max_values", "NUMBER_TYPE_MAX", f"{AT_MOST} 10."),
+    ),
+    "a file upload with min_values above max_values": (
+        uploading(labelled(upload(min_values=3, max_values=2))),
+        invalid_form(
+            "data.components.0.component.min_values",
+            "BASE_TYPE_BAD_VALUE",
+            "min_values must be less than or equal to max_values.",
+        ),
+    ),
+    "a file upload without a custom_id": (
+        uploading(labelled(upload(custom_id=""))),
+        bad_length("data.components.0.component.custom_id", 1, 100),
+    ),
+    "a label description of 101 characters": (
+        uploading(labelled(upload(), description="d" * 101)),
+        too_long("data.components.0.description", 100),
+    ),
+    "a button in a Label": (
+        uploading(labelled(button("b"))),
+        not_one_of("data.components.0.component.type", *LABEL_CHILDREN),
     ),
 }
 

@@ -92,6 +92,27 @@ async def test_a_form_is_shown_with_its_fields_and_filled_by_label_or_in_order(c
         await chat.execute("@h1 :fill 1 2 3 4")  # sent: the form is closed
 
 
+async def test_a_form_takes_a_file_by_its_path_for_its_photo(chat: LocalChat, tmp_path: Path) -> None:
+    """COMMON-SCORE-1: the score form lists its optional photo of the display; `:fill` attaches a file by its
+    path, by label (`photo=…`) or in order after the scores; a missing file, or one over Discord's 10 MiB, is a
+    chat error and the form stays open; the echo links the photo."""
+    for line in UNTIL_FIRST_FORM:
+        await chat.execute(line)
+    opened = await _say(chat, '@h1 :click "enter r1 g1"')
+    assert "5. 📷 Photo of the display (optional) a file: its path" in opened
+    with pytest.raises(ChatError, match="is not a readable file"):
+        await chat.execute(f"@h1 :fill 4 3 2 1 {tmp_path / 'nowhere.jpg'}")
+    huge = tmp_path / "huge.jpg"
+    huge.write_bytes(b"\xff" * (10 * 1024 * 1024 + 1))
+    with pytest.raises(ChatError, match="over the 10 MiB"):
+        await chat.execute(f'@h1 :fill 4 3 2 1 "{huge}"')
+    photo = tmp_path / "display one.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\0")
+    entered = await _say(chat, f'@h1 :fill "home 1"=4 "home 2"=3 "away 1"=2 "away 2"=1 photo="{photo}"')
+    assert "H1 4, H2 3, A1 2, A2 1." in entered and "[📷 photo](http" in entered
+    assert "/display%20one.jpg)" in entered  # a space would end the link early
+
+
 async def test_complete_shows_suggestions_and_pick_chooses_in_a_menu(chat: LocalChat) -> None:
     """TEAM-LINEUP-2: :complete shows the option's suggestions with the value a script types; six games awaiting
     confirmation become a menu on the board (Discord's 5 buttons a row), and :pick confirms the game picked."""

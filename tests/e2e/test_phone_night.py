@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult
-from tests.e2e.phones import Chosen, Phones, Pick, Reason, Score, Value
+from tests.e2e.phones import Chosen, Phones, Pick, Reason, Score, Value, score_fields
 from tests.e2e.team_night import AWAY, HOME, Night, at, scoreboard
 
 MATCH_LABEL = "Tilt Warriors at Flipper Kings"
@@ -168,6 +168,6 @@ def _kept(form: InteractionResult) -> dict[str, Value]:
     assert form.modal is not None
     return {
         c["component"]["custom_id"]: Chosen(c["component"]["value"])
-        for c in form.modal["components"]
+        for c in score_fields(form.modal)
         if c["component"]["custom_id"] != "home1"
     }

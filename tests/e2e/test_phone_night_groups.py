@@ -19,7 +19,7 @@ from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult, Output
 from storage.db import Database
 from tests.e2e.harness import RunningBot, running_bot
-from tests.e2e.phones import Chosen, Phones, Pick, Score, Value
+from tests.e2e.phones import Chosen, Phones, Pick, Score, Value, score_fields
 
 NIGHT = datetime(2027, 3, 3, 18, 0, tzinfo=ZoneInfo("America/New_York"))  # a Wednesday
 MACHINES = ["Attack from Mars", "Black Knight", "Cirqus Voltaire"]
@@ -73,7 +73,7 @@ def by_name(form: InteractionResult, scores: dict[str, Value]) -> dict[str, Valu
     """The form's fields are labelled with the players' names: each score goes to its player's field; the
     fields not named keep what they show (left alone: nothing typed)."""
     assert form.modal is not None, form.text()
-    fields = {c["label"]: c["component"] for c in form.modal["components"]}
+    fields = {c["label"]: c["component"] for c in score_fields(form.modal)}
     assert set(scores) <= set(fields), (scores, fields)
     return {field["custom_id"]: scores.get(name) or Chosen(field.get("value") or "") for name, field in fields.items()}
 
@@ -208,7 +208,7 @@ async def test_more_games_than_a_row_of_buttons_holds_are_picked_from_a_menu(lad
     assert [o["label"] for o in menu["options"]][-1] == "Enter Game 6 · Funhouse"
     form = await ladder.emulator.click(board, menu["custom_id"], as_member="Ann", values=["Enter Game 6 · Funhouse"])
     assert form.modal is not None and form.modal["title"] == "Game 6 · Funhouse scores"
-    assert [c["label"] for c in form.modal["components"]] == ["Ann", "Ben", "Cat"]  # rank order: game 5 unplayed
+    assert [c["label"] for c in score_fields(form.modal)] == ["Ann", "Ben", "Cat"]  # rank order: game 5 unplayed
 
 
 async def test_a_group_boards_buttons_still_answer_after_a_restart(ladder: RunningBot) -> None:
@@ -225,7 +225,7 @@ async def test_a_group_boards_buttons_still_answer_after_a_restart(ladder: Runni
     async with running_bot(ladder.db, ladder.emulator, sync=False, clock=clock) as restarted:
         form = await restarted.emulator.click(board, button(board, "Enter Game 1"), as_member="Ben")
         assert form.modal is not None, form.text()
-        fields = {c["label"]: c["component"]["custom_id"] for c in form.modal["components"]}
+        fields = {c["label"]: c["component"]["custom_id"] for c in score_fields(form.modal)}
         scores = {fields[name]: f"{n},000,000" for n, name in enumerate(LADDER_PLAYERS, start=1)}
         entered = await restarted.emulator.submit_modal(form, scores, as_member="Ben")
         assert "Cat 3,000,000, Ben 2,000,000, Ann 1,000,000" in entered.content
@@ -241,7 +241,7 @@ async def test_undo_takes_back_a_game_before_it_is_confirmed(ladder: RunningBot)
     form = await ladder.emulator.click(board, button(board, "Enter Game 1"), as_member="Cat")
     assert form.modal is not None
     entered = await ladder.emulator.submit_modal(
-        form, {c["component"]["custom_id"]: "1,000" for c in form.modal["components"]}, as_member="Cat"
+        form, {c["component"]["custom_id"]: "1,000" for c in score_fields(form.modal)}, as_member="Cat"
     )
     refused = await ladder.emulator.click(entered, button(entered, "Undo"), as_member="Ben")
     assert refused.ephemeral and "Only whoever entered these scores" in refused.content

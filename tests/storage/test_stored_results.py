@@ -57,6 +57,7 @@ NOT_RESULT_INPUTS = {
     "roll_call_reply": "who says they will come; check-ins (match_visit) are what counts",
     "match_game_start": "which games are in progress (TEAM-MACH-2); scores decide, not when a game began",
     "extra_ball_opt_out": "extra balls are played on the machine; the scores entered already include them",
+    "game_photo": "a photo of the display shown beside a game's scores; the scores (game_score) count",
 }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .errors import EmulatorError
-from .payloads import JSON
+from .payloads import ATTACHMENT_SIZE_LIMIT, JSON
 from .resolve import Resolver
 
 
@@ -19,6 +19,7 @@ class ComponentType:
     ROLE_SELECT = 6
     MENTIONABLE_SELECT = 7
     CHANNEL_SELECT = 8
+    TEXT_DISPLAY = 10
     LABEL = 18
     FILE_UPLOAD = 19
     RADIO_GROUP = 21
@@ -33,6 +34,8 @@ ENTITY_SELECTS = (
     ComponentType.CHANNEL_SELECT,
 )
 SELECTS = (ComponentType.STRING_SELECT, *ENTITY_SELECTS)
+# A member's upload limit in a channel: 10 MiB without Nitro, on a server without boosts (premium tier 0).
+UPLOAD_LIMIT = ATTACHMENT_SIZE_LIMIT
 
 
 def walk(components: Sequence[JSON]) -> Iterator[JSON]:
@@ -109,13 +112,10 @@ def _field_value(component: JSON, answer: Any, resolver: Resolver) -> JSON:
         if text and not low <= len(text) <= high:
             raise EmulatorError(f"modal field {custom_id!r} must be {low}–{high} characters long")
         entry["value"] = text
-    elif kind in SELECTS or kind in (ComponentType.CHECKBOX_GROUP, ComponentType.FILE_UPLOAD):
-        picked = [] if answer is None else [answer] if isinstance(answer, str) else list(answer)
-        entry["values"] = (
-            [resolver.attachment(path) for path in picked]
-            if kind == ComponentType.FILE_UPLOAD
-            else _select_values(component, picked, resolver)
-        )
+    elif kind == ComponentType.FILE_UPLOAD:
+        entry["values"] = _upload_values(component, _picked(answer), resolver)
+    elif kind in SELECTS or kind == ComponentType.CHECKBOX_GROUP:
+        entry["values"] = _select_values(component, _picked(answer), resolver)
     elif kind == ComponentType.RADIO_GROUP:
         if answer is None and component.get("required", True):
             raise EmulatorError(f"modal field {custom_id!r} is required")
@@ -125,6 +125,37 @@ def _field_value(component: JSON, answer: Any, resolver: Resolver) -> JSON:
     else:
         raise EmulatorError(f"modal field {custom_id!r} has a type the emulator cannot fill: {kind}")
     return entry
+
+
+def _picked(answer: Any) -> list[Any]:
+    """One value (text, a path, an Attachment) or several, as a list; nothing (None, or empty text) is none."""
+    if answer is None or answer == "":
+        return []
+    return list(answer) if isinstance(answer, list | tuple) else [answer]
+
+
+def _upload_values(component: JSON, picked: list[Any], resolver: Resolver) -> list[str]:
+    """The files attached to a file upload, as Discord's client lets them through: at least one when `required`
+    (the default), else none or between `min_values` and `max_values` (both default to 1), each within the
+    member's upload limit in the channel. Discord's file upload takes files of any type: the bot checks them."""
+    custom_id = component["custom_id"]
+    required = component.get("required", True)
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not picked:
+        if required:
+            raise EmulatorError(f"modal field {custom_id!r} is required: attach {max(low, 1)} file(s)")
+        return []
+    if not max(low, 1) <= len(picked) <= high:
+        raise EmulatorError(f"{custom_id!r} takes {max(low, 1)}–{high} files, got {len(picked)}")
+    ids = [resolver.attachment(raw) for raw in picked]
+    for key in ids:
+        sent = resolver.resolved["attachments"][key]
+        if sent["size"] > UPLOAD_LIMIT:
+            raise EmulatorError(
+                f"{sent['filename']!r} is {sent['size']:,} bytes: over the {UPLOAD_LIMIT // (1024 * 1024)} MiB a "
+                f"member may upload in this channel ({custom_id!r})"
+            )
+    return ids
 
 
 def _select_values(component: JSON, picked: list[Any], resolver: Resolver) -> list[str]:

@@ -348,7 +348,8 @@ class Emulator:
         as_member: str | Member | None = None,
         timeout: float = 5.0,  # noqa: ASYNC109
     ) -> InteractionResult:
-        """Fill the modal the bot opened (field custom_id → text, or values for selects) and submit it."""
+        """Fill the modal the bot opened (field custom_id → text, values for selects, or for a file upload a file's
+        path, an `Attachment`, or a list of them) and submit it."""
         modal = opened.modal
         if modal is None or opened.interaction_id is None:
             raise EmulatorError("the bot did not answer with a modal")

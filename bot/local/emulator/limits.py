@@ -18,6 +18,18 @@ CUSTOM_ID_LENGTH = 100
 BUTTON_LABEL_LENGTH = 80
 MODAL_TITLE_LENGTH = 45
 MODAL_LABEL_LENGTH = 45
+LABEL_DESCRIPTION_LENGTH = 100
+FILE_UPLOAD_VALUES = 10  # a file upload takes 0 to 10 files
+MODAL_TOP_LEVEL = (ComponentType.ACTION_ROW, ComponentType.LABEL, ComponentType.TEXT_DISPLAY)
+LABEL_CHILDREN = (
+    ComponentType.TEXT_INPUT,
+    *SELECTS,
+    ComponentType.FILE_UPLOAD,
+    ComponentType.RADIO_GROUP,
+    ComponentType.CHECKBOX_GROUP,
+    ComponentType.CHECKBOX,
+)
+MODAL_ONLY = (ComponentType.TEXT_INPUT, ComponentType.LABEL, *LABEL_CHILDREN[1 + len(SELECTS) :])
 OPTION_LABEL_LENGTH = 100
 CHOICES_PER_AUTOCOMPLETE = 25
 CHOICE_NAME_LENGTH = 100
@@ -50,7 +62,8 @@ def validate_message_components(components: Sequence[JSON], *, layout: bool) -> 
 
 
 def validate_modal(modal: JSON) -> None:
-    """A modal: a title of at most 45 characters and at most 5 components, labels of at most 45."""
+    """A modal: a title of at most 45 characters and at most 5 components, labels of at most 45 (descriptions of
+    at most 100); a file upload only inside a Label, taking 0 to 10 files, at least one when it is required."""
     if len(modal.get("title") or "") > MODAL_TITLE_LENGTH:
         raise _too_long("data.title", MODAL_TITLE_LENGTH)
     components = modal.get("components") or []
@@ -58,6 +71,7 @@ def validate_modal(modal: JSON) -> None:
         raise _too_long("data.components", MODAL_COMPONENTS)
     for index, component in enumerate(components):
         where = f"data.components.{index}"
+        _check_modal_component(component, where)
         # A label on a Label, or on a text input in an action row (the older layout).
         labelled = [(where, component)] if component.get("type") == ComponentType.LABEL else []
         labelled += [
@@ -69,6 +83,47 @@ def validate_modal(modal: JSON) -> None:
             if len(item.get("label") or "") > MODAL_LABEL_LENGTH:
                 raise _too_long(f"{path}.label", MODAL_LABEL_LENGTH)
     _check_unique_ids(components, "data.components")
+
+
+def _check_modal_component(component: JSON, where: str) -> None:
+    """What may sit where in a modal: rows, text displays and labels at the top; a label holds one input."""
+    kind = component.get("type")
+    if kind not in MODAL_TOP_LEVEL:
+        raise _not_one_of(f"{where}.type", MODAL_TOP_LEVEL)
+    if kind == ComponentType.ACTION_ROW:
+        for number, child in enumerate(component.get("components") or []):
+            if child.get("type") != ComponentType.TEXT_INPUT:  # the older layout: text inputs only
+                raise _not_one_of(f"{where}.components.{number}.type", (ComponentType.TEXT_INPUT,))
+    if kind != ComponentType.LABEL:
+        return
+    if len(component.get("description") or "") > LABEL_DESCRIPTION_LENGTH:
+        raise _too_long(f"{where}.description", LABEL_DESCRIPTION_LENGTH)
+    child = component.get("component") or {}
+    if child.get("type") not in LABEL_CHILDREN:
+        raise _not_one_of(f"{where}.component.type", LABEL_CHILDREN)
+    if not 1 <= len(child.get("custom_id") or "") <= CUSTOM_ID_LENGTH:
+        raise _bad_length(f"{where}.component.custom_id", 1, CUSTOM_ID_LENGTH)
+    if child["type"] == ComponentType.FILE_UPLOAD:
+        _check_file_upload(child, f"{where}.component")
+
+
+def _check_file_upload(upload: JSON, where: str) -> None:
+    """min_values 0 to 10 (at least 1 when `required`, the default), max_values 1 to 10, min at most max; both
+    default to 1 (the discord-api-docs component reference, File Upload)."""
+    required = upload.get("required", True)
+    low, high = upload.get("min_values"), upload.get("max_values")
+    if low is not None and not (1 if required else 0) <= low <= FILE_UPLOAD_VALUES:
+        if low > FILE_UPLOAD_VALUES:
+            raise _int_above(f"{where}.min_values", FILE_UPLOAD_VALUES)
+        raise _int_below(f"{where}.min_values", 1 if required else 0)
+    if high is not None and not 1 <= high <= FILE_UPLOAD_VALUES:
+        if high > FILE_UPLOAD_VALUES:
+            raise _int_above(f"{where}.max_values", FILE_UPLOAD_VALUES)
+        raise _int_below(f"{where}.max_values", 1)
+    if (1 if low is None else low) > (1 if high is None else high):
+        raise ApiError.invalid_form(
+            f"{where}.min_values", "min_values must be less than or equal to max_values.", "BASE_TYPE_BAD_VALUE"
+        )
 
 
 def validate_choices(choices: Sequence[JSON]) -> None:
@@ -121,6 +176,8 @@ def pinged_users(fields: JSON) -> tuple[int, ...]:
 
 
 def _check_child(child: JSON, where: str) -> None:
+    if child.get("type") in MODAL_ONLY:  # text inputs, labels, file uploads…: modals only
+        raise _not_one_of(f"{where}.type", (ComponentType.BUTTON, *SELECTS))
     if len(child.get("custom_id") or "") > CUSTOM_ID_LENGTH:
         raise _too_long(f"{where}.custom_id", CUSTOM_ID_LENGTH)
     if child.get("type") == ComponentType.BUTTON and len(child.get("label") or "") > BUTTON_LABEL_LENGTH:
@@ -138,6 +195,19 @@ def _check_unique_ids(components: Sequence[JSON], where: str) -> None:
     ids = [c["custom_id"] for c in walk(components) if c.get("custom_id")]
     if len(ids) != len(set(ids)):
         raise ApiError.invalid_form(where, "Component custom id cannot be duplicated", "COMPONENT_CUSTOM_ID_DUPLICATED")
+
+
+def _not_one_of(field: str, kinds: Sequence[int]) -> ApiError:
+    choices = ", ".join(str(kind) for kind in kinds)
+    return ApiError.invalid_form(field, f"Value must be one of ({choices}).", "BASE_TYPE_CHOICES")
+
+
+def _int_above(field: str, limit: int) -> ApiError:
+    return ApiError.invalid_form(field, f"int value should be less than or equal to {limit}.", "NUMBER_TYPE_MAX")
+
+
+def _int_below(field: str, limit: int) -> ApiError:
+    return ApiError.invalid_form(field, f"int value should be greater than or equal to {limit}.", "NUMBER_TYPE_MIN")
 
 
 def _too_long(field: str, limit: int) -> ApiError:

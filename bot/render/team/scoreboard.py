@@ -7,6 +7,7 @@ from dataclasses import replace
 import discord
 
 from bot.render.setup import LEAGUE_COLOUR
+from bot.rules.photos import photo_link
 from bot.rules.scores import format_score
 from bot.rules.team import lineup, scoring
 from bot.rules.team.model import MatchOutcome, ScoreStatus, Side
@@ -19,6 +20,8 @@ FINAL_COLOUR = discord.Colour.green()
 DISPUTED_COLOUR = discord.Colour.orange()
 # Discord allows 25 fields and 6,000 characters per embed: the rounds take four, disputes at most four more.
 DISPUTES_SHOWN = 3
+FIELD_LENGTH = 1024  # Discord's limit on an embed field's value
+EMBED_LENGTH = 6000  # and on an embed's text in all
 STATE_MARKS = {
     GameState.SCORES_DUE: "",
     GameState.REPLAY_DUE: " 🔁",
@@ -29,6 +32,14 @@ IN_PROGRESS_MARK = " ▶️ playing"
 
 
 def scoreboard_embed(board: Scoreboard) -> discord.Embed:
+    """The living board. Games' photos are links beside them, or below the round when they do not fit beside
+    it; when even then the embed would pass Discord's 6,000 characters (Discord's signed attachment URLs are a
+    few hundred each), the games are only marked 📷 and the echoes keep the links."""
+    embed = _embed(board, links=True)
+    return embed if len(embed) <= EMBED_LENGTH else _embed(board, links=False)
+
+
+def _embed(board: Scoreboard, *, links: bool) -> discord.Embed:
     context, result = board.context, board.result
     home, away = context.teams[Side.HOME].name, context.teams[Side.AWAY].name
     points = f"**{away} {result.points[Side.AWAY]} – {result.points[Side.HOME]} {home}**"
@@ -45,10 +56,17 @@ def scoreboard_embed(board: Scoreboard) -> discord.Embed:
         colour=colour,
     )
     for plan in lineup.round_plan(context.options):
-        round_lines = _round_lines(board, plan)
+        round_lines = _round_lines(board, plan, links=links)
         if round_lines:
-            value = "\n".join(round_lines)
-            embed.add_field(name=f"Round {plan.index} · {plan.kind.value}", value=value[:1024], inline=False)
+            name, value = f"Round {plan.index} · {plan.kind.value}", "\n".join(round_lines)
+            if len(value) <= FIELD_LENGTH or not links:
+                embed.add_field(name=name, value=value[:FIELD_LENGTH], inline=False)
+                continue
+            # The photos' links do not fit beside the games: they go below them, in a field of their own.
+            value = "\n".join(_round_lines(board, plan, links=False))
+            embed.add_field(name=name, value=value[:FIELD_LENGTH], inline=False)
+            for value in _photo_fields(board, plan):
+                embed.add_field(name=f"Round {plan.index} · photos", value=value, inline=False)
     if board.excused:
         names = [
             f"{context.teams[side].name}: {', '.join(board.names.get(p, '?') for p in players)}"
@@ -78,7 +96,7 @@ def _state(board: Scoreboard) -> str:
     return ""
 
 
-def _round_lines(board: Scoreboard, plan: lineup.RoundPlan) -> list[str]:
+def _round_lines(board: Scoreboard, plan: lineup.RoundPlan, *, links: bool = True) -> list[str]:
     declared = match_facts.effective_lineups(board.night, plan.index)
     if not declared:
         return []
@@ -92,10 +110,22 @@ def _round_lines(board: Scoreboard, plan: lineup.RoundPlan) -> list[str]:
         ]
         return [f"{board.context.teams[side].name} declared; {board.context.teams[side.other].name}'s turn.", *shown]
     games = [game for game in board.games if game.ref.round_index == plan.index]
-    return [_game_line(board, game) for game in games]
+    return [_game_line(board, game, links=links) for game in games]
 
 
-def _game_line(board: Scoreboard, game: BoardGame) -> str:
+def _photo_fields(board: Scoreboard, plan: lineup.RoundPlan) -> list[str]:
+    """The round's photos, a line each ("2. [📷 photo](…)"), in as many fields as they need."""
+    fields: list[list[str]] = [[]]
+    for game in board.games:
+        if game.ref.round_index == plan.index and game.photo is not None:
+            line = f"{game.ref.game_number}. {photo_link(game.photo)}"
+            if fields[-1] and sum(len(kept) + 1 for kept in fields[-1]) + len(line) > FIELD_LENGTH:
+                fields.append([])
+            fields[-1].append(line[:FIELD_LENGTH])
+    return ["\n".join(lines) for lines in fields if lines]
+
+
+def _game_line(board: Scoreboard, game: BoardGame, *, links: bool = True) -> str:
     """ "2. Godzilla: A1 9,000,000 + A2 6,900,000 vs H1 … → Flipper Kings +2 ✅", with what is still due."""
     standing = {row.player_id: row for row in game.scores}  # oldest first: a replay's row comes last
     scores = {player: row.score for player, row in standing.items()}
@@ -109,7 +139,10 @@ def _game_line(board: Scoreboard, game: BoardGame) -> str:
     line += "".join(_penalty_tags(board, game))
     if game.state in (GameState.SCORES_DUE, GameState.REPLAY_DUE) and game.order:
         line += f" · {order_text(board, game.order)}"
-    return line + (IN_PROGRESS_MARK if game.in_progress else STATE_MARKS[game.state])
+    line += IN_PROGRESS_MARK if game.in_progress else STATE_MARKS[game.state]
+    if game.photo is not None:
+        line += f" · {photo_link(game.photo)}" if links else " · 📷"
+    return line
 
 
 def order_text(board: Scoreboard, order: tuple[tuple[lineup.Seat, ...], ...]) -> str:
@@ -192,7 +225,8 @@ def scores_echo(board: Scoreboard, game: GameRef, *, fixed: bool = False) -> str
     where = f"Round {game.round_index} game {game.game_number}{replay}"
     confirming = next_steps.step_for(board, StepKind.CONFIRM, game)
     ask = f" {confirming.text[0].upper()}{confirming.text[1:]} with **Confirm**" if confirming else ""
+    photo = f" {photo_link(played.photo)}" if played.photo else ""
     return (
-        f"📝 {where} {verb}: {parts}.{ask}, or **Dispute**; until then the captain who entered it can **Edit** "
-        "or **Undo** it."
+        f"📝 {where} {verb}: {parts}.{photo}{ask}, or **Dispute**; until then the captain who entered it can "
+        "**Edit** or **Undo** it."
     )

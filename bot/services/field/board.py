@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
+from bot.rules.photos import Photo, check_photo
 from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
@@ -34,8 +35,9 @@ from bot.services.group_boards import (
 )
 from bot.services.lookup import current_season
 from bot.services.permissions import is_commissioner
+from bot.services.photos import by_key, drop_photo, keep_photo
 from storage.db import Database
-from storage.field import FieldNight, FieldScore
+from storage.field import FieldGamePhoto, FieldNight, FieldScore
 from storage.models import League, Player
 
 
@@ -65,28 +67,39 @@ class FieldBoardService:
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
-            board = await _board(session, found)
+            board = await _board(session, found, photos=False)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             seats = played.seats if correcting else tuple(s for s in played.seats if s.score is None)
             return ScoreSheet(f"{played.name} {'fix' if correcting else 'scores'}", seats)
 
     async def enter(
-        self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
+        self,
+        actor: Actor,
+        ids: tuple[int, ...],
+        game: int,
+        typed: dict[str, str],
+        *,
+        correcting: bool,
+        photo: Photo | None = None,
     ) -> Entered:
+        """The group's scores on the machine, with the photo of the display if one was sent (a fix's photo replaces
+        the one kept)."""
+        photo = check_photo(photo) if photo else None
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
-            board = await _board(session, found)
+            board = await _board(session, found, photos=False)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
         if correcting:
-            await self._fix(actor, found, played, typed)
+            await self._fix(actor, found, played, typed, photo)
         else:
             entries = [
                 (found.players[seat.player_id].discord_user_id, typed.get(seat.key, ""))
                 for seat in played.seats
                 if seat.score is None
             ]
-            await self.nights.enter_scores(actor, found.context.league.name, machine_id=game, entries=entries)
+            league = found.context.league.name
+            await self.nights.enter_scores(actor, league, machine_id=game, entries=entries, photo=photo)
         board = await self.board(ids)
         completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
         asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
@@ -96,7 +109,8 @@ class FieldBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
-            confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
+            checked = await _board(session, found, photos=False)
+            confirmable(checked, game, actor.user_id, official=_official(actor, found))
             await confirm_rows(session, actor, await _rows(session, found, game), now)
             return await _board(session, found)
 
@@ -106,8 +120,12 @@ class FieldBoardService:
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
-            changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
-            await undo_rows(session, actor, await _rows(session, found, game), now, official=official)
+            checked = await _board(session, found, photos=False)
+            changeable(checked, game, actor.user_id, official=official, correcting=True)
+            left = await undo_rows(session, actor, await _rows(session, found, game), now, official=official)
+            if not left:  # the photo goes with the group's last scores on the machine (others' stay with theirs)
+                reason = "taken back before confirmation"
+                await drop_photo(session, actor, FieldGamePhoto, _photo_key(found, game), now, reason=reason)
             return await _board(session, found)
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
@@ -118,7 +136,9 @@ class FieldBoardService:
                 night.boards = {**(night.boards or {}), str(number): [channel_id, message_id]}
                 session.add(night)
 
-    async def _fix(self, actor: Actor, found: _Group, played: BoardGame, typed: dict[str, str]) -> None:
+    async def _fix(
+        self, actor: Actor, found: _Group, played: BoardGame, typed: dict[str, str], photo: Photo | None
+    ) -> None:
         """The entrant's fix of scores not yet confirmed: only the values that differ change (audited)."""
         now = self.clock.now()
         machine = played.name
@@ -140,9 +160,14 @@ class FieldBoardService:
                 row.score = value
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
+            await keep_photo(session, actor, FieldGamePhoto, _photo_key(found, played.game), photo, now)
             await session.flush()
             season = await with_fresh_scores(session, found.season)
             await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
+
+
+def _photo_key(found: _Group, machine_id: int) -> dict[str, int]:
+    return {"night_id": found.night.id or 0, "group_number": found.number, "machine_id": machine_id}
 
 
 def _official(actor: Actor, found: _Group) -> bool:
@@ -186,13 +211,18 @@ async def _rows(session: AsyncSession, found: _Group, machine_id: int) -> list[F
     return list(latest.values())
 
 
-async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
+async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -> GroupBoard:
+    """The group's board; `photos=False` for a board only checked, never shown (the photos are one more read)."""
     season = await with_fresh_scores(session, found.season)
     ties = {
         machine
         for machine, tie in open_ties(season.night_result(season.open_night()))
         if set(tie.players) & set(found.players)
     }
+    photo_query = select(FieldGamePhoto).where(
+        FieldGamePhoto.night_id == found.night.id, FieldGamePhoto.group_number == found.number
+    )
+    kept = by_key((await session.exec(photo_query)).all() if photos else (), "machine_id")
     games = []
     for machine_id in found.night.machine_ids:
         rows = {row.player_id: row for row in await _rows(session, found, machine_id)}
@@ -209,6 +239,7 @@ async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
                 game_state(seats, bool(unconfirmed)),
                 frozenset(row.entered_by for row in unconfirmed),
                 machine_id in ties,
+                kept.get((machine_id,)),
             )
         )
     players = {player.discord_user_id: player.display_name for player in found.players.values()}

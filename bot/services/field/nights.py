@@ -25,6 +25,7 @@ from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
+from bot.rules.photos import Photo, check_photo
 from bot.rules.ratings.seeding import reordered_by_rating
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
@@ -43,12 +44,14 @@ from bot.services.field.facts import (
 )
 from bot.services.field.facts import players_key as key_of
 from bot.services.permissions import is_commissioner, require_commissioner
+from bot.services.photos import keep_photo
 from bot.services.players import Member
 from bot.services.ratings import RatingService
 from storage.db import Database
 from storage.discipline import DisciplineEntry
 from storage.field import (
     FieldCheckin,
+    FieldGamePhoto,
     FieldMalfunction,
     FieldNight,
     FieldPenalty,
@@ -299,13 +302,15 @@ class FieldNightService:
         machine_id: int,
         entries: Sequence[tuple[int | None, str]],
         replay: bool = False,
+        photo: Photo | None = None,
     ) -> ScoreEntered:
         """One game's scores on one machine: (Discord id or None for the actor, typed score) per player.
 
         FIELD-SCORE-1: one score per player and machine; a replay (official) replaces the first score even
         when lower (FIELD-MALF-2, FIELD-PEN-2/5). Players enter scores for their own group; all or none are
-        stored."""
+        stored, with the photo of the display sent from the group board's form (kept for the group's game)."""
         now = self.clock.now()
+        photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, self.clock.now())
             season = await load_tonight(session, context)
@@ -360,6 +365,9 @@ class FieldNightService:
                     ) from None
                 audit.created(session, actor, row, at=now)
                 stored.append((player.display_name, value))
+            if photo is not None and group is not None:
+                key = {"night_id": facts.night.id or 0, "group_number": group, "machine_id": machine_id}
+                await keep_photo(session, actor, FieldGamePhoto, key, photo, now)
             season = await with_fresh_scores(session, season)  # only the night's scores changed here
             result = season.night_result(season.open_night())
             await note_ties(session, actor, season, result, machine_id, now)

@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.clock import Clock
 from bot.rules.ladder.games import first_game_order, next_game_order
 from bot.rules.ladder.scoring import TieNeedsPlayoff
+from bot.rules.photos import Photo, check_photo
 from bot.rules.refusals import NotFound, RuleViolation
 from bot.rules.scores import parse_score
 from bot.services.actor import Actor
@@ -46,8 +47,9 @@ from bot.services.ladder.facts import (
 )
 from bot.services.ladder.play import check_late_arrival, check_may_enter, checked_in, finish_from, store_game_scores
 from bot.services.permissions import is_commissioner
+from bot.services.photos import by_key, drop_photo, keep_photo
 from storage.db import Database
-from storage.ladder import LadderGroup, LadderNight, LadderScore
+from storage.ladder import LadderGamePhoto, LadderGroup, LadderNight, LadderScore
 from storage.models import League
 
 
@@ -76,7 +78,8 @@ class LadderBoardService:
             everyone = await entrants(session, ladder)
             entrant = entrant_of(everyone, user_id)
             group = group_of(await night_groups(session, await open_night(session, ladder)), entrant.id)
-            board = await _board(session, await _load(session, guild_id, (group.id or 0,), self.clock.now()))
+            found = await _load(session, guild_id, (group.id or 0,), self.clock.now())
+            board = await _board(session, found, photos=False)
             return [(g.game, f"{g.name} ({g.state.value})") for g in board.games]
 
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
@@ -84,21 +87,30 @@ class LadderBoardService:
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
-            board = await _board(session, found)
+            board = await _board(session, found, photos=False)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             what = "fix" if correcting else "scores"
             return ScoreSheet(f"{played.name} {what}", played.seats)
 
     async def enter(
-        self, actor: Actor, ids: tuple[int, ...], game: int, typed: dict[str, str], *, correcting: bool
+        self,
+        actor: Actor,
+        ids: tuple[int, ...],
+        game: int,
+        typed: dict[str, str],
+        *,
+        correcting: bool,
+        photo: Photo | None = None,
     ) -> Entered:
         """LADDER-SCORE-1, COMMON-SCORE-1: every present player's score in one game, all or none stored; a fix
-        changes only the scores that differ, and only while they are unconfirmed (COMMON-SCORE-3)."""
+        changes only the scores that differ, and only while they are unconfirmed (COMMON-SCORE-3). A photo of the
+        display sent with them is kept with the game (a fix's replaces it)."""
         now = self.clock.now()
+        photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
-            board = await _board(session, found)
+            board = await _board(session, found, photos=False)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             targets = [found.everyone[seat.player_id] for seat in played.seats]
             for target in targets:
@@ -121,6 +133,7 @@ class LadderBoardService:
                 await store_game_scores(
                     session, actor, found.ladder, found.night, found.group, found.everyone, game, changed, now
                 )
+            await keep_photo(session, actor, LadderGamePhoto, _photo_key(found.group, game), photo, now)
             board = await _board(session, found)
             completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
             asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
@@ -131,7 +144,8 @@ class LadderBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
-            confirmable(await _board(session, found), game, actor.user_id, official=_official(actor, found))
+            checked = await _board(session, found, photos=False)
+            confirmable(checked, game, actor.user_id, official=_official(actor, found))
             await confirm_rows(session, actor, await _rows(session, found.group, game), now)
             return await _board(session, found)
 
@@ -141,8 +155,12 @@ class LadderBoardService:
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
-            changeable(await _board(session, found), game, actor.user_id, official=official, correcting=True)
-            await undo_rows(session, actor, await _rows(session, found.group, game), now, official=official)
+            checked = await _board(session, found, photos=False)
+            changeable(checked, game, actor.user_id, official=official, correcting=True)
+            left = await undo_rows(session, actor, await _rows(session, found.group, game), now, official=official)
+            if not left:  # the photo goes with the game's last scores (others' stay with theirs)
+                reason = "taken back before confirmation"
+                await drop_photo(session, actor, LadderGamePhoto, _photo_key(found.group, game), now, reason=reason)
             return await _board(session, found)
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
@@ -151,6 +169,10 @@ class LadderBoardService:
             if group is not None:
                 group.board_channel_id, group.board_message_id = channel_id, message_id
                 session.add(group)
+
+
+def _photo_key(group: LadderGroup, game: int) -> dict[str, int]:
+    return {"group_id": group.id or 0, "slot": game - 1}
 
 
 def _official(actor: Actor, found: _Group) -> bool:
@@ -179,12 +201,15 @@ async def _rows(session: AsyncSession, group: LadderGroup, game: int) -> list[La
     return list((await session.exec(query)).all())
 
 
-async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
+async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -> GroupBoard:
+    """The group's board; `photos=False` for a board only checked, never shown (the photos are one more read)."""
     group, night, everyone = found.group, found.night, found.everyone
     present_ids = await checked_in(session, found.ladder, night)
     present = [p for p in group.members if p in present_ids]
     rows = (await session.exec(select(LadderScore).where(LadderScore.group_id == group.id))).all()
     names = {m["id"]: m["name"] for m in night.machines}
+    photo_query = select(LadderGamePhoto).where(LadderGamePhoto.group_id == group.id)
+    kept = by_key((await session.exec(photo_query)).all() if photos else (), "slot")
     games: list[BoardGame] = []
     order: list[int] | None = first_game_order({p: group.ranks[str(p)] for p in present})
     for slot, machine_id in enumerate(group.slots or ()):
@@ -203,6 +228,7 @@ async def _board(session: AsyncSession, found: _Group) -> GroupBoard:
                 state,
                 frozenset(row.entered_by for row in unconfirmed),
                 isinstance(finished, TieNeedsPlayoff),
+                kept.get((slot,)),
             )
         )
         order = next_game_order(finished) if isinstance(finished, tuple) else None

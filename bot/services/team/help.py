@@ -54,7 +54,7 @@ async def situation(session: AsyncSession, league: League, asker: Asker, now: da
             continue
         context = await match_facts.context_for(session, league, match)
         if mine:
-            due += _match_due(await scoreboard.build(session, context, now), player_id or 0, now)
+            due += _match_due(await scoreboard.build(session, context, now, photos=False), player_id or 0, now)
         if asker.official:  # TEAM-DISP-1: the commissioner rules
             due += [
                 Due(f"Dispute #{challenge.id} on {_label(context, today)} awaits your ruling", "`/match ruling`")

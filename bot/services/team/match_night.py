@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
+from bot.rules.photos import Photo, check_photo
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenied, RuleViolation
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RoundKind, ScoreStatus, Side
@@ -24,6 +25,7 @@ from bot.services import audit, machine_log
 from bot.services.actor import Actor
 from bot.services.discipline import require_in_good_standing
 from bot.services.lookup import find_league
+from bot.services.photos import drop_photo, keep_photo
 from bot.services.team import match_facts, next_steps, playoff_lineups, scoreboard
 from bot.services.team.match_access import (
     Acting,
@@ -45,6 +47,7 @@ from storage.db import Database
 from storage.discipline import IssueKind, IssueSeverity
 from storage.matches import (
     ExtraBallOptOut,
+    GamePhoto,
     GameScore,
     LineupReplacement,
     Match,
@@ -427,7 +430,7 @@ class MatchNightService:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
-            board = await scoreboard.build(session, context, self.clock.now())
+            board = await scoreboard.build(session, context, self.clock.now(), photos=False)
             played = _fixable(board, game, acting) if correcting else _entry_due(board, game)
         stored = {row.player_id: row.score for row in played.scores if row.confirmed_at is None} if correcting else {}
         seats = tuple(
@@ -443,12 +446,15 @@ class MatchNightService:
         league_name: str | None,
         game: GameRef,
         typed: dict[Side, list[str]],
+        photo: Photo | None = None,
     ) -> scoreboard.Scoreboard:
         """A captain enters one game's scores, in each side's lineup order; the opponent then confirms. A game
         confirmed level is replayed (TEAM-AMB-4): its replay is entered the same way, for every player at
-        once, and replaces the first scores (REPLAY_REPLACES). Returns the board after the entry."""
+        once, and replaces the first scores (REPLAY_REPLACES). A photo of the display sent with them (the board's
+        form) is kept with the game, replacing one sent before. Returns the board after the entry."""
         match_id, round_index, game_number = game
         now = self.clock.now()
+        photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
             await lock_match(session, match_id)
             context = await load_context(session, actor, league_name, match_id)
@@ -460,7 +466,7 @@ class MatchNightService:
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
             replay = False
             if await self._game_scores(session, game):  # the rare case: scores already there
-                due = _entry_due(await scoreboard.build(session, context, now, night=night), game)
+                due = _entry_due(await scoreboard.build(session, context, now, night=night, photos=False), game)
                 replay = due.state is GameState.REPLAY_DUE
                 if replay:
                     await self._void_replays(session, actor, game)  # a replay tied again: kept, VOID
@@ -492,19 +498,24 @@ class MatchNightService:
                 raise Conflict(_already_entered(game)) from None
             for row in rows:
                 audit.created(session, actor, row, at=now)
+            await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
             written = await match_facts.facts_version(session, match_id)
         return await self.current_board(context, night_as_of=(night, written))
 
-    async def correct_scores(self, actor: Actor, game: GameRef, typed: dict[Side, list[str]]) -> scoreboard.Scoreboard:
+    async def correct_scores(
+        self, actor: Actor, game: GameRef, typed: dict[Side, list[str]], photo: Photo | None = None
+    ) -> scoreboard.Scoreboard:
         """The captain who entered a game's scores fixes them until the other side confirms (COMMON-SCORE-3
-        holds after that). Each changed score is audited with its value before and after."""
+        holds after that). Each changed score is audited with its value before and after; a photo sent with
+        the fix replaces the game's."""
         now = self.clock.now()
+        photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
             await lock_match(session, game.match_id)  # a fix racing the confirmation: one of them waits
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            played = _fixable(await scoreboard.build(session, context, now, night=night), game, acting)
+            played = _fixable(await scoreboard.build(session, context, now, night=night, photos=False), game, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
             for _side, player_id, score in _parsed(context, night, game, typed):
                 row = pending[player_id]
@@ -513,6 +524,7 @@ class MatchNightService:
                     row.score, row.entered_at = score, now
                     session.add(row)
                     audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
+            await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
             written = await match_facts.facts_version(session, game.match_id)
         return await self.current_board(context, night_as_of=(night, written))
 
@@ -524,11 +536,14 @@ class MatchNightService:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting = await acting_in(session, actor, context)
-            played = _own_entry(await scoreboard.build(session, context, now), game, acting)
+            played = _own_entry(await scoreboard.build(session, context, now, photos=False), game, acting)
             for row in played.scores:
                 if row.confirmed_at is None:
                     audit.deleted(session, actor, row, at=now, reason="taken back before confirmation")
                     await session.delete(row)
+            if all(row.confirmed_at is None for row in played.scores):  # a replay's: the tied game's stay
+                reason = "taken back before confirmation"
+                await drop_photo(session, actor, GamePhoto, _photo_key(game), now, reason=reason)
         return await self.current_board(context)
 
     async def _void_replays(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
@@ -574,7 +589,7 @@ class MatchNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, None, match_id, any_league=True)
             acting = await acting_in(session, actor, context)
-            board = await scoreboard.build(session, context, self.clock.now())
+            board = await scoreboard.build(session, context, self.clock.now(), photos=False)
             if board.open_challenges:
                 raise RuleViolation("TEAM-DISP-1", "A dispute is open on this match; the commissioner rules first.")
             waiting = [f"round {s.round_index} game {s.game_number}" for s in board.scores if s.confirmed_at is None]
@@ -840,6 +855,10 @@ def _parsed(
             field = score_field(night, side, players, player)
             parsed.append((side, player, score_rules.parse_score(text, field=field, rules=context.options.score_input)))
     return parsed
+
+
+def _photo_key(game: GameRef) -> dict[str, int]:
+    return {"match_id": game.match_id, "round_index": game.round_index, "game_number": game.game_number}
 
 
 def _already_entered(game: GameRef) -> str:

@@ -13,14 +13,16 @@ from enum import StrEnum
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.rules.photos import Photo
 from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.team import lineup, scoring
 from bot.rules.team.model import RosterRole, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
+from bot.services.photos import by_key
 from bot.services.team import match_facts
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
-from storage.matches import ExtraBallOptOut, GameScore, MatchChallenge, TiebreakerSetup
+from storage.matches import ExtraBallOptOut, GamePhoto, GameScore, MatchChallenge, TiebreakerSetup
 from storage.models import Player
 
 
@@ -49,6 +51,7 @@ class BoardGame:
     in_progress: bool = False  # started with `/match start` and no scores yet (TEAM-MACH-2)
     # TEAM-LINEUP-10, TEAM-MACH-9: who plays in what order, cut into the games its machine can hold at once.
     order: tuple[tuple[lineup.Seat, ...], ...] = ()
+    photo: Photo | None = None  # of the machine's display, sent with the scores from the board's form
 
 
 @dataclass(frozen=True)
@@ -92,9 +95,15 @@ async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchCha
 
 
 async def build(
-    session: AsyncSession, context: MatchContext, now: datetime, *, night: lineup.MatchNight | None = None
+    session: AsyncSession,
+    context: MatchContext,
+    now: datetime,
+    *,
+    night: lineup.MatchNight | None = None,
+    photos: bool = True,
 ) -> Scoreboard:
-    """The match's board; `night` if the caller read it in this state of the match already."""
+    """The match's board; `night` if the caller read it in this state of the match already; `photos=False` for a
+    board only checked, never shown (the photos are one more read)."""
     night = night or await match_facts.night(session, context)
     names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
     every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
@@ -104,6 +113,10 @@ async def build(
         key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
     )
     tiebreak = (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == context.match.id))).first()
+    photo_rows = (
+        (await session.exec(select(GamePhoto).where(GamePhoto.match_id == context.match.id))).all() if photos else ()
+    )
+    kept = by_key(photo_rows, "round_index", "game_number")
     return Scoreboard(
         context=context,
         names=names,
@@ -112,7 +125,7 @@ async def build(
         result=scoring.match_result(facts, context.options),
         scores=scores,
         open_challenges=await open_challenges(session, context.match.id or 0),
-        games=_games(context, night, facts, scores, now),
+        games=_games(context, night, facts, scores, now, kept),
         captains=await _captain_users(session, night),
         tiebreak=tiebreak,
         extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
@@ -143,6 +156,7 @@ def _games(
     facts: scoring.MatchFacts,
     scores: list[GameScore],
     now: datetime,
+    photos: dict[tuple[int, ...], Photo],
 ) -> tuple[BoardGame, ...]:
     machines = {m.machine_id: m.name for m in night.machines}
     capacity = {m.machine_id: m.max_players for m in night.machines}
@@ -167,6 +181,7 @@ def _games(
                     scores=rows,
                     in_progress=(plan.index, number) in running and not rows,
                     order=lineup.games_for_machine_capacity(capacity.get(machine_id or 0, 4), seats) if seats else (),
+                    photo=photos.get((plan.index, number)),
                 )
             )
     return tuple(games)

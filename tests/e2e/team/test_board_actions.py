@@ -16,6 +16,7 @@ from bot.services.team.scoreboard import Scoreboard
 from storage.matches import GameScore
 from storage.models import AuditEntry
 from tests.e2e.harness import running_bot
+from tests.e2e.phones import score_fields
 from tests.e2e.team_night import Night, four_each_checked_in, match_points, scoreboard
 
 
@@ -62,6 +63,7 @@ async def test_scores_entered_from_the_board_echo_exactly_and_ping_the_confirmin
         (18, "Home 2 · H2", "home2"),
         (18, "Away 1 · A1", "away1"),
         (18, "Away 2 · A2", "away2"),
+        (18, "📷 Photo of the display", "photo"),  # optional: the photo below the four players
     ]
     values = {"home1": "45,210,330", "home2": "45210330", "away1": "1,000", "away2": "12"}
     entered = await night.league.emulator.submit_modal(form, values, as_member="h1")
@@ -99,7 +101,7 @@ async def test_a_captain_fixes_his_own_typo_until_it_is_confirmed(night: Night) 
     assert other.modal is None and "only they can fix it" in other.text()
     form = await emulator.click(entered, f"score:edit:{night.match_id}:1:2", as_member="h1")
     assert form.modal is not None
-    prefilled = {c["component"]["custom_id"]: c["component"].get("value") for c in form.modal["components"]}
+    prefilled = {c["component"]["custom_id"]: c["component"].get("value") for c in score_fields(form.modal)}
     assert prefilled == {"home1": "1,234,000", "home2": "2", "away1": "3", "away2": "4"}
     fixed = await emulator.submit_modal(form, typo | {"home1": "12,340,000"}, as_member="h1")
     assert "fixed: H3 12,340,000, H4 2, A3 3, A4 4" in fixed.content
@@ -255,7 +257,7 @@ async def test_a_refused_form_comes_back_with_what_was_typed(night: Night) -> No
     assert retry["label"] == "Fix and send again"
     form = await night.league.emulator.click(refused, retry["custom_id"], as_member="h1")
     assert form.modal is not None
-    prefilled = {c["component"]["custom_id"]: c["component"].get("value") for c in form.modal["components"]}
+    prefilled = {c["component"]["custom_id"]: c["component"].get("value") for c in score_fields(form.modal)}
     assert prefilled == typed
     entered = await night.league.emulator.submit_modal(form, typed | {"away1": "10,000,000"}, as_member="h1")
     assert "H1 30,000,000, H2 20,000,000, A1 10,000,000, A2 9,000,000" in entered.content
