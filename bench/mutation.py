@@ -101,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report_only:
         subprocess.run([MUTMUT, "run", "--max-children", str(args.max_children)], cwd=ROOT, check=False)
     verdicts = read_results()
+    if not score(verdicts)[1]:
+        print("No mutant has a verdict yet: see mutmut's output above (the unmutated tests must pass first).")
+        return 1
     REPORT.write_text(report(verdicts, (time.perf_counter() - began) / 60, args.max_children))
     caught, counted = score(verdicts)
     print(f"Mutation score: {100 * caught / counted:.1f} % ({caught} of {counted}); written to {REPORT}")
