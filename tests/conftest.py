@@ -14,7 +14,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
@@ -26,8 +26,9 @@ PG_ADMIN_URL = os.environ.get("PINLEAGUE_TEST_PG_URL", "postgresql+asyncpg://pos
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # Property tests check what the rules return, not how fast: a per-example deadline only fails a test whose machine
-# is busy (parallel workers, a mutation run). Speed is the benchmark's business (bench/).
-settings.register_profile("pinleague", deadline=None)
+# is busy (parallel workers, a mutation run). Speed is the benchmark's business (bench/). A mutation run calls each
+# test more than once in one process, with a new instance of its class each time: nothing a test relies on.
+settings.register_profile("pinleague", deadline=None, suppress_health_check=[HealthCheck.differing_executors])
 settings.load_profile("pinleague")
 
 
