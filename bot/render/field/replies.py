@@ -9,14 +9,15 @@ import discord
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
 from bot.rules.field.finals import PickKind
-from bot.rules.field.malfunctions import Severity
+from bot.rules.field.malfunctions import Outcome, Severity
 from bot.rules.field.meet import CorrectionState
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.standings import ranked_by_running_total
 from bot.rules.scores import format_score
 from bot.services.field.corrections import CorrectionView
 from bot.services.field.finals import BracketView, FinalsView
-from bot.services.field.nights import MaintenanceLog, MalfunctionReported, NightView, PenaltyRecorded, ScoreEntered
+from bot.services.field.malfunctions import MalfunctionReported
+from bot.services.field.nights import MaintenanceLog, NightView, PenaltyRecorded, ScoreEntered
 from bot.services.field.options import FieldOptionsView
 from bot.services.field.standings import FieldStandingsView
 
@@ -130,14 +131,18 @@ def penalty_text(recorded: PenaltyRecorded) -> str:
     )
     if recorded.suspension is not None:  # COMMON-PLAYER-2: the ruling every later refusal names
         text += f" Suspension recorded as ruling #{recorded.suspension}."
+    if recorded.ruling:  # FIELD-PEN-2/5/7/8/12
+        text += f" Ruling: {recorded.ruling}."
+    if recorded.involved_official:
+        text += " Flagged: every official present is in the group concerned (FIELD-OFF-2)."
     return text
 
 
 MALFUNCTION_ADVICE = {
     Severity.MAJOR: (
         "Major malfunction (FIELD-MALF-1): before anyone starts their next ball, the player may play on or ask "
-        "for the whole group to replay the game; replay scores replace the first ones even when lower "
-        "(FIELD-MALF-2; an official enters them with `/field score replay:true`)."
+        "for the whole group to replay the game with `/field malfunction replay:true`; replay scores replace the "
+        "first ones even when lower (FIELD-MALF-2)."
     ),
     Severity.MINOR: "Not a major malfunction (FIELD-MALF-1): play continues; it is on the maintenance sheet.",
     Severity.CATASTROPHIC: (
@@ -151,9 +156,42 @@ MALFUNCTION_ADVICE = {
 }
 
 
+REPLAY_NEXT = (
+    " Each player of group {group} enters the replay's score with `/field score` or the group board; the replay's "
+    "scores replace the first ones even when lower (FIELD-AMB-18)."
+)
+OUTCOME_TEXT = {
+    Outcome.REPLAY: "Replay granted (FIELD-MALF-2): the whole group replays the game." + REPLAY_NEXT,
+    Outcome.UNPLAYABLE: (
+        "Declared unplayable (FIELD-MALF-3): {machine} is out for the rest of the meet. An official names the "
+        "replacement with `/field night machines` (FIELD-MSEL-4), and the game is replayed there."
+    ),
+    Outcome.STAND: "Ruling (FIELD-MALF-4): the scores on the machine stand.",
+    Outcome.AGREED: (
+        "Ruling (FIELD-MALF-4): the players accepted agreed scores (recorded); enter them as the game's scores."
+    ),
+    Outcome.VOID_AND_REPLAY: "Ruling (FIELD-MALF-4): the group's scores on the machine are void." + REPLAY_NEXT,
+    Outcome.NEW_GAME: "Ruling (FIELD-MALF-5): the advantage cannot be avoided; the group starts a new game."
+    + REPLAY_NEXT,
+    Outcome.SLO_REPLAY: "Ruling (FIELD-MALF-5): an unfair advantage was gained; the group replays." + REPLAY_NEXT,
+    Outcome.SLO_MAY_REPLAY: "Ruling (FIELD-MALF-5): logged and announced; the game stands as played.",
+    Outcome.LOG_AND_ANNOUNCE: "Ruling (FIELD-MALF-5): logged and announced to every player; avoid it from now on.",
+}
+
+
 def malfunction_text(reported: MalfunctionReported) -> str:
     row = reported.row
-    return f"🛠️ {reported.machine}: {row.incident.value.replace('_', ' ')} logged. {MALFUNCTION_ADVICE[row.severity]}"
+    text = f"🛠️ {reported.machine}: {row.incident.value.replace('_', ' ')} logged. "
+    if row.outcome is None:
+        text += MALFUNCTION_ADVICE[row.severity]
+    else:
+        group = reported.group if reported.group is not None else "concerned"
+        text += OUTCOME_TEXT[Outcome(row.outcome)].format(group=group, machine=reported.machine)
+    if row.involved_official:
+        text += " Flagged: every official present is in the group concerned (FIELD-OFF-2)."
+    if reported.penalty is not None:
+        text += " " + penalty_text(reported.penalty) + " (FIELD-PEN-6)"
+    return text
 
 
 def maintenance_text(log: MaintenanceLog) -> str:
