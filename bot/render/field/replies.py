@@ -8,10 +8,12 @@ import discord
 
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
+from bot.rules.field import meet as meet_rules
 from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Outcome, Severity
 from bot.rules.field.meet import CorrectionState
 from bot.rules.field.options import FieldOptions
+from bot.rules.field.scoring import weekly_score
 from bot.rules.field.standings import ranked_by_running_total
 from bot.rules.scores import format_score
 from bot.services.field.corrections import CorrectionView
@@ -29,18 +31,25 @@ def night_embed(view: NightView) -> discord.Embed:
     night, season = view.night, view.season
     result = view.result
     state = "final" if night.state == "closed" else "open"
+    options = season.context.options_on(night.play_on)
+    titles = [season.machine_names.get(m, f"#{m}") for m in night.machine_ids]
     embed = discord.Embed(
         title=f"🎯 Week {night.week}, {night.play_on:%a %d %b %Y} ({state})",
-        description="Machines: " + ", ".join(season.machine_names.get(m, f"#{m}") for m in night.machine_ids),
+        # FIELD-MSEL-1/3: announced ahead, with the machines where an extra ball may be played
+        description="Machines: " + ", ".join(meet_rules.announcement(titles, options.extra_ball_allowed)),
         colour=LEAGUE_COLOUR,
     )
     facts = result.facts
     groups = facts.groups()
     if groups:
-        lines = [
-            f"{n}. " + ", ".join(season.names.get(p, "?") + (" (guest)" if p in facts.guests else "") for p in g)
-            for n, g in enumerate(groups, start=1)
-        ]
+        scored = facts.counted_scores().keys()
+        lines = []
+        for n, g in enumerate(groups, start=1):
+            line = f"{n}. " + ", ".join(season.names.get(p, "?") + (" (guest)" if p in facts.guests else "") for p in g)
+            if state == "open":  # FIELD-MSEL-2: each group's progress, the machines it has still to play
+                left = meet_rules.machines_left(g, night.machine_ids, scored)
+                line += " · left: " + (", ".join(season.machine_names.get(int(m), "?") for m in left) or "none")
+            lines.append(line)
         singles = [c.player_id for c in facts.checkins if c.group_number is None]
         if singles:
             lines.append("Single-player games: " + ", ".join(season.names.get(p, "?") for p in singles))
@@ -54,7 +63,10 @@ def night_embed(view: NightView) -> discord.Embed:
             tags = ("*" if row.provisional else "") + (" guest" if row.guest else "")
             name = season.names.get(int(row.player), "?")[:NAME_WIDTH]
             lines.append(f"{row.position:>2} {name:<{NAME_WIDTH}} {row.machine_points:>4}{tags}")
-        _add_blocks(embed, "Tonight's points", lines)
+        heading = "Tonight's points"
+        if options.points_scale == "fixed":  # FIELD-SCORE-5: the weekly score of a first place on every machine
+            heading += f" (a perfect week: {weekly_score([1] * len(night.machine_ids), options)})"
+        _add_blocks(embed, heading, lines)
     ties = [
         f"{season.machine_names.get(int(m), '?')}: "
         + " v ".join(sorted(season.names.get(int(p), "?") for p in tie.players))
@@ -234,6 +246,12 @@ def standings_embed(view: FieldStandingsView) -> discord.Embed:
     if not view.rows:
         lines.append("No scores yet.")
     _add_blocks(embed, "Season", lines)
+    if winner := view.regular_season_winner:
+        embed.add_field(
+            name="🏆 Regular-season winner (FIELD-STAND-3)",
+            value=" and ".join(winner) + " — a title of its own; the finals crown the Playoffs Winner.",
+            inline=False,
+        )
     return embed
 
 
