@@ -212,6 +212,8 @@ def maintenance_text(log: MaintenanceLog) -> str:
         return f"🛠️ {log.league}: no machine problems logged this season."
     lines = [
         f"Week {week} {machine}: {row.incident.value.replace('_', ' ')} ({row.severity.value})"
+        + (f" → {row.outcome.replace('_', ' ')}" if row.outcome else "")
+        + (" [involved official]" if row.involved_official else "")
         + (f" — {row.note}" if row.note else "")
         for week, machine, row in log.entries
     ]

@@ -197,6 +197,9 @@ async def test_rulings_go_to_the_official_outside_the_group(meet: RunningBot) ->
         as_member="vic",
     )
     assert "unfair advantage" in gained.content and await machine_scores(league, 2) == {}
+    sheet = await league.run("/field maintenance", as_member=one[0])
+    assert "Week 1 Medieval Madness: catastrophic (catastrophic) → stand" in sheet.content, sheet.content
+    assert "Attack from Mars: catastrophic (catastrophic) → void and replay" in sheet.content
 
 
 async def test_a_machine_every_first_ball_was_lost_on_is_out_for_the_meet(meet: RunningBot) -> None:
