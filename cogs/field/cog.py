@@ -407,6 +407,8 @@ class FieldCommands(commands.Cog):
             note=note,
             ask=ask,
         )
+        if recorded.replaying is not None:
+            FIELD_BOARD.publish(self.bot, interaction.channel, recorded.replaying)
         return Reply(penalty_text(recorded), ephemeral=False)
 
     @field.command(name="correct", description="Ask to correct a written score; the whole group must confirm")
@@ -515,6 +517,8 @@ class FieldCommands(commands.Cog):
             note=note,
             ask=ask,
         )
+        if reported.replaying is not None:
+            FIELD_BOARD.publish(self.bot, interaction.channel, reported.replaying)
         return Reply(malfunction_text(reported), ephemeral=False)
 
     @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")

@@ -216,14 +216,18 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
 
 
 async def _rows(session: AsyncSession, found: _Group, machine_id: int) -> list[FieldScore]:
-    """The group's scores on the machine: each player's latest attempt (a replay replaces the first)."""
+    """The group's scores on the machine: each player's latest attempt (a replay replaces the first), without those
+    a granted group replay replaces (FIELD-MALF-2, FIELD-AMB-18)."""
     query = select(FieldScore).where(
         FieldScore.night_id == found.night.id,
         FieldScore.machine_id == machine_id,
         col(FieldScore.player_id).in_(list(found.players)),
     )
     latest: dict[int, FieldScore] = {}
+    due = found.season.open_night().replays_due()  # a granted group replay: the scores before it are replaced
     for row in (await session.exec(query)).all():
+        if (at := due.get((row.player_id, machine_id))) is not None and row.entered_at <= at:
+            continue
         if row.player_id not in latest or row.attempt > latest[row.player_id].attempt:
             latest[row.player_id] = row
     return list(latest.values())

@@ -60,6 +60,13 @@ class MalfunctionReported:
     group: int | None = None  # the group concerned, when it has one
     penalty: PenaltyRecorded | None = None  # FIELD-PEN-6: an intentional slam tilt's interference offence
 
+    @property
+    def replaying(self) -> tuple[int, int] | None:
+        """(night, group) when the group replays the game: its board changes."""
+        if self.group is None or self.row.outcome not in malfunction_rules.GROUP_REPLAYS:
+            return None
+        return (self.row.night_id, self.group)
+
 
 class FieldMalfunctionService:
     def __init__(self, db: Database, clock: Clock) -> None:

@@ -98,6 +98,7 @@ class PenaltyRecorded:
     suspension: int | None = None  # the ledger's ruling id when the penalty suspends (FIELD-PEN-3/4/10)
     ruling: str | None = None  # what was decided with it (FIELD-PEN-2/5/7/8/12)
     involved_official: bool = False  # FIELD-OFF-2: every official present was in the group concerned
+    replaying: tuple[int, int] | None = None  # (night, group) when the group replays the game: its board changes
 
 
 class FieldNightService:
@@ -617,8 +618,10 @@ async def store_penalty(
     after = await load_tonight(session, context)
     sanction = next(s for s in reversed(after.sanctions) if s.penalty.player == player.id)
     suspension = await _to_ledger(session, actor, context, player, sanction, facts.night, now)
+    number = next((c.group_number for c in facts.checkins if c.player_id == player.id), None)
+    replaying = (facts.night.id or 0, number) if decided.group_replay and number is not None else None
     return PenaltyRecorded(
-        None, player.display_name, sanction, suspension.id if suspension else None, decided.text, involved
+        None, player.display_name, sanction, suspension.id if suspension else None, decided.text, involved, replaying
     )
 
 

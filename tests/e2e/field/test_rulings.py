@@ -121,6 +121,12 @@ async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: Runni
     assert (row.outcome, row.group_number) == ("replay", 1)
 
     assert set(await machine_scores(league, 1)) == set()  # the first scores no longer count (FIELD-AMB-18)
+    await league.scoreboards_published()
+    board = next(
+        o for o in league.emulator.messages_in("general") if o.embeds and o.embeds[0].get("title") == "Week 1 · group 1"
+    )
+    labels = [item.get("label", "") for row in board.components for item in row["components"]]
+    assert "Enter Godzilla" in labels, labels  # the group board asks for the replay's scores
     clock = league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(clock.now() + timedelta(minutes=20))
