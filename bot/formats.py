@@ -206,6 +206,9 @@ class Format:
     # season otherwise (the team's `/schedule generate`)
     night_start: Callable[[League], time] | None = None
     night_roll_call: NightRollCall | None = None  # where planned nights have a roll call
+    # `/season postseason` (COMMON-SEASON-2): checks the date against the weekday it was announced with, where the
+    # format's sheet states one (FIELD-FIN-9); None where the format checks nothing more
+    check_postseason_date: Callable[[date, str | None], None] | None = None
 
 
 @cache

@@ -29,10 +29,18 @@ class SeasonCommands(commands.GroupCog, group_name="season", group_description="
         return Reply(render.season_started(started), ephemeral=False)
 
     @app_commands.command(name="postseason", description="Set the first day of the playoffs or finals (commissioners)")
-    @app_commands.describe(date="The post-season's first day, YYYY-MM-DD", league=LEAGUE_OPTION)
+    @app_commands.describe(
+        date="The post-season's first day, YYYY-MM-DD",
+        weekday="The weekday it was announced for, e.g. Tuesday: checked against the date (field leagues)",
+        league=LEAGUE_OPTION,
+    )
     @replies(ephemeral=False)
-    async def postseason(self, interaction: discord.Interaction, date: str, league: LeagueOption = None) -> Reply:
-        shown = await self.bot.services.seasons.set_postseason(actor_from(interaction), league, day=date)
+    async def postseason(
+        self, interaction: discord.Interaction, date: str, weekday: str | None = None, league: LeagueOption = None
+    ) -> Reply:
+        shown = await self.bot.services.seasons.set_postseason(
+            actor_from(interaction), league, day=date, weekday=weekday
+        )
         return Reply(render.postseason_dated(shown), ephemeral=False)
 
 

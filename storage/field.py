@@ -62,6 +62,7 @@ class FieldCheckin(SQLModel, table=True):
     group_number: int | None = None  # 1-based, once groups are made
     mode: PlayMode = enum_column(PlayMode, 16, default=PlayMode.GROUP)
     arrived_at: datetime = utc_column()
+    official_rank: int | None = None  # FIELD-OFF-1: an official checking in, 0 = highest (FIELD-OFF-2 picks the SLO)
 
 
 class FieldScore(SQLModel, table=True):
@@ -129,6 +130,8 @@ class FieldPenalty(SQLModel, table=True):
     note: str | None = Field(default=None, max_length=500)
     recorded_by: int = snowflake()
     recorded_at: datetime = utc_column()
+    ruling: str | None = Field(default=None, max_length=200)  # what was decided: the victim's choice, the fix…
+    group_replay: bool = False  # the offender's group replays the game on the machine (FIELD-PEN-2/5)
 
 
 class FieldMalfunction(SQLModel, table=True):
@@ -146,7 +149,11 @@ class FieldMalfunction(SQLModel, table=True):
     announced_before_play: bool = False
     note: str | None = Field(default=None, max_length=500)
     reported_by: int = snowflake()
-    reported_at: datetime = utc_column()
+    reported_at: datetime = utc_column()  # also the time of the decision (FIELD-MALF-2)
+    group_number: int | None = None  # the group concerned, as `field_checkin.group_number`
+    outcome: str | None = Field(default=None, max_length=24)  # the ruling (bot.services.field.malfunctions)
+    ruled_by: int | None = snowflake(default=None)  # the SLO who ruled (FIELD-OFF-2)
+    involved_official: bool = False  # every official present was in the group concerned (FIELD-OFF-2)
 
 
 class FieldFinals(SQLModel, table=True):

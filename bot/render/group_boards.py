@@ -21,7 +21,7 @@ def board_embed(board: GroupBoard) -> discord.Embed:
     if not board.games:
         embed.description = "The group's games are not chosen yet."
     for game in board.games:
-        embed.add_field(name=game.name, value=_game_text(game), inline=False)
+        embed.add_field(name=game.name, value=_game_text(game, suggested=board.any_order), inline=False)
     return embed
 
 
@@ -68,8 +68,10 @@ def undone_text(board: GroupBoard, game: int) -> str:
     return f"↩️ {board.game(game).name}: the scores were taken back; **Enter scores** again. {next_line(board)}"
 
 
-def _game_text(game: BoardGame) -> str:
-    lines = [f"Order: {', '.join(game.order)}"] if game.order else []
+def _game_text(game: BoardGame, *, suggested: bool = False) -> str:
+    """`suggested`: the order is the group's choice, the board's only a suggestion (FIELD-GROUP-3)."""
+    label = "Suggested order" if suggested else "Order"
+    lines = [f"{label}: {', '.join(game.order)}"] if game.order else []
     lines.append(" · ".join(f"{seat.label} {_score(seat.score)}" for seat in game.seats) or "—")
     lines.append(STATE_MARKS[game.state] + (f" · {photo_link(game.photo)}" if game.photo else ""))
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from bot.services.exports import ExportService
 from bot.services.field.board import FieldBoardService
 from bot.services.field.corrections import FieldCorrectionService
 from bot.services.field.finals import FieldFinalsService
+from bot.services.field.malfunctions import FieldMalfunctionService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
 from bot.services.field.standings import FieldStandingsService
@@ -76,6 +77,7 @@ class Services:
     field_finals: FieldFinalsService
     field_config: FieldConfigService
     field_corrections: FieldCorrectionService
+    field_malfunctions: FieldMalfunctionService
     spreadsheets: SpreadsheetService
     exports: ExportService
     ladder_players: LadderPlayerService
@@ -125,6 +127,7 @@ class Services:
             field_finals=FieldFinalsService(db, clock),
             field_config=FieldConfigService(db, clock),
             field_corrections=FieldCorrectionService(db, clock),
+            field_malfunctions=FieldMalfunctionService(db, clock),
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
             ladder_players=LadderPlayerService(db, clock),

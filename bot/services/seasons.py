@@ -82,8 +82,11 @@ class SeasonService:
             carried = await formats.of(league).carry_season(session, league, last, season, now)
         return NextSeason(league, shown, season, carried)
 
-    async def set_postseason(self, actor: Actor, league_name: str | None, *, day: str) -> SeasonShown:
-        """COMMON-SEASON-2: the current season's post-season starts on `day` (today or later); audited."""
+    async def set_postseason(
+        self, actor: Actor, league_name: str | None, *, day: str, weekday: str | None = None
+    ) -> SeasonShown:
+        """COMMON-SEASON-2: the current season's post-season starts on `day` (today or later); audited. `weekday`:
+        the day of the week it was announced for, checked against the date where the format asks (FIELD-FIN-9)."""
         first_day = parse_date(day, option="date")
         now = self.clock.now()
         async with self.db.writing() as session:
@@ -94,6 +97,11 @@ class SeasonService:
                 raise InvalidInput(
                     f"`date` {first_day:%Y-%m-%d} is in the past; the earliest is today, {today:%a %Y-%m-%d}."
                 )
+            check = formats.of(league).check_postseason_date
+            if check is not None:
+                check(first_day, weekday)
+            elif weekday is not None:
+                raise InvalidInput(f"`weekday` is not checked in a {league.format} league: leave it out.")
             season = await current_season(session, league)
             before = audit.snapshot(season)
             season.postseason_on = first_day

@@ -29,10 +29,12 @@ from bot.render.field.replies import (
 )
 from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Incident
-from bot.rules.field.penalties import Offence
+from bot.rules.field.penalties import Offence, VictimChoice
 from bot.rules.refusals import InvalidInput
+from bot.services.field.malfunctions import MalfunctionAsk
 from bot.services.field.nights import ScoreEntered
 from bot.services.field.options import OPTION_NAMES
+from bot.services.field.penalties import PenaltyAsk
 from bot.services.players import Member
 from cogs._shared import (
     LEAGUE_OPTION,
@@ -56,6 +58,21 @@ OFFENCES = [
     app_commands.Choice(name="played own plunged extra ball (FIELD-PEN-1)", value=Offence.OWN_EXTRA_BALL.value),
     app_commands.Choice(name="slow play (FIELD-PEN-11)", value=Offence.SLOW_PLAY.value),
     app_commands.Choice(name="wrong number of games started (FIELD-PEN-7)", value=Offence.WRONG_GAME_COUNT.value),
+    app_commands.Choice(name="played out of order (FIELD-PEN-8)", value=Offence.OUT_OF_ORDER.value),
+    app_commands.Choice(name="distraction, a ruling asked (FIELD-PEN-12)", value=Offence.DISTRACTION.value),
+]
+VICTIM_CHOICES = [
+    app_commands.Choice(name="continue with the ball", value=VictimChoice.CONTINUE.value),
+    app_commands.Choice(name="continue and play an additional ball", value=VictimChoice.ADDITIONAL_BALL.value),
+    app_commands.Choice(name="replay the whole game", value=VictimChoice.REPLAY.value),
+]
+ORDER_CHOICES = [
+    app_commands.Choice(name="keep the order played", value="keep"),
+    app_commands.Choice(name="restart in scoresheet order", value="restart"),
+]
+CATASTROPHIC_SCORES = [
+    app_commands.Choice(name="the scores stand (SLO)", value="stand"),
+    app_commands.Choice(name="the players accept agreed scores", value="agreed"),
 ]
 INCIDENTS = [
     app_commands.Choice(name="had to tilt to free a stuck ball", value=Incident.FORCED_TILT_STUCK_BALL.value),
@@ -344,9 +361,16 @@ class FieldCommands(commands.Cog):
         offence="What happened",
         machine="The game's machine (needed for game penalties)",
         note="What happened, for the record",
+        choice="Opponent's ball: the victim's choice; interference: replay (FIELD-PEN-2/5)",
+        before_next_player="The choice was announced before the next player started (default: true)",
+        plunged_extra_ball="Opponent's ball: it was a plunged extra ball (FIELD-PEN-2)",
+        games_started="Wrong game count: how many games were started (FIELD-PEN-7)",
+        can_add="Wrong game count: the missing games can still be added (default: true)",
+        order="Out of order: keep the order or restart (FIELD-PEN-8)",
+        wrong_since_start="Out of order: the order was wrong from the start of the game",
         league=LEAGUE_OPTION,
     )
-    @app_commands.choices(offence=OFFENCES)
+    @app_commands.choices(offence=OFFENCES, choice=VICTIM_CHOICES, order=ORDER_CHOICES)
     @app_commands.autocomplete(machine=night_machine_autocomplete)
     @replies(ephemeral=False)
     async def penalty(
@@ -356,8 +380,24 @@ class FieldCommands(commands.Cog):
         offence: app_commands.Choice[str],
         machine: int | None = None,
         note: str | None = None,
+        choice: app_commands.Choice[str] | None = None,
+        before_next_player: bool = True,
+        plunged_extra_ball: bool = False,
+        games_started: app_commands.Range[int, 0, 8] | None = None,
+        can_add: bool = True,
+        order: app_commands.Choice[str] | None = None,
+        wrong_since_start: bool = False,
         league: LeagueOption = None,
     ) -> Reply:
+        ask = PenaltyAsk(
+            choice=VictimChoice(choice.value) if choice else None,
+            before_next_player=before_next_player,
+            plunged_extra_ball=plunged_extra_ball,
+            games_started=games_started,
+            can_add=can_add,
+            keep_order=None if order is None else order.value == "keep",
+            wrong_since_start=wrong_since_start,
+        )
         recorded = await self.bot.services.field_nights.record_penalty(
             actor_from(interaction),
             league,
@@ -365,7 +405,10 @@ class FieldCommands(commands.Cog):
             offence=Offence(offence.value),
             machine_id=machine,
             note=note,
+            ask=ask,
         )
+        if recorded.replaying is not None:
+            FIELD_BOARD.publish(self.bot, interaction.channel, recorded.replaying)
         return Reply(penalty_text(recorded), ephemeral=False)
 
     @field.command(name="correct", description="Ask to correct a written score; the whole group must confirm")
@@ -419,9 +462,19 @@ class FieldCommands(commands.Cog):
         incident="What happened",
         announced="The problem was announced by an official before play",
         note="Details for the maintenance sheet",
+        member="A player of the group concerned (default: you)",
+        replay="Ask for the whole group's replay (FIELD-MALF-2); officials: rule it (FIELD-MALF-4/5)",
+        next_ball_started="Someone already started their next ball (FIELD-MALF-2: the game goes on)",
+        first_balls_lost="How many of the group lost their first ball to it (all: unplayable, FIELD-MALF-3)",
+        unplayable="Declare the machine unplayable for tonight (officials, FIELD-MALF-3)",
+        scores="Catastrophic: the scores stand, or agreed scores (officials; default void and replay, FIELD-MALF-4)",
+        avoidable="Positive: the advantage can be avoided (officials, FIELD-MALF-5)",
+        advantage_gained="Positive: an unfair advantage was already gained (FIELD-MALF-5)",
+        slam_tilt_by="Catastrophic: who slam-tilted (officials, FIELD-PEN-6)",
+        intentional="The slam tilt was intentional: also an interference offence (FIELD-PEN-6)",
         league=LEAGUE_OPTION,
     )
-    @app_commands.choices(incident=INCIDENTS)
+    @app_commands.choices(incident=INCIDENTS, scores=CATASTROPHIC_SCORES)
     @app_commands.autocomplete(machine=league_machine_autocomplete)
     @replies(ephemeral=False)
     async def malfunction(
@@ -431,16 +484,41 @@ class FieldCommands(commands.Cog):
         incident: app_commands.Choice[str],
         announced: bool = False,
         note: str | None = None,
+        member: discord.Member | None = None,
+        replay: bool = False,
+        next_ball_started: bool = False,
+        first_balls_lost: app_commands.Range[int, 1, 4] | None = None,
+        unplayable: bool = False,
+        scores: app_commands.Choice[str] | None = None,
+        avoidable: bool | None = None,
+        advantage_gained: bool = False,
+        slam_tilt_by: discord.Member | None = None,
+        intentional: bool = False,
         league: LeagueOption = None,
     ) -> Reply:
-        reported = await self.bot.services.field_nights.report_malfunction(
+        ask = MalfunctionAsk(
+            member_id=member.id if member else None,
+            replay=replay,
+            next_ball_started=next_ball_started,
+            first_balls_lost=first_balls_lost,
+            unplayable=unplayable,
+            scores="stand" if scores and scores.value == "stand" else "agreed" if scores else None,
+            avoidable=avoidable,
+            advantage_gained=advantage_gained,
+            slam_tilt_by=slam_tilt_by.id if slam_tilt_by else None,
+            intentional=intentional,
+        )
+        reported = await self.bot.services.field_malfunctions.report(
             actor_from(interaction),
             league,
             machine_id=machine,
             incident=Incident(incident.value),
             announced_before_play=announced,
             note=note,
+            ask=ask,
         )
+        if reported.replaying is not None:
+            FIELD_BOARD.publish(self.bot, interaction.channel, reported.replaying)
         return Reply(malfunction_text(reported), ephemeral=False)
 
     @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")

@@ -31,33 +31,9 @@ ENTRY_POINTS = (
 # (`/match start`, `/match failure`, `/match extraballs`, `/checkin leaving:`, the board's play order).
 WIRED_LATER: dict[str, str] = {}
 
-# Rules no service applies yet, each with the catalog rule it carries: issue 16's remaining "wire it or delete it"
-# work. The list only shrinks: a name wired or deleted must leave it (test_allowances_name_only_unreached_rules).
-NOT_YET_WIRED = {
-    "field.finals.check_finals_date": "FIELD-FIN-9",
-    "field.groups.suggested_orders": "FIELD-GROUP-3",
-    "field.malfunctions.OfficialPresent": "FIELD-OFF-2",
-    "field.malfunctions.SloChoice": "FIELD-MALF-4",
-    "field.malfunctions.catastrophic_outcome": "FIELD-MALF-4",
-    "field.malfunctions.check_replay_request": "FIELD-MALF-2",
-    "field.malfunctions.must_declare_unplayable": "FIELD-MALF-3",
-    "field.malfunctions.positive_malfunction": "FIELD-MALF-5",
-    "field.malfunctions.replayed": "FIELD-MALF-2",
-    "field.malfunctions.senior_league_official": "FIELD-OFF-2",
-    "field.meet.announcement": "FIELD-MSEL-1",
-    "field.meet.check_official_edit": "COMMON-SCORE-3",
-    "field.meet.machines_left": "FIELD-MSEL-2",
-    "field.penalties.GameCountFix": "FIELD-PEN-7",
-    "field.penalties.VictimChoice": "FIELD-PEN-2",
-    "field.penalties.check_keep_order": "FIELD-PEN-8",
-    "field.penalties.distraction_answer": "FIELD-PEN-12",
-    "field.penalties.interference_replay": "FIELD-PEN-5",
-    "field.penalties.slam_tilt_offence": "FIELD-PEN-6",
-    "field.penalties.victim_choice": "FIELD-PEN-2",
-    "field.penalties.wrong_game_count": "FIELD-PEN-7",
-    "field.scoring.weekly_score": "FIELD-SCORE-5",
-    "field.standings.regular_season_winner": "FIELD-STAND-3",
-}
+# Rules no service applies yet, each with the catalog rule it carries (issue 16, "wire it or delete it"): all are
+# wired now. The list only shrinks: a name wired or deleted must leave it (test_allowances_name_only_unreached_rules).
+NOT_YET_WIRED: dict[str, str] = {}
 
 
 @dataclass

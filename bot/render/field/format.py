@@ -11,6 +11,7 @@ from bot.render.field.replies import standings_embed
 from bot.render.nights import planned_nights_embed
 from bot.rules.discipline import COMMON_LEDGER
 from bot.rules.field import notices as field_notices
+from bot.rules.field.finals import check_finals_date
 from bot.rules.field.options import WHAT_IFS, FieldOptions
 from bot.rules.field.posts import MEET_NIGHT
 from bot.services.field import exports, seasons
@@ -50,6 +51,7 @@ FORMAT = Format(
     posts=Posts(calendar=post_content.calendar, content=post_content.content, renderers=posts.RENDERERS),
     guide=guide.GUIDE,
     night_start=lambda league: MEET_START,
+    check_postseason_date=check_finals_date,
     night_roll_call=NightRollCall(
         MEET_NIGHT.name,
         post_content.night_players,

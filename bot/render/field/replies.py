@@ -8,15 +8,18 @@ import discord
 
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
+from bot.rules.field import meet as meet_rules
 from bot.rules.field.finals import PickKind
-from bot.rules.field.malfunctions import Severity
+from bot.rules.field.malfunctions import Outcome, Severity
 from bot.rules.field.meet import CorrectionState
 from bot.rules.field.options import FieldOptions
+from bot.rules.field.scoring import weekly_score
 from bot.rules.field.standings import ranked_by_running_total
 from bot.rules.scores import format_score
 from bot.services.field.corrections import CorrectionView
 from bot.services.field.finals import BracketView, FinalsView
-from bot.services.field.nights import MaintenanceLog, MalfunctionReported, NightView, PenaltyRecorded, ScoreEntered
+from bot.services.field.malfunctions import MalfunctionReported
+from bot.services.field.nights import MaintenanceLog, NightView, PenaltyRecorded, ScoreEntered
 from bot.services.field.options import FieldOptionsView
 from bot.services.field.standings import FieldStandingsView
 
@@ -28,18 +31,25 @@ def night_embed(view: NightView) -> discord.Embed:
     night, season = view.night, view.season
     result = view.result
     state = "final" if night.state == "closed" else "open"
+    options = season.context.options_on(night.play_on)
+    titles = [season.machine_names.get(m, f"#{m}") for m in night.machine_ids]
     embed = discord.Embed(
         title=f"🎯 Week {night.week}, {night.play_on:%a %d %b %Y} ({state})",
-        description="Machines: " + ", ".join(season.machine_names.get(m, f"#{m}") for m in night.machine_ids),
+        # FIELD-MSEL-1/3: announced ahead, with the machines where an extra ball may be played
+        description="Machines: " + ", ".join(meet_rules.announcement(titles, options.extra_ball_allowed)),
         colour=LEAGUE_COLOUR,
     )
     facts = result.facts
     groups = facts.groups()
     if groups:
-        lines = [
-            f"{n}. " + ", ".join(season.names.get(p, "?") + (" (guest)" if p in facts.guests else "") for p in g)
-            for n, g in enumerate(groups, start=1)
-        ]
+        scored = facts.counted_scores().keys()
+        lines = []
+        for n, g in enumerate(groups, start=1):
+            line = f"{n}. " + ", ".join(season.names.get(p, "?") + (" (guest)" if p in facts.guests else "") for p in g)
+            if state == "open":  # FIELD-MSEL-2: each group's progress, the machines it has still to play
+                left = meet_rules.machines_left(g, night.machine_ids, scored)
+                line += " · left: " + (", ".join(season.machine_names.get(int(m), "?") for m in left) or "none")
+            lines.append(line)
         singles = [c.player_id for c in facts.checkins if c.group_number is None]
         if singles:
             lines.append("Single-player games: " + ", ".join(season.names.get(p, "?") for p in singles))
@@ -53,7 +63,10 @@ def night_embed(view: NightView) -> discord.Embed:
             tags = ("*" if row.provisional else "") + (" guest" if row.guest else "")
             name = season.names.get(int(row.player), "?")[:NAME_WIDTH]
             lines.append(f"{row.position:>2} {name:<{NAME_WIDTH}} {row.machine_points:>4}{tags}")
-        _add_blocks(embed, "Tonight's points", lines)
+        heading = "Tonight's points"
+        if options.points_scale == "fixed":  # FIELD-SCORE-5: the weekly score of a first place on every machine
+            heading += f" (a perfect week: {weekly_score([1] * len(night.machine_ids), options)})"
+        _add_blocks(embed, heading, lines)
     ties = [
         f"{season.machine_names.get(int(m), '?')}: "
         + " v ".join(sorted(season.names.get(int(p), "?") for p in tie.players))
@@ -130,14 +143,18 @@ def penalty_text(recorded: PenaltyRecorded) -> str:
     )
     if recorded.suspension is not None:  # COMMON-PLAYER-2: the ruling every later refusal names
         text += f" Suspension recorded as ruling #{recorded.suspension}."
+    if recorded.ruling:  # FIELD-PEN-2/5/7/8/12
+        text += f" Ruling: {recorded.ruling}."
+    if recorded.involved_official:
+        text += " Flagged: every official present is in the group concerned (FIELD-OFF-2)."
     return text
 
 
 MALFUNCTION_ADVICE = {
     Severity.MAJOR: (
         "Major malfunction (FIELD-MALF-1): before anyone starts their next ball, the player may play on or ask "
-        "for the whole group to replay the game; replay scores replace the first ones even when lower "
-        "(FIELD-MALF-2; an official enters them with `/field score replay:true`)."
+        "for the whole group to replay the game with `/field malfunction replay:true`; replay scores replace the "
+        "first ones even when lower (FIELD-MALF-2)."
     ),
     Severity.MINOR: "Not a major malfunction (FIELD-MALF-1): play continues; it is on the maintenance sheet.",
     Severity.CATASTROPHIC: (
@@ -151,9 +168,42 @@ MALFUNCTION_ADVICE = {
 }
 
 
+REPLAY_NEXT = (
+    " Each player of group {group} enters the replay's score with `/field score` or the group board; the replay's "
+    "scores replace the first ones even when lower (FIELD-AMB-18)."
+)
+OUTCOME_TEXT = {
+    Outcome.REPLAY: "Replay granted (FIELD-MALF-2): the whole group replays the game." + REPLAY_NEXT,
+    Outcome.UNPLAYABLE: (
+        "Declared unplayable (FIELD-MALF-3): {machine} is out for the rest of the meet. An official names the "
+        "replacement with `/field night machines` (FIELD-MSEL-4), and the game is replayed there."
+    ),
+    Outcome.STAND: "Ruling (FIELD-MALF-4): the scores on the machine stand.",
+    Outcome.AGREED: (
+        "Ruling (FIELD-MALF-4): the players accepted agreed scores (recorded); enter them as the game's scores."
+    ),
+    Outcome.VOID_AND_REPLAY: "Ruling (FIELD-MALF-4): the group's scores on the machine are void." + REPLAY_NEXT,
+    Outcome.NEW_GAME: "Ruling (FIELD-MALF-5): the advantage cannot be avoided; the group starts a new game."
+    + REPLAY_NEXT,
+    Outcome.SLO_REPLAY: "Ruling (FIELD-MALF-5): an unfair advantage was gained; the group replays." + REPLAY_NEXT,
+    Outcome.SLO_MAY_REPLAY: "Ruling (FIELD-MALF-5): logged and announced; the game stands as played.",
+    Outcome.LOG_AND_ANNOUNCE: "Ruling (FIELD-MALF-5): logged and announced to every player; avoid it from now on.",
+}
+
+
 def malfunction_text(reported: MalfunctionReported) -> str:
     row = reported.row
-    return f"🛠️ {reported.machine}: {row.incident.value.replace('_', ' ')} logged. {MALFUNCTION_ADVICE[row.severity]}"
+    text = f"🛠️ {reported.machine}: {row.incident.value.replace('_', ' ')} logged. "
+    if row.outcome is None:
+        text += MALFUNCTION_ADVICE[row.severity]
+    else:
+        group = reported.group if reported.group is not None else "concerned"
+        text += OUTCOME_TEXT[Outcome(row.outcome)].format(group=group, machine=reported.machine)
+    if row.involved_official:
+        text += " Flagged: every official present is in the group concerned (FIELD-OFF-2)."
+    if reported.penalty is not None:
+        text += " " + penalty_text(reported.penalty) + " (FIELD-PEN-6)"
+    return text
 
 
 def maintenance_text(log: MaintenanceLog) -> str:
@@ -162,6 +212,8 @@ def maintenance_text(log: MaintenanceLog) -> str:
         return f"🛠️ {log.league}: no machine problems logged this season."
     lines = [
         f"Week {week} {machine}: {row.incident.value.replace('_', ' ')} ({row.severity.value})"
+        + (f" → {row.outcome.replace('_', ' ')}" if row.outcome else "")
+        + (" [involved official]" if row.involved_official else "")
         + (f" — {row.note}" if row.note else "")
         for week, machine, row in log.entries
     ]
@@ -196,6 +248,12 @@ def standings_embed(view: FieldStandingsView) -> discord.Embed:
     if not view.rows:
         lines.append("No scores yet.")
     _add_blocks(embed, "Season", lines)
+    if winner := view.regular_season_winner:
+        embed.add_field(
+            name="🏆 Regular-season winner (FIELD-STAND-3)",
+            value=" and ".join(winner) + " — a title of its own; the finals crown the Playoffs Winner.",
+            inline=False,
+        )
     return embed
 
 

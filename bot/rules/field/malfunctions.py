@@ -72,6 +72,25 @@ def must_declare_unplayable(first_balls_major: Sequence[bool]) -> bool:
     return bool(first_balls_major) and all(first_balls_major)
 
 
+class Outcome(StrEnum):
+    """What a malfunction report decided (FIELD-MALF-2..5): the strings `catastrophic_outcome` and
+    `positive_malfunction` answer, and the others."""
+
+    REPLAY = "replay"  # FIELD-MALF-2: the whole group replays the game
+    UNPLAYABLE = "unplayable"  # FIELD-MALF-3: out for the rest of the meet
+    STAND = "stand"  # FIELD-MALF-4: the SLO lets the scores stand
+    AGREED = "agreed"  # FIELD-MALF-4: the players accept agreed scores
+    VOID_AND_REPLAY = "void_and_replay"  # FIELD-MALF-4 default
+    NEW_GAME = "new_game"  # FIELD-MALF-5: unavoidable advantage
+    SLO_REPLAY = "slo_replay"  # FIELD-MALF-5: the SLO replays an avoidable advantage already gained
+    SLO_MAY_REPLAY = "slo_may_replay"  # FIELD-MALF-5: the SLO let it stand
+    LOG_AND_ANNOUNCE = "log_and_announce"  # FIELD-MALF-5
+
+
+GROUP_REPLAYS = frozenset({Outcome.REPLAY, Outcome.VOID_AND_REPLAY, Outcome.NEW_GAME, Outcome.SLO_REPLAY})
+"""Outcomes after which the group's scores on the machine are replaced by the replay's (FIELD-MALF-2, FIELD-AMB-18)."""
+
+
 def catastrophic_outcome(*, slo_lets_stand: bool, agreed_scores: bool) -> str:
     """FIELD-MALF-4: by default the group's scores on the machine are void and replayed."""
     if slo_lets_stand:

@@ -27,6 +27,7 @@ class FieldOptions(ScoreInputOptions):
     machines_per_meet: int = Field(5, ge=1)  # FIELD-MSEL-1
     closing_time: time | None = None  # FIELD-ATT-2: the venue's closing time, local league time
     officials: tuple[str, ...] = ("President", "Vice President", "Statistician")  # FIELD-OFF-1, highest first
+    extra_ball_allowed: tuple[str, ...] = ()  # FIELD-MSEL-3: machines (titles) where an extra ball may be played
 
     # Groups (FIELD-GROUP-1, FIELD-AMB-1)
     max_group: int = Field(4, ge=2)

@@ -26,6 +26,7 @@ class Offence(StrEnum):
     SLOW_PLAY = "slow_play"  # FIELD-PEN-11: record only
     WRONG_GAME_COUNT = "wrong_game_count"  # FIELD-PEN-7: record who pays
     DISTRACTION = "distraction"  # FIELD-PEN-12: normal play conditions, no remedy
+    OUT_OF_ORDER = "out_of_order"  # FIELD-PEN-8: keep the order (if wrong since the start) or restart
 
 
 INTERFERENCE_LADDER = (Offence.INTERFERENCE, Offence.EJECTION, Offence.VIOLENCE)

@@ -14,6 +14,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
+from bot.rules.field import groups as group_rules
+from bot.rules.field import meet as meet_rules
 from bot.rules.photos import Photo, check_photo
 from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
@@ -68,6 +70,7 @@ class FieldBoardService:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found, photos=False)
+            _check_official_edit(board, game, official=official, correcting=correcting)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             seats = played.seats if correcting else tuple(s for s in played.seats if s.score is None)
             return ScoreSheet(f"{played.name} {'fix' if correcting else 'scores'}", seats)
@@ -89,6 +92,7 @@ class FieldBoardService:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found, photos=False)
+            _check_official_edit(board, game, official=official, correcting=correcting)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
         if correcting:
             await self._fix(actor, found, played, typed, photo)
@@ -166,6 +170,20 @@ class FieldBoardService:
             await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
 
 
+def _check_official_edit(board: GroupBoard, game: int, *, official: bool, correcting: bool) -> None:
+    """COMMON-SCORE-3 in the field: once confirmed, a score changes only by a correction every player of the group
+    confirms (FIELD-SCORE-4); an official's Edit is no such consent, so it stays pending and is refused."""
+    if not (official and correcting and board.game(game).state is GameState.CONFIRMED):
+        return
+    try:
+        meet_rules.check_official_edit(meet_rules.CorrectionState.PENDING)
+    except RuleViolation as refused:
+        raise RuleViolation(
+            refused.rule_id or "FIELD-SCORE-4",
+            f"{refused.message}: ask for it with `/field correct`, and the group confirms with `/field confirm`.",
+        ) from None
+
+
 def _photo_key(found: _Group, machine_id: int) -> dict[str, int]:
     return {"night_id": found.night.id or 0, "group_number": found.number, "machine_id": machine_id}
 
@@ -198,26 +216,30 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
 
 
 async def _rows(session: AsyncSession, found: _Group, machine_id: int) -> list[FieldScore]:
-    """The group's scores on the machine: each player's latest attempt (a replay replaces the first)."""
+    """The group's scores on the machine: each player's latest attempt (a replay replaces the first), without those
+    a granted group replay replaces (FIELD-MALF-2, FIELD-AMB-18)."""
     return (await _rows_by_machine(session, found, (machine_id,))).get(machine_id, [])
 
 
 async def _rows_by_machine(
     session: AsyncSession, found: _Group, machine_ids: tuple[int, ...]
 ) -> dict[int, list[FieldScore]]:
-    """The group's scores on each of the machines, in one query: each player's latest attempt per machine."""
+    """`_rows` of each of the machines, in one query."""
     query = select(FieldScore).where(
         FieldScore.night_id == found.night.id,
         col(FieldScore.machine_id).in_(list(machine_ids)),
         col(FieldScore.player_id).in_(list(found.players)),
     )
     latest: dict[tuple[int, int], FieldScore] = {}
+    due = found.season.open_night().replays_due()  # a granted group replay: the scores before it are replaced
     for row in (await session.exec(query)).all():
-        key = (row.machine_id, row.player_id)
+        key = (row.player_id, row.machine_id)
+        if (at := due.get(key)) is not None and row.entered_at <= at:
+            continue
         if key not in latest or row.attempt > latest[key].attempt:
             latest[key] = row
     by_machine: dict[int, list[FieldScore]] = {}
-    for (machine_id, _), row in latest.items():
+    for (_, machine_id), row in latest.items():
         by_machine.setdefault(machine_id, []).append(row)
     return by_machine
 
@@ -236,6 +258,8 @@ async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -
     kept = by_key((await session.exec(photo_query)).all() if photos else (), "machine_id")
     games = []
     scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
+    # FIELD-GROUP-3: the order is the group's choice; the board suggests a rotation over the machines
+    orders = group_rules.suggested_orders(tuple(found.players), found.night.machine_ids)
     for machine_id in found.night.machine_ids:
         rows = {row.player_id: row for row in scored.get(machine_id, [])}
         seats = tuple(
@@ -246,7 +270,7 @@ async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -
             BoardGame(
                 machine_id,
                 season.machine_names.get(machine_id, "?"),
-                (),
+                tuple(found.players[int(p)].display_name for p in orders.get(machine_id, ())),
                 seats,
                 game_state(seats, bool(unconfirmed)),
                 frozenset(row.entered_by for row in unconfirmed),

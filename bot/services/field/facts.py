@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules import option_versions as option_rules
+from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import penalties as penalty_rules
 from bot.rules.field.meet import CorrectionVote
 from bot.rules.field.options import FieldOptions
@@ -41,6 +42,7 @@ from bot.services.lookup import find_league, find_season
 from storage.field import (
     FieldCheckin,
     FieldCorrection,
+    FieldMalfunction,
     FieldNight,
     FieldPenalty,
     FieldPlayoff,
@@ -102,13 +104,14 @@ class ScoreFact:
     machine_id: int
     attempt: int
     score: int
+    entered_at: datetime
 
 
 SCORE_COLUMNS = tuple(
     col(column)
     for column in (
         FieldScore.id, FieldScore.night_id, FieldScore.player_id, FieldScore.machine_id, FieldScore.attempt,
-        FieldScore.score,
+        FieldScore.score, FieldScore.entered_at,
     )
 )  # fmt: skip
 
@@ -121,6 +124,7 @@ class NightFacts:
     playoffs: list[FieldPlayoff]
     penalties: list[FieldPenalty]
     corrections: list[FieldCorrection]
+    malfunctions: list[FieldMalfunction] = field(default_factory=list)
 
     @property
     def guests(self) -> set[int]:
@@ -136,19 +140,99 @@ class NightFacts:
     def group_of(self, player_id: int) -> tuple[int, ...] | None:
         return next((g for g in self.groups() if player_id in g), None)
 
+    def group_replays(self) -> dict[tuple[int, int], datetime]:
+        """(group number, machine) → when the group's replay of its game there was granted: by a malfunction
+        ruling (FIELD-MALF-2/4/5) or a victim's choice (FIELD-PEN-2/5). The latest grant counts."""
+        grants: dict[tuple[int, int], datetime] = {}
+        for row in self.malfunctions:
+            if row.group_number is not None and row.outcome in malfunction_rules.GROUP_REPLAYS:
+                key = (row.group_number, row.machine_id)
+                grants[key] = max(grants.get(key, row.reported_at), row.reported_at)
+        group_of = {c.player_id: c.group_number for c in self.checkins}
+        for penalty in self.penalties:
+            number = group_of.get(penalty.player_id)
+            if penalty.group_replay and number is not None and penalty.machine_id is not None:
+                key = (number, penalty.machine_id)
+                grants[key] = max(grants.get(key, penalty.recorded_at), penalty.recorded_at)
+        return grants
+
+    def replays_due(self) -> dict[tuple[int, int], datetime]:
+        """(player, machine) → the grant time of their group's replay: scores entered until then are replaced."""
+        due: dict[tuple[int, int], datetime] = {}
+        grants = self.group_replays()
+        if grants:
+            for c in self.checkins:
+                for (number, machine), at in grants.items():
+                    if c.group_number == number:
+                        due[(c.player_id, machine)] = at
+        return due
+
+    def unplayable(self) -> set[int]:
+        """Machines declared unplayable tonight (FIELD-MALF-3): out for the rest of the meet."""
+        return {row.machine_id for row in self.malfunctions if row.outcome == malfunction_rules.Outcome.UNPLAYABLE}
+
+    def superseded(self, score: ScoreFact, due: Mapping[tuple[int, int], datetime]) -> bool:
+        """A score entered before its group's replay was granted: the replay's score replaces it."""
+        at = due.get((score.player_id, score.machine_id))
+        return at is not None and score.entered_at <= at
+
     def counted_scores(self) -> dict[tuple[int, int], ScoreFact]:
-        """(player, machine) → the score that counts: a replay replaces the first attempt (FIELD-MALF-2)."""
+        """(player, machine) → the score that counts: a replay replaces the first attempt (FIELD-MALF-2), and
+        a group replay's score the group's scores from before it was granted (FIELD-AMB-18)."""
+        return self._latest(replaced=False)
+
+    def replaced_scores(self) -> dict[tuple[int, int], ScoreFact]:
+        """(player, machine) → the score a granted group replay replaces (the latest entered before the grant)."""
+        return self._latest(replaced=True)
+
+    def _latest(self, *, replaced: bool) -> dict[tuple[int, int], ScoreFact]:
+        due = self.replays_due()
         best: dict[tuple[int, int], ScoreFact] = {}
         for s in self.scores:
+            if self.superseded(s, due) is not replaced:
+                continue
             key = (s.player_id, s.machine_id)
             if key not in best or s.attempt > best[key].attempt:
                 best[key] = s
         return best
 
-    def counted_values(self) -> dict[tuple[int, int], int]:
-        """The counted scores' values, with every correction the whole group confirmed (FIELD-SCORE-4)."""
+    def counted_values(self, *, replaced: bool = False) -> dict[tuple[int, int], int]:
+        """The counted scores' values (or, `replaced`, those of the scores a group replay replaces), with every
+        correction the whole group confirmed (FIELD-SCORE-4)."""
         corrected = {c.score_id: c.new_score for c in self.corrections if correction_applied(c)}
-        return {key: corrected.get(s.id, s.score) for key, s in self.counted_scores().items()}
+        scores = self.replaced_scores() if replaced else self.counted_scores()
+        return {key: corrected.get(s.id, s.score) for key, s in scores.items()}
+
+    def machine_entries(self) -> list[tuple[MachineId, MachineScore]]:
+        """Every score of tonight's machines as the rules rank it: a group's replayed game has the replay's
+        scores, the ones it replaced void (FIELD-MALF-2, FIELD-AMB-18); a replaced machine's scores no longer
+        count (FIELD-AMB-12)."""
+        guests = self.guests
+        counted = self.counted_values()
+        entries: list[tuple[MachineId, MachineScore]] = []
+        replayed_keys: set[tuple[int, int]] = set()
+        grants = self.group_replays()
+        if grants:
+            originals = self.counted_values(replaced=True)
+            groups = self.groups()
+            for number, machine in grants:
+                if number > len(groups) or machine not in self.night.machine_ids:
+                    continue
+                group = groups[number - 1]
+                original = [
+                    MachineScore(p, originals[(p, machine)], guest=p in guests)
+                    for p in group
+                    if (p, machine) in originals
+                ]
+                replay: dict[PlayerId, int] = {p: counted[(p, machine)] for p in group if (p, machine) in counted}
+                entries += [(machine, s) for s in malfunction_rules.replayed(original, replay)]
+                replayed_keys |= {(p, machine) for p in group}
+        entries += [
+            (machine, MachineScore(player, value, guest=player in guests))
+            for (player, machine), value in counted.items()
+            if machine in self.night.machine_ids and (player, machine) not in replayed_keys
+        ]
+        return entries
 
 
 @dataclass(frozen=True)
@@ -186,11 +270,7 @@ class SeasonFacts:
     def night_result(self, facts: NightFacts) -> NightResult:
         options = self.context.options_on(facts.night.play_on)
         guests = facts.guests
-        entries = [
-            (machine, MachineScore(player, value, guest=player in guests))
-            for (player, machine), value in facts.counted_values().items()
-            if machine in facts.night.machine_ids  # a replaced machine's scores no longer count (FIELD-AMB-12)
-        ]
+        entries = facts.machine_entries()
         sanctioned = penalty_rules.apply_sanctions(
             entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
         )
@@ -300,6 +380,9 @@ async def _load(
     corrections = (
         await session.exec(select(FieldCorrection).where(col(FieldCorrection.night_id).in_(night_ids)))
     ).all()
+    malfunctions = (
+        await session.exec(select(FieldMalfunction).where(col(FieldMalfunction.night_id).in_(night_ids)))
+    ).all()
     scores = await _scores(session, night_ids)
     penalties = (
         await session.exec(
@@ -311,7 +394,7 @@ async def _load(
     machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
     week_of = {n.id: n.week for n in season_nights}
     checkins_of, scores_of, playoffs_of = _grouped(checkins), _grouped(scores), _grouped(playoffs)
-    penalties_of, corrections_of = _grouped(penalties), _grouped(corrections)
+    penalties_of, corrections_of, malfunctions_of = _grouped(penalties), _grouped(corrections), _grouped(malfunctions)
     facts = [
         NightFacts(
             n,
@@ -320,6 +403,7 @@ async def _load(
             playoffs_of.get(n.id or 0, []),
             penalties_of.get(n.id or 0, []),
             corrections_of.get(n.id or 0, []),
+            malfunctions_of.get(n.id or 0, []),
         )
         for n in nights
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -20,10 +20,8 @@ from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.discipline import DisciplineKind
 from bot.rules.field import groups as group_rules
-from bot.rules.field import malfunctions as malfunction_rules
 from bot.rules.field import meet as meet_rules
 from bot.rules.field import penalties as penalty_rules
-from bot.rules.field.malfunctions import Incident, Severity
 from bot.rules.field.scoring import MachineId, PlayerId, TieToBreak
 from bot.rules.photos import Photo, check_photo
 from bot.rules.ratings.seeding import reordered_by_rating
@@ -31,6 +29,7 @@ from bot.rules.refusals import Conflict, InvalidInput, NotFound, PermissionDenie
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.discipline import players_barred, record_automatic, require_in_good_standing
+from bot.services.field import rulings
 from bot.services.field.facts import (
     FieldContext,
     NightFacts,
@@ -43,6 +42,7 @@ from bot.services.field.facts import (
     with_fresh_scores,
 )
 from bot.services.field.facts import players_key as key_of
+from bot.services.field.penalties import PenaltyAsk, ruling
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.photos import keep_photo
 from bot.services.players import Member
@@ -85,12 +85,6 @@ class ScoreEntered:
 
 
 @dataclass(frozen=True)
-class MalfunctionReported:
-    machine: str
-    row: FieldMalfunction
-
-
-@dataclass(frozen=True)
 class MaintenanceLog:
     league: str
     entries: list[tuple[int, str, FieldMalfunction]]  # week, machine, entry
@@ -98,10 +92,13 @@ class MaintenanceLog:
 
 @dataclass(frozen=True)
 class PenaltyRecorded:
-    view: NightView
+    view: NightView | None
     player: str
     sanction: penalty_rules.Sanction
     suspension: int | None = None  # the ledger's ruling id when the penalty suspends (FIELD-PEN-3/4/10)
+    ruling: str | None = None  # what was decided with it (FIELD-PEN-2/5/7/8/12)
+    involved_official: bool = False  # FIELD-OFF-2: every official present was in the group concerned
+    replaying: tuple[int, int] | None = None  # (night, group) when the group replays the game: its board changes
 
 
 class FieldNightService:
@@ -152,7 +149,7 @@ class FieldNightService:
             context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "choose the night's machines")
             facts = (await load_tonight(session, context)).open_night()
-            await self._check_machines(session, context, machine_ids)
+            await self._check_machines(session, context, machine_ids, out=facts.unplayable())
             before = audit.snapshot(facts.night)
             facts.night.machine_ids = machine_ids
             session.add(facts.night)
@@ -212,7 +209,8 @@ class FieldNightService:
                 require_commissioner(actor, context.league, "check in another player")
             player = await registered_player(session, context, target)
             await check_allowed(session, context, player, season, now, doing="check in")
-            await _add_checkin(session, actor, context, facts, player, guest=False, now=now)
+            rank = rulings.official_rank(actor, context.league) if target == actor.user_id else None
+            await _add_checkin(session, actor, context, facts, player, guest=False, now=now, official_rank=rank)
             return await self._view(session, context)
 
     async def add_guest(self, actor: Actor, league_name: str | None, member: Member) -> NightView:
@@ -319,6 +317,12 @@ class FieldNightService:
                 names = ", ".join(season.machine_names[m] for m in facts.night.machine_ids)
                 raise RuleViolation("FIELD-MSEL-1", f"That machine is not one of tonight's: {names}.")
             machine = season.machine_names[machine_id]
+            if machine_id in facts.unplayable():
+                raise RuleViolation(
+                    "FIELD-MALF-3",
+                    f"{machine} was declared unplayable tonight: an official names its replacement with "
+                    "`/field night machines` (FIELD-MSEL-4), and the game is replayed there.",
+                )
             meet_rules.check_before_closing(
                 now.astimezone(context.zone).replace(tzinfo=None), facts.night.play_on, context.options
             )
@@ -326,7 +330,7 @@ class FieldNightService:
                 require_commissioner(actor, context.league, "enter a replay score (FIELD-MALF-2)")
             official = is_commissioner(actor, context.league)
             me = None if official else await registered_player(session, context, actor.user_id)
-            existing = {(s.player_id, s.machine_id) for s in facts.scores}
+            existing = set(facts.counted_scores())  # a granted group replay's first scores no longer count
             stored: list[tuple[str, int]] = []
             groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
             group: int | None = None
@@ -429,9 +433,12 @@ class FieldNightService:
         offence: penalty_rules.Offence,
         machine_id: int | None,
         note: str | None,
+        ask: PenaltyAsk | None = None,
     ) -> PenaltyRecorded:
         """FIELD-PEN-*: an official records an offence at tonight's meet; its effect follows the ladder. A
-        season forfeit or cheating suspends the player (FIELD-PEN-3/10, COMMON-PLAYER-2)."""
+        season forfeit or cheating suspends the player (FIELD-PEN-3/10, COMMON-PLAYER-2). `ask` carries what
+        the ruling needs (the victim's choice, the games started, the order kept; FIELD-PEN-2/5/7/8), and an
+        interference ruling goes to the SLO (FIELD-OFF-2)."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, self.clock.now())
@@ -439,75 +446,12 @@ class FieldNightService:
             season = await load_tonight(session, context)
             facts = season.open_night()
             player = await registered_player(session, context, member_id)
-            assert player.id is not None and context.season.id is not None and context.league.id is not None
-            if player.id not in {c.player_id for c in facts.checkins}:
-                raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
-            if machine_id is not None and machine_id not in facts.night.machine_ids:
-                raise RuleViolation("FIELD-MSEL-1", "That machine is not one of tonight's.")
-            penalty_rules.check_penalty(penalty_rules.Penalty(player.id, facts.night.week, offence, machine_id))
-            row = FieldPenalty(
-                league_id=context.league.id,
-                season_id=context.season.id,
-                night_id=facts.night.id or 0,
-                player_id=player.id,
-                offence=offence,
-                machine_id=machine_id,
-                note=note,
-                recorded_by=actor.user_id,
-                recorded_at=now,
+            recorded = await store_penalty(
+                session, actor, context, season, facts, player, offence, machine_id, note, ask or PenaltyAsk(), now
             )
-            session.add(row)
-            await session.flush()
-            audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
-            season = await load_tonight(session, context)
-            sanction = next(s for s in reversed(season.sanctions) if s.penalty.player == player.id)
-            suspension = await _to_ledger(session, actor, context, player, sanction, facts.night, now)
-            view = await self._view(session, context)
-            return PenaltyRecorded(view, player.display_name, sanction, suspension.id if suspension else None)
+            return replace(recorded, view=await self._view(session, context))
 
     # --- malfunctions (FIELD-MALF-*) --------------------------------------------------------------------
-
-    async def report_malfunction(
-        self,
-        actor: Actor,
-        league_name: str | None,
-        *,
-        machine_id: int,
-        incident: Incident,
-        announced_before_play: bool,
-        note: str | None,
-    ) -> MalfunctionReported:
-        """FIELD-MALF-1/7: a player at tonight's meet or an official logs a machine problem on the maintenance
-        sheet; the answer says what the rules allow (a group replay for a major one, FIELD-MALF-2)."""
-        now = self.clock.now()
-        async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name, self.clock.now())
-            season = await load_tonight(session, context)
-            facts = season.open_night()
-            if not is_commissioner(actor, context.league):
-                me = await registered_player(session, context, actor.user_id)
-                if me.id not in {c.player_id for c in facts.checkins}:
-                    raise RuleViolation("FIELD-ATT-1", "Check in tonight before reporting a machine problem.")
-            if machine_id not in season.machine_names:
-                raise NotFound("No such machine in this league: pick one from the list.")
-            row = FieldMalfunction(
-                league_id=context.league.id or 0,
-                night_id=facts.night.id or 0,
-                machine_id=machine_id,
-                incident=incident,
-                severity=malfunction_rules.severity(incident, announced_before_play=announced_before_play),
-                announced_before_play=announced_before_play,
-                note=note,
-                reported_by=actor.user_id,
-                reported_at=now,
-            )
-            session.add(row)
-            await session.flush()
-            major = row.severity in (Severity.MAJOR, Severity.CATASTROPHIC)  # the league is told (COMMON-NOTIFY-1)
-            audit.created(
-                session, actor, row, at=now, reason=note, action="field_malfunction_major" if major else "create"
-            )
-            return MalfunctionReported(season.machine_names[machine_id], row)
 
     async def maintenance_log(self, actor: Actor, league_name: str | None) -> MaintenanceLog:
         """COMMON-MALF-1: the season's maintenance sheet, oldest first, for the venue operator."""
@@ -553,9 +497,14 @@ class FieldNightService:
 
     # --- helpers ---------------------------------------------------------------------------------------
 
-    async def _check_machines(self, session: AsyncSession, context: FieldContext, machine_ids: list[int]) -> None:
+    async def _check_machines(
+        self, session: AsyncSession, context: FieldContext, machine_ids: list[int], *, out: set[int] | None = None
+    ) -> None:
+        """FIELD-MSEL-1; `out`: machines declared unplayable tonight, which stay out (FIELD-MALF-3)."""
         machines = (await session.exec(select(Machine).where(Machine.league_id == context.league.id))).all()
-        working: set[MachineId] = {m.id for m in machines if m.id and m.status.in_service and m.removed_at is None}
+        working: set[MachineId] = {
+            m.id for m in machines if m.id and m.status.in_service and m.removed_at is None and m.id not in (out or ())
+        }
         names: dict[MachineId, str] = {m.id: m.title for m in machines if m.id is not None}
         if unknown := [m for m in machine_ids if m not in names]:
             raise NotFound(f"No machine #{unknown[0]} in {context.league.name}: pick one from the list.")
@@ -578,6 +527,7 @@ async def _add_checkin(
     *,
     guest: bool,
     now: datetime,
+    official_rank: int | None = None,
 ) -> None:
     """Check a player in; once groups exist, place them (FIELD-ATT-1, FIELD-AMB-11)."""
     assert player.id is not None
@@ -609,6 +559,7 @@ async def _add_checkin(
         group_number=group_number,
         mode=mode,
         arrived_at=now,
+        official_rank=official_rank,
     )
     session.add(row)
     try:
@@ -616,6 +567,62 @@ async def _add_checkin(
     except IntegrityError:
         raise Conflict(f"{player.display_name} is already checked in tonight.") from None
     audit.created(session, actor, row, at=now)
+
+
+async def store_penalty(
+    session: AsyncSession,
+    actor: Actor,
+    context: FieldContext,
+    season: SeasonFacts,
+    facts: NightFacts,
+    player: Player,
+    offence: penalty_rules.Offence,
+    machine_id: int | None,
+    note: str | None,
+    ask: PenaltyAsk,
+    now: datetime,
+) -> PenaltyRecorded:
+    """Check and store one penalty of tonight's meet with its ruling, and its step in the discipline ledger."""
+    assert player.id is not None and context.season.id is not None and context.league.id is not None
+    if player.id not in {c.player_id for c in facts.checkins}:
+        raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
+    if machine_id is not None and machine_id not in facts.night.machine_ids:
+        raise RuleViolation("FIELD-MSEL-1", "That machine is not one of tonight's.")
+    penalty_rules.check_penalty(penalty_rules.Penalty(player.id, facts.night.week, offence, machine_id))
+    group = facts.group_of(player.id) or (player.id,)
+    decided = ruling(offence, ask, offender=player.display_name, players=len(group))
+    if decided.group_replay and machine_id is None:
+        raise InvalidInput("Give `machine:`: the group replays the game on that machine.")
+    involved = False
+    if offence is penalty_rules.Offence.INTERFERENCE:  # FIELD-OFF-2: an interference ruling goes to the SLO
+        slo = await rulings.require_slo(
+            session, actor, context, season, facts, rulings.concerned(facts, player.id), doing="rule on interference"
+        )
+        involved = slo.involved
+    row = FieldPenalty(
+        league_id=context.league.id,
+        season_id=context.season.id,
+        night_id=facts.night.id or 0,
+        player_id=player.id,
+        offence=offence,
+        machine_id=machine_id,
+        note=note,
+        recorded_by=actor.user_id,
+        recorded_at=now,
+        ruling=(decided.text + (" [involved official]" if involved else ""))[:200] if decided.text else None,
+        group_replay=decided.group_replay,
+    )
+    session.add(row)
+    await session.flush()
+    audit.created(session, actor, row, at=now, reason=note, action="field_penalty")
+    after = await load_tonight(session, context)
+    sanction = next(s for s in reversed(after.sanctions) if s.penalty.player == player.id)
+    suspension = await _to_ledger(session, actor, context, player, sanction, facts.night, now)
+    number = next((c.group_number for c in facts.checkins if c.player_id == player.id), None)
+    replaying = (facts.night.id or 0, number) if decided.group_replay and number is not None else None
+    return PenaltyRecorded(
+        None, player.display_name, sanction, suspension.id if suspension else None, decided.text, involved, replaying
+    )
 
 
 async def registered_player(session: AsyncSession, context: FieldContext, user_id: int) -> Player:
@@ -707,16 +714,15 @@ def _attempt(
 ) -> int:
     """FIELD-SCORE-1: a first score, or (officials) a replay that replaces it (FIELD-MALF-2)."""
     assert player.id is not None
-    if not replay:
+    attempts = [s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)]
+    if not replay:  # a group replay's score (FIELD-MALF-2, FIELD-PEN-2/5) follows the attempts it replaces
         meet_rules.check_new_score(
             player.id, machine_id, existing, f"{player.display_name} already has a score on {machine}"
         )
-        return 1
+        return 1 + max(attempts, default=0)
     if (player.id, machine_id) not in existing:
         raise RuleViolation("FIELD-MALF-2", f"{player.display_name} has no first score on {machine} to replay.")
-    return 1 + max(
-        (s.attempt for s in facts.scores if (s.player_id, s.machine_id) == (player.id, machine_id)), default=1
-    )
+    return 1 + max(attempts, default=1)
 
 
 async def note_ties(

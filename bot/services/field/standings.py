@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
+from bot.rules.field import standings as standings_rules
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.standings import SeasonRow
 from bot.rules.refusals import NotFound
@@ -32,6 +33,14 @@ class FieldStandingsView:
     weeks_held: int
     weeks_final: int  # closed nights; an open night's points may still change
     through_week: int | None = None  # the table as it stood after this week (None: as it stands)
+
+    @property
+    def regular_season_winner(self) -> tuple[str, ...]:
+        """FIELD-STAND-3: once every regular week is final, rank 1 is the regular-season winner (a title kept
+        apart from the Playoffs Winner); nobody before."""
+        if self.weeks_final < self.options.regular_weeks:
+            return ()
+        return tuple(self.names.get(int(p), "?") for p in standings_rules.regular_season_winner(self.rows))
 
 
 @dataclass(frozen=True)
