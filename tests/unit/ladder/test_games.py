@@ -16,7 +16,7 @@ from bot.rules.ladder.games import (
     picks_needed,
     select_games,
 )
-from tests.unit.ladder.helpers import refused
+from tests.unit.ladder.helpers import refused, refused_saying
 
 
 def picks(*games: str, pickers: tuple[int, ...] = (3, 2, 1)) -> list[Pick]:
@@ -124,3 +124,40 @@ def test_always_five_slots(working):
     needed = picks_needed(working)
     chosen = select_games(working, [Pick(i, g) for i, g in enumerate(working[:needed])], pickers=needed)
     assert len(chosen) == 5
+
+
+def test_refusals_say_what_to_do():
+    """LADDER-GSEL-1 / LADDER-GSEL-3: each refusal names the fix, word for word as the member reads it."""
+    pickers = [9, 4, 2]
+    with refused_saying("LADDER-GSEL-1", "Record the night's working machines first (`/ladder night open`)."):
+        picks_needed([])
+    with refused_saying("LADDER-GSEL-3", "Z is not in tonight's working set: pick one of A, B, C, D, E, F."):
+        check_pick(list("ABCDEF"), pickers, [], Pick(9, "Z"))
+    with refused_saying("LADDER-GSEL-3", "Only the present players of this group pick its games."):
+        check_pick(list("ABCDEF"), pickers, [], Pick(7, "C"))
+    with refused_saying("LADDER-GSEL-3", "Every present player picks once in this pass before the games are set."):
+        select_games(list("ABCDEFG"), picks("C", "C"), pickers=3)
+
+
+@pytest.mark.parametrize(
+    ("working", "chosen", "games", "missing"),
+    [
+        (list("ABCDEFG"), ("A", "A"), 5, "1 more game"),  # P = 7: two to leave out, one named
+        (list("ABCDEFGH"), ("A", "A", "A"), 5, "2 more games"),  # P = 8: three to leave out, one named
+        (list("AB"), ("A",), 5, "1 more game"),  # P = 2: 3 repeats, A takes 2 of them, one more game
+        (list("ABC"), (), 5, "2 more games"),  # P = 3: 2 repeats, each game at most one
+    ],
+)
+def test_another_pass_says_how_many_games_are_missing(working, chosen, games, missing):
+    """LADDER-AMB-14: the refusal counts the games still to be named."""
+    with refused_saying(
+        "LADDER-AMB-14",
+        f"{missing} must be named: another pass of picks starts from the lowest-ranked player.",
+    ):
+        select_games(working, picks(*chosen, pickers=(1,) * max(len(chosen), 1)), pickers=max(len(chosen), 1))
+
+
+def test_a_league_playing_four_games_a_night_leaves_out_two_of_six():
+    """LADDER-CFG-1 `games_per_match` / LADDER-GSEL-2: P = 6 for 4 games → two picks are left out."""
+    assert picks_needed(list("ABCDEF"), games=4) == 2
+    assert select_games(list("ABCDEF"), picks("B", "E", pickers=(2, 1)), pickers=2, games=4) == list("ACDF")

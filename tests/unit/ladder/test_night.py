@@ -97,3 +97,40 @@ def test_tied_game_holds_the_match_result():
     assert pending.match is None and pending.pending == [0]
     settled = score_group_night(GroupNight(slots, {A: 1, B: 2, C: 3}, played, playoff_orders={0: [B, A]}), OPTIONS)
     assert settled.match is not None and settled.match.winner == B
+
+
+def test_two_absentees_without_a_registry_finish_by_league_rank_and_earn_no_bonus():
+    """LADDER-GHOST-1/4/5 / LADDER-BONUS-1: two players missing the night with no premakeups at all play as
+    half-normalizer ghosts, placed and finishing by league rank; the bonus that would fall to them goes to no one."""
+    slots = [GameSlot("M0", 10 * M), GameSlot("M1", 10 * M)]
+    played = {(0, C): 4 * M, (1, C): 4 * M}
+    scored = score_group_night(GroupNight(slots, {A: 2, B: 1, C: 3}, played), OPTIONS)
+    for game in scored.games:
+        assert isinstance(game, GameResult)
+        assert game.order == (B, A, C)  # both ghosts at 5M, B (#1) ahead of A (#2)
+    assert [(e.player, e.kind, e.rank) for e in scored.entries[0]] == [
+        (A, EntryKind.HALF_GHOST, 2),
+        (B, EntryKind.HALF_GHOST, 1),
+        (C, EntryKind.PLAYED, 3),
+    ]
+    assert dict(scored.game_points) == {A: 0, B: 0, C: 2}  # 3rd takes the 1st-place point each game
+    assert (scored.presence[A], scored.presence[B]) == (NightPresence.ABSENT, NightPresence.ABSENT)
+    assert scored.match is not None
+    assert scored.match.order == (C, B, A)  # level on points and TNS: league rank
+    assert dict(scored.match.bonus) == {C: 4, B: 0, A: 0}
+
+
+def test_a_premakeup_then_a_ghost_still_counts_as_premakeup_presence():
+    """LADDER-PMU-6 / LADDER-GROUP-5 / LADDER-GHOST-2 / LADDER-SCORE-2: in a 2-player group, A's premakeup
+    on M0 wins by tripling (the extra point void), then A is a half-normalizer ghost on M1, where B scores 3.
+    A used a premakeup, so A is not absent for movement."""
+    slots = [GameSlot("M0", 10 * M), GameSlot("M1", 10 * M)]
+    played = {(0, B): 5 * M, (1, B): 5 * M}
+    registry = {"M0": MachinePremakeups("M0", s1=20 * M)}
+    scored = score_group_night(GroupNight(slots, {A: 1, B: 2}, played, {A: Absentee(registry)}), OPTIONS)
+    first, second = scored.games
+    assert isinstance(first, GameResult) and isinstance(second, GameResult)
+    assert (dict(first.points), first.voided) == ({A: 3, B: 0}, 1)
+    assert dict(second.points) == {A: 0, B: 3}
+    assert scored.presence[A] is NightPresence.PREMAKEUP
+    assert scored.tns[A] == 2

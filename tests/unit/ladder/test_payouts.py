@@ -79,3 +79,41 @@ def test_candidates_level_on_tlp_and_tns_share_their_places_and_are_flagged():
     below = [[g(1, 30)], [g(2, 20)], [g(3, 15)], [g(4, 10)], [g(5, 10)]]  # 4 and 5 level in 4th and 5th
     assert weekly_payouts(below, league_size=18, pot_cents=1_001, options=OPTIONS) == {1: 651, 2: 250, 3: 100}
     assert payout_ties(below, league_size=18, options=OPTIONS) == []
+
+
+def test_two_groups_split_75_25():
+    """LADDER-PAY-2 / LADDER-AMB-20: only a single group's winner takes all; two groups' winners split 75/25."""
+    groups = [[g(1, 20), g(2, 10)], [g(3, 15), g(4, 5)]]
+    assert weekly_payouts(groups, league_size=4, pot_cents=1_200, options=OPTIONS) == {1: 900, 3: 300}
+    assert payout_ties(groups, league_size=4, options=OPTIONS) == []
+
+
+def test_a_tie_for_the_last_paid_place_shares_it_with_the_first_unpaid_one():
+    """LADDER-PAY-2 / COMMON-AMB-2: below 18 players, 2nd and 3rd level on week TLP and TNS share the 25 %;
+    the odd cent goes to the first of them in finishing order, and the tie is flagged."""
+    groups = [[g(1, 30)], [g(2, 20, tns=2.0)], [g(3, 20, tns=2.0)]]
+    assert weekly_payouts(groups, league_size=12, pot_cents=1_004, options=OPTIONS) == {1: 753, 2: 126, 3: 125}
+    assert payout_ties(groups, league_size=12, options=OPTIONS) == [[2, 3]]
+
+
+def test_a_place_without_a_candidate_goes_to_the_first_place():
+    """LADDER-PAY-2 / LADDER-PAY-3: from 18 players three places are paid; with only two candidates (a group
+    whose players were all absent), the 3rd place's 10 % goes to 1st, so the pot is paid in full."""
+    groups = [[g(1, 30)], [g(2, 20)], [g(3, 25, present=False), g(4, 5, present=False)]]
+    assert weekly_payouts(groups, league_size=18, pot_cents=1_000, options=OPTIONS) == {1: 750, 2: 250}
+
+
+def test_a_first_no_show_season_without_payments_forfeits_nothing():
+    """LADDER-PAY-4: nothing paid this season, nothing to forfeit."""
+    assert no_show_forfeit(0) == 0
+
+
+def test_consolations_are_whole_cents_rounded_down():
+    """LADDER-AMB-23 / COMMON-MONEY-1: 20 % of $60.01 is 1,200 cents (1,200.2 rounded down), 50 % of $30.01
+    is 1,500."""
+    assert consolation_prizes({"A": 6_001, "B": 3_001}, OPTIONS) == {"A": 1_200, "B": 1_500}
+
+
+def test_a_division_without_a_finishing_order_pays_nothing_yet():
+    """LADDER-PAY-5 / LADDER-AMB-23: before the split there is no division B order; its prizes wait."""
+    assert season_prizes({"A": [10_000, 6_000], "B": [5_000]}, {"A": [4, 2]}) == {4: 10_000, 2: 6_000}

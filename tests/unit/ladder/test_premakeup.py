@@ -16,7 +16,7 @@ from bot.rules.ladder.premakeup import (
     use_premakeup,
 )
 from bot.rules.ladder.scoring import EntryKind
-from tests.unit.ladder.helpers import refused
+from tests.unit.ladder.helpers import refused, refused_saying
 
 M = 1_000_000
 OPTIONS = LadderOptions()
@@ -176,3 +176,66 @@ def test_new_machine_lists_players_who_owe_a_premakeup():
     """LADDER-PMU-8 / LADDER-PMU-9: active players without a recorded premakeup on the machine."""
     registries = {1: {"Godzilla": recorded("Godzilla", 9 * M)}, 2: {"Godzilla": MachinePremakeups("Godzilla")}}
     assert players_without_premakeup("Godzilla", [1, 2, 3], registries) == [2, 3]
+
+
+EVEN = LadderOptions(round_half="even")
+
+
+def test_refusals_say_what_to_do():
+    """LADDER-PMU-1 / LADDER-PMU-3: each refusal word for word as the player reads it."""
+    empty = MachinePremakeups("MB")
+    with refused_saying("LADDER-PMU-1", "Declare the premakeup game before playing it."):
+        record_premakeup(empty, 10 * M, declared=False, other_players=WITH, options=OPTIONS)
+    with refused_saying("LADDER-PMU-1", "Premakeup games must be played with at least one other player."):
+        record_premakeup(empty, 10 * M, declared=True, other_players=[], options=OPTIONS)
+    with refused_saying("LADDER-PMU-3", "Give each of S1, S2 and AVG exactly once, e.g. S2,AVG,S1."):
+        set_order(recorded("MB", 10 * M), [Slot.S1, Slot.S1, Slot.AVG], any_use_this_season=False, options=OPTIONS)
+
+
+def test_one_premakeup_per_machine_when_the_league_says_so():
+    """LADDER-PMU-1 / LADDER-CFG-1 `pmu_per_machine`: with 1 allowed, a second game on the machine is refused."""
+    one = LadderOptions(pmu_per_machine=1)
+    first = record_premakeup(MachinePremakeups("MB"), 10 * M, declared=True, other_players=WITH, options=one)
+    assert (first.s1, first.s2) == (10 * M, None)
+    with refused_saying("LADDER-PMU-1", "You already have 1 premakeup games on MB."):
+        record_premakeup(first, 20 * M, declared=True, other_players=WITH, options=one)
+
+
+def test_even_rounding_for_ghosts_and_averages():
+    """LADDER-AMB-6 `round_half=even` / LADDER-GHOST-1 / LADDER-PMU-2: exact halves go to the even ten."""
+    assert half_normalizer_ghost(50, EVEN) == 20
+    assert half_normalizer_ghost(50, OPTIONS) == 30
+    # AVG of one premakeup, S2 missing counting 0: 1,234,450 / 2 = 617,225 → 617,220 (even)
+    assert MachinePremakeups("MB", s1=1_234_450).average(EVEN) == 617_220
+
+
+def test_a_missing_second_game_gives_s1_then_zero_then_avg_then_nothing():
+    """LADDER-PMU-4 / LADDER-PMU-7: three values from one game, then the machine has no usable premakeup."""
+    taf = recorded("TAF", 50 * M)
+    values = []
+    for _ in range(3):
+        value, taf = use_premakeup(taf, OPTIONS)
+        values.append(value)
+    assert values == [50 * M, 0, 25 * M]
+    assert not taf.usable()
+    with refused("LADDER-PMU-7", "No usable premakeup on TAF"):
+        use_premakeup(taf, OPTIONS)
+
+
+def test_a_recorded_zero_is_a_premakeup_of_zero():
+    """LADDER-PMU-3 / LADDER-SCORE-3: an S2 of 0 used first (the player's order) places and counts 0."""
+    mb = MachinePremakeups("MB", s1=20 * M, s2=0, order=(Slot.S2, Slot.S1, Slot.AVG))
+    value, _ = use_premakeup(mb, OPTIONS)
+    assert value == 0
+
+
+def test_a_ghost_leaves_the_registry_and_the_season_usage_as_they_were():
+    """LADDER-GHOST-1/3 / LADDER-AMB-8: a ghost slot neither consumes a premakeup nor counts toward the cap."""
+    spent = MachinePremakeups("MB", s1=20 * M, s2=40 * M, used=frozenset(Slot))
+    half = resolve_missed_game(spent, SeasonUsage(uses=3, missed_weeks=1), normalizer=50 * M, options=OPTIONS)
+    assert half.kind is EntryKind.HALF_GHOST
+    assert (half.premakeups, half.usage) == (spent, SeasonUsage(uses=3, missed_weeks=1))
+    mb = recorded("MB", 20 * M, 40 * M)
+    regime = resolve_missed_game(mb, SeasonUsage(uses=15, missed_weeks=2), normalizer=50 * M, options=OPTIONS)
+    assert regime.kind is EntryKind.REGIME_GHOST
+    assert (regime.premakeups, regime.usage) == (mb, SeasonUsage(uses=15, missed_weeks=2))

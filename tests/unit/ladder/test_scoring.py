@@ -22,11 +22,13 @@ from bot.rules.ladder.scoring import (
     match_bonus,
     match_order,
     normalized,
+    players_in_a_tie,
     round10,
     show,
     week_tns,
 )
 from bot.rules.refusals import InvalidInput, RuleViolation
+from tests.unit.ladder.helpers import refused
 
 M = 1_000_000
 OPTIONS = LadderOptions()
@@ -358,3 +360,135 @@ def test_an_absent_zero_facing_a_half_ghost_scores_nothing():
     assert isinstance(result, GameResult)
     assert result.points == {1: 0, 2: 0}
     assert result.voided == 3
+
+
+# --- Edges the sheet's examples leave open -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "half", "expected"),
+    [
+        (25, "even", 20),  # LADDER-AMB-6: half on an even ten stays
+        (35, "even", 40),  # ... and on an odd ten goes up to the even one
+        (45, "even", 40),
+        (25, "up", 30),
+        (35, "up", 40),
+    ],
+)
+def test_round10_even_halves_go_to_the_even_ten(value, half, expected):
+    """LADDER-AMB-6 / LADDER-PMU-2: `round_half=even` sends an exact half to the nearest even multiple of 20."""
+    assert round10(value, half=half) == expected
+
+
+def test_only_present_players_level_with_each_other_can_ask_for_a_playoff():
+    """LADDER-AMB-5: a one-ball playoff is for present players level on score; an absent player level with them,
+    or a lone present score, takes no part."""
+    entries = [
+        played(1, 30 * M),
+        played(2, 30 * M),
+        played(3, 10 * M),
+        entry(4, EntryKind.PREMAKEUP, 10 * M),
+    ]
+    assert players_in_a_tie(entries) == {1, 2}
+    ghosts_level = [played(1, 30 * M), entry(2, EntryKind.HALF_GHOST, 5 * M), entry(3, EntryKind.HALF_GHOST, 5 * M)]
+    assert players_in_a_tie(ghosts_level) == frozenset()
+
+
+def test_a_game_of_five_is_refused_with_its_size():
+    """LADDER-SCORE-1: the refusal says what was wrong."""
+    with pytest.raises(InvalidInput, match="2 to 4 players, not 5"):
+        game_points([played(i, i * M) for i in range(1, 6)], normalizer=N, options=OPTIONS)
+
+
+def test_four_player_premakeup_first_to_third_adds_to_third_s_place_points():
+    """LADDER-SCORE-2 / LADDER-AMB-4 `to_third`: in a 4-player game the 3rd already has 1 point; it gets 2."""
+    to_third = LadderOptions(pmu_4th_point="to_third")
+    game = [entry(1, EntryKind.PREMAKEUP, 100 * M), played(2, 40 * M), played(3, 30 * M), played(4, 5 * M)]
+    assert points(*game, options=to_third) == {1: 3, 2: 3, 3: 2, 4: 0}
+
+
+def test_premakeup_beating_a_half_ghost_by_one_and_a_half_normalizers_voids_one_point():
+    """LADDER-GHOST-2 / LADDER-SCORE-2: the 4th point of the duel is void for a premakeup, exactly one point."""
+    result = game_points(
+        [entry(1, EntryKind.HALF_GHOST, 25 * M), entry(2, EntryKind.PREMAKEUP, 80 * M)],
+        normalizer=50 * M,
+        options=OPTIONS,
+    )
+    assert isinstance(result, GameResult)
+    assert result.order == (2, 1)
+    assert dict(result.points) == {2: 3, 1: 0}
+    assert result.voided == 1
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        # 50 = 30 + 20 is not "more than": the point goes to 3rd (LADDER-AMB-3)
+        ((50, 30, 20, 5), {1: 3, 2: 3, 3: 2, 4: 0}),
+        # 50 > 2 × 20 but not > 40 + 20: still 3rd's point
+        ((50, 40, 20, 5), {1: 3, 2: 3, 3: 2, 4: 0}),
+    ],
+)
+def test_four_player_first_place_point_needs_more_than_2nd_plus_3rd(scores, expected):
+    """LADDER-SCORE-1 / LADDER-AMB-2: 1st's extra point only for more than 2nd + 3rd combined."""
+    assert points(*(played(i + 1, s * M) for i, s in enumerate(scores))) == expected
+
+
+def test_a_normalizer_of_one_is_positive():
+    """LADDER-NORM-1: any positive score is a normalizer; 0 and below are refused, citing the rule."""
+    assert check_normalizer("TAF", 1) == 1
+    with refused("LADDER-NORM-1", "The normalizer for TAF must be a positive score"):
+        check_normalizer("TAF", 0)
+    with refused("LADDER-NORM-1", "The normalizer for this machine must be a positive score"):
+        normalized(5 * M, -1)
+
+
+def test_a_group_of_five_is_refused_with_its_size():
+    """LADDER-GROUP-1: the match bonus is for groups of 2 to 4; the refusal says how many there were."""
+    with pytest.raises(InvalidInput, match="2 to 4 players, not 1"):
+        match_bonus([line(1, 10)], OPTIONS)
+
+
+@pytest.mark.parametrize(
+    ("winner", "expected"),
+    [
+        (6, {1: 4, 2: 0}),  # exactly 3 × the loser's 2: "at least" triple gets it (LADDER-AMB-1)
+        (7, {1: 4, 2: 0}),
+        (5, {1: 3, 2: 1}),
+    ],
+)
+def test_two_player_match_bonus_at_exactly_triple(winner, expected):
+    """LADDER-BONUS-2 / LADDER-AMB-1: the winner's extra point at 3 × the loser's week points or more."""
+    assert dict(match_bonus([line(1, winner), line(2, 2)], OPTIONS).bonus) == expected
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # 5 < 4 + 2 (though 5 > 2 × 2): 3rd gets the point whatever the TNS (LADDER-BONUS-3)
+        ([line(1, 5, 0.1), line(2, 4, 3.0), line(3, 2, 1.0)], {1: 3, 2: 2, 3: 1}),
+        # 6 = 4 + 2 and TNS 3.0 = 2.0 + 1.0 exactly: not "more than", the higher TNS of 2nd/3rd gets it
+        ([line(1, 6, 3.0), line(2, 4, 2.0), line(3, 2, 1.0)], {1: 3, 2: 3, 3: 0}),
+        # ... and 2nd and 3rd level on TNS: 2nd keeps it
+        ([line(1, 6, 1.0), line(2, 4, 2.0), line(3, 2, 2.0)], {1: 3, 2: 3, 3: 0}),
+    ],
+)
+def test_three_player_case2_edges(lines, expected):
+    """LADDER-BONUS-3 "Case 2" / LADDER-AMB-3 `case2_literal`."""
+    assert dict(match_bonus(lines, OPTIONS).bonus) == expected
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # 6 = 4 + 2; TNS 0.8 > 0.1 + 0.5 → 1st's point (though not > 2 × 0.5), and the sweep point (6 = 4 + 2 + 0)
+        ([line(1, 6, 0.8), line(2, 4, 0.1), line(3, 2, 0.5), line(4, 0, 0.0)], {1: 5, 2: 3, 3: 1, 4: 0}),
+        # 6 = 3 + 2 + 1 for the sweep point; TNS 0.9 > 0.1 + 0.5 + 0.1 (though not > 0.5 + 0.5 + 0.1)
+        ([line(1, 6, 0.9), line(2, 3, 0.1), line(3, 2, 0.5), line(4, 1, 0.1)], {1: 5, 2: 2, 3: 1, 4: 1}),
+        # ... and 0.9 > 0.1 + 0.1 + 0.5 (though not > 0.1 + 0.5 + 0.5)
+        ([line(1, 6, 0.9), line(2, 3, 0.1), line(3, 2, 0.1), line(4, 1, 0.5)], {1: 5, 2: 2, 3: 1, 4: 1}),
+    ],
+)
+def test_four_player_tns_tests_add_every_other_player(lines, expected):
+    """LADDER-BONUS-2 / LADDER-AMB-31: "more than combined" ties compare 1st's TNS with the others' sum."""
+    assert dict(match_bonus(lines, OPTIONS).bonus) == expected

@@ -110,3 +110,34 @@ def test_notified_absence_is_first_a_reschedule_task():
     assert (kept.players, kept.reschedule_tasks) == ((1, 2), (2,))
     replaced = playoff_field(final, 2, present={1, 3, 4}, notified_absent={2})
     assert replaced.players == (1, 3)
+
+
+def test_players_fully_level_are_listed_by_player_id_whatever_the_input_order():
+    """LADDER-STAND-1: level on TLP and ANS they share a position, listed in a fixed order."""
+    records = {5: [WeekRecord(1, 10, Fraction(2))], 2: [WeekRecord(1, 10, Fraction(2))]}
+    assert [(r.player, r.position) for r in standings(records)] == [(2, 1), (5, 1)]
+
+
+def test_a_player_without_a_division_is_listed_before_the_divisions():
+    """LADDER-STAND-2 / LADDER-DIV-1: after the split, a player the split left out (no division) still has a
+    row, in a table of their own ahead of A and B."""
+    records = {
+        1: [WeekRecord(1, 10, Fraction(2))],
+        2: [WeekRecord(1, 20, Fraction(2))],
+        3: [WeekRecord(1, 5, Fraction(1))],
+    }
+    rows = standings(records, {1: "B", 2: "A"})
+    assert [(r.division, r.player, r.position) for r in rows] == [(None, 3, 1), ("A", 2, 1), ("B", 1, 1)]
+
+
+def test_a_level_game_is_neither_a_win_nor_a_loss():
+    """LADDER-AMB-17: equal placement scores count for neither player."""
+    record = win_loss([{1: 100, 2: 100, 3: 50}])
+    assert record[1] == WinLoss(1, 0)
+    assert record[3] == WinLoss(0, 2)
+
+
+def test_playoff_places_are_a_whole_number():
+    """LADDER-PO-1 / LADDER-AMB-19: 10 players // 3 = 3 places (not 3⅓); 20 players → 6."""
+    assert playoff_count(10, OPTIONS) == 3
+    assert playoff_count(20, OPTIONS) == 6
