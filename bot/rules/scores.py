@@ -140,7 +140,7 @@ def _shorthand(body: str, rules: ScoreInput, said: str) -> int:
             )
         if len(whole) + shift > len(str(SCORE_LIMIT)):  # checked before int() so a huge paste costs nothing
             return SCORE_LIMIT + 1
-        return int((whole + fraction.ljust(shift, "0")) or "0")
+        return int(whole + fraction.ljust(shift, "0"))  # never empty: the unit adds at least three digits
     raise RuleViolation("COMMON-SCORE-1", f"{said} is not a score. {_whole_number(rules)}.")
 
 
