@@ -43,3 +43,26 @@ def test_the_blend_lets_a_strong_form_overtake_a_slightly_higher_rating_and_read
     mean_form_player = blend(rating, form | {"new": sum(form.values()) / 3}, form_weight=4.0)["new"]
     assert strength["new"] == pytest.approx(standardized(rating)["new"])
     assert mean_form_player == pytest.approx(standardized(rating)["new"], abs=1e-9)
+
+
+def test_a_field_that_does_not_spread_puts_everyone_at_the_mean():
+    assert standardized({"a": 7.0, "b": 7.0, "c": 7.0}) == {"a": 0.0, "b": 0.0, "c": 0.0}
+    assert meet_margins([{"a": 5_000, "b": 5_000, "c": 5_000}]) == {"a": 0.0, "b": 0.0, "c": 0.0}
+
+
+def test_a_short_machine_is_skipped_and_the_machines_after_it_still_count():
+    margins = meet_margins([{"a": 100, "b": 10}, {"a": 100, "b": 10, "c": 1}])
+    assert margins["a"] == pytest.approx(-margins["c"]) == pytest.approx(1.2247, abs=1e-4)
+    assert margins["b"] == pytest.approx(0.0)
+
+
+def test_a_score_of_one_sits_a_full_tenfold_step_below_ten():
+    margins = meet_margins([{"low": 1, "mid": 10, "high": 100}])
+    assert margins["low"] == pytest.approx(-margins["high"])
+    assert margins["mid"] == pytest.approx(0.0)
+    # a zero (a tilt, a drain on ball one) counts as one, not below it
+    assert meet_margins([{"zero": 0, "mid": 10, "high": 100}]) == pytest.approx(margins_renamed(margins))
+
+
+def margins_renamed(margins: dict[str, float]) -> dict[str, float]:
+    return {"zero" if player == "low" else player: value for player, value in margins.items()}
