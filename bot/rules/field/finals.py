@@ -148,9 +148,9 @@ def check_pick(
             raise RuleViolation("FIELD-FIN-5", f"Opponent picks the {other} this game.")
     if pick.kind is PickKind.MACHINE:
         machine = pick.machine
-        label = name.get(machine, str(machine)) if machine is not None else "?"
         if machine is None:
             raise InvalidInput("Name the machine.")
+        label = name.get(machine, str(machine))
         if any(game.machine == machine for game in games):
             raise RuleViolation("FIELD-FIN-6", f"{label} already used in this match-up")
         if machine in queued:

@@ -10,6 +10,7 @@ from bot.rules.brackets import BYE, resolve
 from bot.rules.field.finals import (
     DRAIN_EXTRA_BALLS,
     FinalsGame,
+    IfpaRow,
     Pick,
     PickKind,
     check_finals_date,
@@ -28,7 +29,7 @@ from bot.rules.field.finals import (
 )
 from bot.rules.field.options import FieldOptions
 from bot.rules.field.standings import SeasonRow, season_standings
-from bot.rules.refusals import RuleViolation
+from bot.rules.refusals import Refusal, RuleViolation
 
 LPL = FieldOptions()
 AB = FieldOptions(ab_divisions=True)
@@ -252,3 +253,191 @@ def test_tv19_ifpa_export_finalists_then_league_order_field_ifpa_1():
 def test_ifpa_league_ties_stay_tied_field_amb_10():
     table = [row("A", 10, rank=1), row("B", 5, rank=2), row("C", 5, rank=2)]
     assert [r.position for r in ifpa_rows({"A": 1}, table)] == [1, 2, 2]
+
+
+PAIRING = (3, 6)
+FINALS = {"mm": "Medieval Madness", "afm": "Attack from Mars", "tz": "Twilight Zone", "gz": "Godzilla"}
+PICK_RULES = dict(finals_machines=set(FINALS), queued={"afm"}, name=FINALS)
+MM = Pick(3, PickKind.MACHINE, machine="mm")
+SIX_SECOND = Pick(6, PickKind.ORDER, plays_first=False)
+
+
+def refusal_of(call, *args, **kwargs) -> Refusal:
+    with pytest.raises(Refusal) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("games", "pick", "rule_id", "message"),
+    [
+        ([], Pick(9, PickKind.MACHINE, machine="mm"), None, "Seed 9 is not in this pairing."),
+        (
+            [FinalsGame(1, winner=3), FinalsGame(2, winner=3)],
+            Pick(6, PickKind.MACHINE, machine="gz"),
+            "FIELD-FIN-4",
+            "This pairing is decided: best two of three.",
+        ),
+        ([], Pick(6, PickKind.MACHINE, machine="gz"), "FIELD-FIN-5", "Seed 3 chooses first in game 1."),
+        ([FinalsGame(1, winner=3)], MM, "FIELD-FIN-5", "Seed 6 chooses first in game 2."),
+        # the first picker cannot also take the other pick
+        (
+            [FinalsGame(1, (MM,))],
+            Pick(3, PickKind.ORDER, plays_first=True),
+            "FIELD-FIN-5",
+            "Opponent picks the order this game.",
+        ),
+        # both picks made: a third is refused, whatever its kind
+        (
+            [FinalsGame(1, (MM, SIX_SECOND))],
+            Pick(6, PickKind.ORDER, plays_first=True),
+            "FIELD-FIN-5",
+            "Opponent picks the order this game.",
+        ),
+        # the first picker chose the order: the opponent picks the machine
+        (
+            [FinalsGame(1, (Pick(3, PickKind.ORDER, plays_first=True),))],
+            Pick(6, PickKind.ORDER, plays_first=False),
+            "FIELD-FIN-5",
+            "Opponent picks the machine this game.",
+        ),
+        ([], Pick(3, PickKind.MACHINE), None, "Name the machine."),
+        ([], Pick(3, PickKind.ORDER), None, "Say whether you play first or second."),
+        (
+            [FinalsGame(1, (MM, SIX_SECOND), winner=3)],
+            Pick(6, PickKind.MACHINE, machine="mm"),
+            "FIELD-FIN-6",
+            "Medieval Madness already used in this match-up",
+        ),
+        ([], Pick(3, PickKind.MACHINE, machine="afm"), "FIELD-FIN-6", "Attack from Mars has a queue; choose another"),
+        (
+            [],
+            Pick(3, PickKind.MACHINE, machine="flaky"),
+            "FIELD-FIN-6",
+            "flaky is not a finals machine; choose another",
+        ),
+    ],
+)
+def test_each_refused_pick_says_why_field_fin_4_field_fin_5_field_fin_6(games, pick, rule_id, message):
+    """FIELD-FIN-4/5/6 / FIELD-AMB-9: the refusal names the rule and, by its display name, the machine."""
+    refusal = refusal_of(check_pick, games, pick, PAIRING, **PICK_RULES)
+    assert (refusal.rule_id, refusal.message) == (rule_id, message)
+
+
+@pytest.mark.parametrize(
+    ("games", "winner", "rule_id", "message"),
+    [
+        ([], 9, None, "Seed 9 is not in this pairing."),
+        (
+            [FinalsGame(1, winner=6), FinalsGame(2, winner=6)],
+            3,
+            "FIELD-FIN-4",
+            "This pairing is decided: best two of three.",
+        ),
+        ([], 3, "FIELD-FIN-5", "Both players pick (machine and order) before the game is played."),
+        ([FinalsGame(1, (MM,))], 3, "FIELD-FIN-5", "Both players pick (machine and order) before the game is played."),
+        # game 1 is already decided and game 2 has no picks yet
+        (
+            [FinalsGame(1, (MM, SIX_SECOND), winner=3)],
+            6,
+            "FIELD-FIN-5",
+            "Both players pick (machine and order) before the game is played.",
+        ),
+    ],
+)
+def test_a_result_is_refused_until_both_picks_field_fin_4_field_fin_5(games, winner, rule_id, message):
+    refusal = refusal_of(check_game_result, games, PAIRING, winner)
+    assert (refusal.rule_id, refusal.message) == (rule_id, message)
+
+
+@pytest.mark.parametrize(
+    ("row_", "present", "paid", "options", "message"),
+    [
+        (None, True, True, LPL, "Finals need 4 weeks played (half the season); this player played 0."),
+        (
+            row("A", 500, weeks=3),
+            True,
+            True,
+            LPL,
+            "Finals need 4 weeks played (half the season); this player played 3.",
+        ),
+        (row("A", 500, weeks=2), True, True, AB, "Finals need 3 weeks played (half the season); this player played 2."),
+        (row("A", 500), False, True, LPL, "Check in at the finals first."),
+        (row("A", 500), True, False, LPL, "The finals entry fee is not paid: no dough, no show."),
+    ],
+)
+def test_finals_entry_refusals_field_fin_1(row_, present, paid, options, message):
+    refusal = refusal_of(check_finals_entry, row_, present=present, paid=paid, options=options)
+    assert (refusal.rule_id, refusal.message) == ("FIELD-FIN-1", message)
+
+
+def test_without_divisions_every_finalist_is_in_the_one_bracket_field_fin_3():
+    seeding = seed_finals([row(f"S{i}", 100 - i) for i in range(11)], {f"S{i}" for i in range(11)}, LPL)
+    assert seeding.a_division == 11
+    six = seed_finals([row(f"S{i}", 100 - i) for i in range(6)], {f"S{i}" for i in range(6)}, LPL)
+    (bracket,) = finals_brackets(six, LPL)
+    assert (bracket.size, bracket.entrants) == (16, 6)  # FIELD-FIN-3: 16 slots, byes to the top seeds
+
+
+def test_finals_need_two_players_field_fin_3():
+    refusal = refusal_of(finals_brackets, seed_finals([row("A", 1)], {"A"}, LPL), LPL)
+    assert (refusal.rule_id, refusal.message) == ("FIELD-FIN-3", "Finals need at least two players.")
+
+
+@pytest.mark.parametrize(("present", "sizes"), [(8, [8]), (9, [8]), (10, [8, 2])])
+def test_b_division_needs_two_players_field_amb_4(present, sizes):
+    """FIELD-AMB-4: A takes the top 8; a B bracket is played only with at least two players left."""
+    seeding = seed_finals([row(f"S{i}", 100 - i) for i in range(present)], {f"S{i}" for i in range(present)}, AB)
+    assert [b.entrants for b in finals_brackets(seeding, AB)] == sizes
+
+
+@pytest.mark.parametrize("reset", [True, False])
+def test_reset_applies_to_both_divisions_field_amb_8(reset):
+    """FIELD-AMB-8 / FIELD-AMB-4: the grand-final reset setting holds for the A and the B bracket."""
+    options = FieldOptions(ab_divisions=True, grand_final_reset=reset)
+    seeding = seed_finals([row(f"S{i}", 100 - i) for i in range(12)], {f"S{i}" for i in range(12)}, options)
+    brackets = finals_brackets(seeding, options)
+    assert [("GF2" in {m.id for m in b.matches}) for b in brackets] == [reset, reset]
+
+
+def test_a_logged_tiebreak_seed_reproduces_its_machine_field_stand_2():
+    """FIELD-STAND-2: the draw depends on the machines and the seed only, so a logged seed can be re-checked."""
+    assert draw_tiebreak_machine({2, 10, 30}, 1) == 10
+    assert draw_tiebreak_machine([30, 10, 2], 7) == 2
+    refusal = refusal_of(draw_tiebreak_machine, (), 1)
+    assert refusal.message == "No finals-eligible machine to draw a tie-breaker from."
+
+
+@pytest.mark.parametrize(("entrants", "pool", "flagged"), [(4, 0, False), (3, -1000, True), (11, 7000, False)])
+def test_pool_of_exactly_the_plaques_is_not_flagged_field_pay_2(entrants, pool, flagged):
+    """FIELD-PAY-2: only a negative pool (fewer than 4 entrants) is flagged."""
+    payout = finals_payouts(entrants, LPL)
+    assert (payout.pool_cents, payout.flagged) == (pool, flagged)
+
+
+def test_champion_from_the_losers_side_after_a_reset_field_ifpa_2():
+    """FIELD-IFPA-2 / FIELD-AMB-8: seed 2 wins the grand final and its reset: seed 1 finishes second."""
+    (bracket,) = finals_brackets(seed_finals([row("A", 3), row("B", 2), row("C", 1)], {"A", "B", "C"}, LPL), LPL)
+    winners: dict[str, int] = {}
+    while ready := resolve(bracket, winners).ready():
+        for state in ready:
+            grand_final = state.match.id in ("GF", "GF2")
+            winners[state.match.id] = max(state.top, state.bottom) if grand_final else min(state.top, state.bottom)
+    positions = finishing_positions(bracket, resolve(bracket, winners))
+    assert positions == {2: 1, 1: 2, 3: 3}
+    assert refusal_of(finishing_positions, bracket, resolve(bracket, {})).message == "The finals have no champion yet."
+
+
+def test_ifpa_rows_order_tied_finalists_by_name_field_ifpa_1():
+    rows = ifpa_rows({"Zed": 1, "Bea": 2, "Al": 2}, [row("Cy", 1, rank=1)])
+    assert rows == [
+        IfpaRow(1, "Zed", True),
+        IfpaRow(2, "Al", True),
+        IfpaRow(2, "Bea", True),
+        IfpaRow(4, "Cy", False),
+    ]
+
+
+def test_wrong_weekday_message_field_amb_6():
+    refusal = refusal_of(check_finals_date, date(2018, 5, 23), "Tuesday")
+    assert refusal.message == "23 May 2018 is a Wednesday, not a Tuesday: check the date."
