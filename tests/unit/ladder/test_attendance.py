@@ -20,7 +20,7 @@ from bot.rules.ladder.attendance import (
     third_no_show,
 )
 from bot.rules.ladder.options import LadderOptions
-from tests.unit.ladder.helpers import refused
+from tests.unit.ladder.helpers import refused, refused_saying
 
 OPTIONS = LadderOptions()
 NIGHT = date(2001, 4, 18)  # a Wednesday, week 7
@@ -110,3 +110,9 @@ def test_first_two_no_shows_are_assessed_at_nights_end():
     assert end_of_night_no_show(Attendance.MISSING, games_played=0)
     assert not third_no_show(1, Attendance.MISSING, game_started=5, options=OPTIONS)
     assert not third_no_show(0, Attendance.MISSING, game_started=5, options=OPTIONS)
+
+
+def test_an_out_of_range_skill_is_refused_saying_the_range():
+    """LADDER-REG-2: the refusal word for word."""
+    with refused_saying("LADDER-REG-2", "Skill must be a whole number from 1 (novice) to 10 (expert)."):
+        check_skill(11)

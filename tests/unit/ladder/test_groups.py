@@ -193,3 +193,23 @@ def test_drops_and_joins_recompute_sizes():
     assert regroup(groups, list(range(1, 11))) == groups
     assert regroup(groups, [p for p in range(1, 11) if p != 5]) == [[1, 2, 3], [4, 6, 7], [8, 9, 10]]
     assert regroup(groups, list(range(1, 12))) == [[1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+
+
+def test_a_boundary_without_movers_leaves_the_boundaries_below_swapping():
+    """LADDER-AMB-13: G1 all absent does not swap with G2, yet G2 and G3 still swap."""
+    groups = finishing("ABC", "DEF", "GHI", presence={"A": A, "B": A, "C": A})
+    assert letters(next_week_groups(groups, OPTIONS)) == ["ABC", "DEG", "FHI"]
+
+
+def test_a_double_swap_with_only_two_present_below_and_nobody_moving_twice():
+    """LADDER-GROUP-4 / LADDER-AMB-12/13: G2 of four has only D and E present; both go up (E with ≥ 10 points,
+    B going down with ≤ 10). With D and E gone, G2 has no one left to send down to G3, so that boundary waits."""
+    groups = finishing("ABC", "DEFG", "HIJ", points={"E": 10, "B": 10}, presence={"F": A, "G": A})
+    assert letters(next_week_groups(groups, OPTIONS)) == ["ADE", "BCFG", "HIJ"]
+
+
+def test_a_player_in_two_groups_is_refused_saying_so():
+    """LADDER-GROUP-8: the refusal names the fault."""
+    with pytest.raises(InvalidInput) as info:
+        check_groups([[1, 2], [2, 4]], (2, 2))
+    assert info.value.message == "A player can be in only one group (LADDER-GROUP-8)."

@@ -3,6 +3,7 @@
 from bot.rules.ladder.penalties import (
     ZEROED_SCORE,
     SlamKind,
+    SlamRuling,
     TiltRemedy,
     check_claim_raised_in_match,
     malfunction_replay,
@@ -10,7 +11,7 @@ from bot.rules.ladder.penalties import (
     take_higher,
     tilted_anothers_ball,
 )
-from tests.unit.ladder.helpers import refused
+from tests.unit.ladder.helpers import refused, refused_saying
 
 
 def test_tv27a_malfunction_replay_replaces_even_when_lower():
@@ -53,3 +54,17 @@ def test_slam_tilts():
     assert first.unsportsmanlike and not first.expulsion_review
     assert slam_tilt(SlamKind.INTENTIONAL, 1).expulsion_review
     assert not slam_tilt(SlamKind.MALFUNCTION, 3).slammer_zeroed
+
+
+def test_a_malfunction_slam_penalises_no_one():
+    """LADDER-PEN-6: a slam tilt from a malfunction zeroes no one, is no unsportsmanlike act and never starts an
+    expulsion review, however many intentional slams the player had; the others' games stand."""
+    ruling = slam_tilt(SlamKind.MALFUNCTION, 3)
+    nothing = SlamRuling(slammer_zeroed=False, others_replay=False, unsportsmanlike=False, expulsion_review=False)
+    assert ruling == nothing
+
+
+def test_a_late_claim_is_refused_saying_when_to_raise_it():
+    """LADDER-PEN-3: the refusal word for word."""
+    with refused_saying("LADDER-PEN-3", "Problems must be raised during the match."):
+        check_claim_raised_in_match(False)
