@@ -83,10 +83,8 @@ def catalog_entries(text: str) -> dict[str, Entry]:
         match = RULE_DEFINITION.match(line)
         if match:
             rule_id, title, tags, body = match.groups()
-            fmt = rule_id.split("-")[0]
-            tagged = tags or ""
             summary = re.sub(r"[*`|]", "", (f"({title}) " if title else "") + body).strip()
-            current = [body, tagged]
+            current = [body, tags or ""]
             found[rule_id] = (summary[:SUMMARY_LENGTH] + ("…" if len(summary) > SUMMARY_LENGTH else ""), current)
         elif current is not None and line.startswith("  "):
             current.append(line)
@@ -146,30 +144,57 @@ class Unit:
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
-def _definitions(node: ast.AST, owner: tuple[str, ...] = ()) -> Iterator[tuple[Definition, tuple[str, ...]]]:
-    """Every function and class under `node` at any depth, each with its qualified name."""
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, Definition):
-            name = (*owner, child.name)
-            yield child, name
-            yield from _definitions(child, name)
-        else:
-            yield from _definitions(child, owner)
+def _definitions(tree: ast.Module) -> list[tuple[Definition, tuple[str, ...], list[Definition]]]:
+    """Every function and class at any depth, each with its qualified name and the definitions directly inside it."""
+    found: list[tuple[Definition, tuple[str, ...], list[Definition]]] = []
+
+    def walk(node: ast.AST, owner: tuple[str, ...]) -> list[Definition]:
+        direct: list[Definition] = []
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, Definition):
+                name = (*owner, child.name)
+                slot = len(found)
+                found.append((child, name, []))
+                found[slot] = (child, name, walk(child, name))
+                direct.append(child)
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):  # no definition in an expression
+                direct += walk(child, owner)
+        return direct
+
+    walk(tree, ())
+    return found
 
 
 def _first_line(node: Definition) -> int:
     return min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
 
 
+def _last_line(node: Definition) -> int:
+    return node.end_lineno or node.lineno
+
+
+_parsed: dict[Path, tuple[tuple[int, int], list[str], ast.Module]] = {}
+
+
+def _parse(path: Path) -> tuple[list[str], ast.Module]:
+    """A file's lines and tree, parsed once while it does not change."""
+    stat = path.stat()
+    version = (stat.st_mtime_ns, stat.st_size)
+    cached = _parsed.get(path)
+    if cached is None or cached[0] != version:
+        source = path.read_text(encoding="utf-8")
+        cached = _parsed[path] = (version, source.splitlines(), ast.parse(source))
+    return cached[1], cached[2]
+
+
 def units_in(path: Path, root: Path = ROOT) -> list[Unit]:
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
+    lines, tree = _parse(path)
     relative = path.relative_to(root).as_posix()
     found: list[Unit] = []
     keys: set[str] = set()
-    for node, name in _definitions(ast.parse(source)):
-        start, end = _first_line(node), node.end_lineno or node.lineno
-        nested = [(_first_line(inner), inner.end_lineno or inner.lineno) for inner, _ in _definitions(node)]
+    for node, name, inner in _definitions(tree):
+        start, end = _first_line(node), _last_line(node)
+        nested = [(_first_line(definition), _last_line(definition)) for definition in inner]
         own = [
             line
             for number, line in enumerate(lines[start - 1 : end], start)
@@ -184,27 +209,29 @@ def units_in(path: Path, root: Path = ROOT) -> list[Unit]:
     return found
 
 
+def _rule_code_files(root: Path) -> list[Path]:
+    return [path for folder in RULE_CODE for path in sorted((root / folder).rglob("*.py"))]
+
+
 def rule_units(root: Path = ROOT) -> list[Unit]:
     """Every function and class of the rule code (cited or not; the tracer maps code objects onto them)."""
-    return [unit for folder in RULE_CODE for path in sorted((root / folder).rglob("*.py")) for unit in units_in(path, root)]
+    return [unit for path in _rule_code_files(root) for unit in units_in(path, root)]
 
 
 def module_citations(root: Path = ROOT) -> dict[str, list[str]]:
     """Rule id → the rule code modules citing it outside any function or class (a docstring, a table)."""
     cited: dict[str, list[str]] = defaultdict(list)
-    for folder in RULE_CODE:
-        for path in sorted((root / folder).rglob("*.py")):
-            lines = path.read_text(encoding="utf-8").splitlines()
-            tree = ast.parse("\n".join(lines))
-            inside = {
-                number
-                for node in tree.body
-                if isinstance(node, Definition)
-                for number in range(_first_line(node), (node.end_lineno or node.lineno) + 1)
-            }
-            text = "\n".join(line for number, line in enumerate(lines, 1) if number not in inside)
-            for rule_id in sorted(cited_ids(text)):
-                cited[rule_id].append(path.relative_to(root).as_posix())
+    for path in _rule_code_files(root):
+        lines, tree = _parse(path)
+        inside = {
+            number
+            for node in tree.body
+            if isinstance(node, Definition)
+            for number in range(_first_line(node), _last_line(node) + 1)
+        }
+        text = "\n".join(line for number, line in enumerate(lines, 1) if number not in inside)
+        for rule_id in sorted(cited_ids(text)):
+            cited[rule_id].append(path.relative_to(root).as_posix())
     return cited
 
 
@@ -225,10 +252,9 @@ def cited_by_tests(tests_dir: Path = TESTS, root: Path = ROOT) -> dict[str, set[
     """'path::test' (or 'path::Class::test') → the rule IDs named in that test function's own text."""
     cited: dict[str, set[str]] = {}
     for path in sorted(tests_dir.rglob("test_*.py")):
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()  # once per file: ast.get_source_segment splits the whole file on every call
+        lines, tree = _parse(path)  # lines once per file: ast.get_source_segment splits the file on every call
         relative = path.relative_to(root).as_posix()
-        for node, name in _tests_in(ast.parse(source)):
+        for node, name in _tests_in(tree):
             cited[f"{relative}::{name}"] = cited_ids(_segment(lines, node))
     return cited
 

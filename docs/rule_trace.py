@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import rule_coverage  # noqa: E402
+import rule_coverage
 
 ROOT = rule_coverage.ROOT
 TRACE_DIR = "RULE_TRACE_DIR"  # set by main(): the pytest processes loading this module as a plugin trace into it
