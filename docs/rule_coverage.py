@@ -449,7 +449,7 @@ def build(trace: Trace | None = None, units: list[Unit] | None = None) -> str:
     units = units if units is not None else rule_units()
     code = citing_units(units)
     modules = module_citations()
-    tests = {test: ids for test, ids in cited_by_tests().items() if drives_the_bot(test)}
+    tests = {test: ids for folder in BOT_DRIVING_TESTS for test, ids in cited_by_tests(ROOT / folder).items()}
     verdicts = {
         rule_id: judge(
             rule_id, applying_code(rule_id, entry, code), trace, tests, ", ".join(f"`{p}`" for p in modules[rule_id])
