@@ -287,7 +287,7 @@ def drives_the_bot(test: str) -> bool:
 @dataclass(frozen=True)
 class Trace:
     reached_by: dict[str, set[str]]  # unit key → the passing bot-driving tests that reached it
-    digests: dict[str, str]  # unit key → digest of its source when traced (every unit citing an ID)
+    digests: dict[str, str]  # unit key → digest of its source when traced (every unit applying an entry)
     tests: int  # test functions that passed under the tracer
     not_passed: list[str]  # test functions with an instance that failed or was skipped under it (not credited)
     seconds: float
@@ -305,12 +305,19 @@ def load_trace(path: Path = TRACE) -> Trace:
     )
 
 
+def applying_units(units: list[Unit]) -> list[Unit]:
+    """The units that apply some entry (see `citing_units`): the ones the trace keeps, with their digests."""
+    applying = {unit.key for code in citing_units(units).values() for unit in code}
+    return [unit for unit in units if unit.key in applying]
+
+
 def stale_units(units: list[Unit], trace: Trace) -> list[str]:
-    """The citing units whose source differs from the traced one, and traced units that are gone or cite nothing."""
-    current = {unit.key: unit.digest for unit in units if unit.ids}
+    """The applying units whose source differs from the traced one or that the trace lacks, and traced units that
+    apply nothing now."""
+    current = {unit.key: unit.digest for unit in applying_units(units)}
     changed = [f"{key} (changed)" for key, digest in current.items() if trace.digests.get(key, digest) != digest]
     new = [f"{key} (not traced)" for key in current if key not in trace.digests]
-    gone = [f"{key} (gone or cites nothing now)" for key in trace.digests if key not in current]
+    gone = [f"{key} (gone, or applies nothing now)" for key in trace.digests if key not in current]
     return sorted(changed + new + gone)
 
 

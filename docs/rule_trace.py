@@ -4,8 +4,9 @@ Runs tests/e2e, tests/robustness, tests/storage and tests/exchange (never tests/
 in parallel, then the tests marked `alone` in one process. While a test sets up and runs, a `sys.settrace` hook
 that only looks at a frame's code object when a function is entered (it returns None, so no line events) notes
 which functions of bot/rules and bot/services start; a dataclass's or NamedTuple's generated `__init__`/`__new__`
-counts for its class. Each function or class citing a catalog ID is then stored with the passing test functions
-that reached it, and a digest of its source, so the doc's test can tell which rule code changed since the trace.
+counts for its class. Each function or class applying a catalog entry (see docs/rule_coverage.py) is then stored
+with the passing test functions that reached it, and a digest of its source, so the doc's test can tell which rule
+code changed since the trace.
 Rule code run by a bot in a child process (tests/robustness starts some) is not seen.
 
 Not run in CI. After changing rule code (about 15 minutes on two cores):
@@ -196,8 +197,7 @@ def merge(parts: list[dict[str, Any]], units: list[rule_coverage.Unit], seconds:
         "tests": tests,
         "units": {
             unit.key: {"digest": unit.digest, "reached_by": sorted(index[test] for test in reached[unit.key])}
-            for unit in units
-            if unit.ids
+            for unit in rule_coverage.applying_units(units)
         },
     }
 
@@ -242,7 +242,7 @@ def main(argv: list[str]) -> int:
     reached = sum(1 for unit in trace["units"].values() if unit["reached_by"])
     print(
         f"wrote {args.out}: {len(trace['tests'])} test functions passed, {len(trace['not_passed'])} tests did not,"
-        f" {reached} of {len(trace['units'])} citing units reached, {trace['seconds']} s",
+        f" {reached} of {len(trace['units'])} applying units reached, {trace['seconds']} s",
         file=sys.stderr,
     )
     return 0

@@ -157,9 +157,11 @@ def test_a_changed_or_new_citing_unit_makes_the_trace_stale() -> None:
     rc = generator()
     unit = rc.Unit("bot/rules/x.py::f", "bot/rules/x.py", 1, 2, frozenset({"FIELD-PEN-1"}), "new")
     uncited = rc.Unit("bot/rules/x.py::g", "bot/rules/x.py", 3, 4, frozenset(), "any")
+    # a service citing what rules code applies applies nothing: its changes do not matter
+    echo = rc.Unit("bot/services/y.py::h", "bot/services/y.py", 3, 4, frozenset({"FIELD-PEN-1"}), "any")
     traced = rc.Trace(reached_by={}, digests={"bot/rules/x.py::f": "old"}, tests=0, not_passed=[], seconds=0)
-    assert rc.stale_units([unit, uncited], traced) == ["bot/rules/x.py::f (changed)"]
-    assert rc.stale_units([uncited], traced) == ["bot/rules/x.py::f (gone or cites nothing now)"]
+    assert rc.stale_units([unit, uncited, echo], traced) == ["bot/rules/x.py::f (changed)"]
+    assert rc.stale_units([uncited], traced) == ["bot/rules/x.py::f (gone, or applies nothing now)"]
     assert rc.stale_units([unit], rc.Trace({}, {}, 0, [], 0)) == ["bot/rules/x.py::f (not traced)"]
     assert rc.stale_units([unit], rc.Trace({}, {"bot/rules/x.py::f": "new"}, 0, [], 0)) == []
 
@@ -222,7 +224,7 @@ def test_the_tracer_credits_the_passing_tests_that_entered_a_unit() -> None:
     trace = tracer.merge(parts, units, 1.0)
     assert trace["tests"] == ["tests/e2e/a.py::test_a"]
     assert trace["not_passed"] == ["tests/e2e/a.py::test_b"] and trace["skipped"] == 1
-    assert trace["units"] == {  # a method run reaches its class; a failed test credits nothing; g cites nothing
+    assert trace["units"] == {  # a method run reaches its class; a failed test credits nothing; g applies nothing
         "bot/rules/x.py::C": {"digest": "c", "reached_by": [0]},
         "bot/rules/x.py::C.m": {"digest": "m", "reached_by": [0]},
         "bot/rules/x.py::f": {"digest": "f", "reached_by": []},
