@@ -197,12 +197,18 @@ def test_a_test_cites_in_its_own_function_only(tmp_path: Path) -> None:
     assert not rc.drives_the_bot("tests/unit/test_scores.py::test_accepted_forms")
 
 
-def test_the_tracer_credits_the_passing_tests_that_entered_a_unit() -> None:
+@cache
+def tracer_script() -> ModuleType:
     generator()
     spec = importlib.util.spec_from_file_location("rule_trace", DOCS / "rule_trace.py")
     assert spec is not None and spec.loader is not None
-    tracer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tracer)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tracer_credits_the_passing_tests_that_entered_a_unit() -> None:
+    tracer = tracer_script()
     root = str(tracer.ROOT)
     units = [
         generator().Unit("bot/rules/x.py::C", "bot/rules/x.py", 1, 9, frozenset({"FIELD-PEN-1"}), "c"),
@@ -229,3 +235,28 @@ def test_the_tracer_credits_the_passing_tests_that_entered_a_unit() -> None:
         "bot/rules/x.py::C.m": {"digest": "m", "reached_by": [0]},
         "bot/rules/x.py::f": {"digest": "f", "reached_by": []},
     }
+
+
+def test_a_re_run_adds_its_credits_to_the_trace_of_the_same_code() -> None:
+    tracer = tracer_script()
+    old = {
+        "seconds": 60,
+        "not_passed": ["tests/e2e/a.py::test_b", "tests/e2e/a.py::test_c[x]"],
+        "tests": ["tests/e2e/a.py::test_a"],
+        "units": {"k::f": {"digest": "f", "reached_by": [0]}, "k::g": {"digest": "g", "reached_by": []}},
+    }
+    new = {
+        "passed": ["tests/e2e/a.py::test_b"],
+        "not_passed": [],
+        "tests": ["tests/e2e/a.py::test_b"],
+        "units": {"k::f": {"digest": "f", "reached_by": []}, "k::g": {"digest": "g", "reached_by": [0]}},
+    }
+    assert tracer.update(old, new) == {
+        "seconds": 60,
+        "not_passed": ["tests/e2e/a.py::test_c[x]"],
+        "tests": ["tests/e2e/a.py::test_a", "tests/e2e/a.py::test_b"],
+        "units": {"k::f": {"digest": "f", "reached_by": [0]}, "k::g": {"digest": "g", "reached_by": [1]}},
+    }
+    new["units"]["k::g"]["digest"] = "edited"
+    with pytest.raises(SystemExit, match="trace everything"):
+        tracer.update(old, new)
