@@ -20,8 +20,8 @@ Regenerate after changing tests or docs/uncovered-rules.md (fast):
 
     .venv/bin/python docs/rule_coverage.py
 
-and after changing rule code, re-trace first (about 15 minutes on two cores; tests/unit/test_rule_coverage_doc.py
-names the rule functions whose source changed since the trace):
+and after changing rule code, re-trace first (29 minutes on two cores shared with other work;
+tests/unit/test_rule_coverage_doc.py names the rule functions whose source changed since the trace):
 
     nice -n 10 .venv/bin/python docs/rule_trace.py && .venv/bin/python docs/rule_coverage.py
 """
@@ -358,7 +358,9 @@ def judge(
     checking = sorted(test for test in reaching if rule_id in tests.get(test, ()))
     if not checking:
         naming = sum(1 for ids in tests.values() if rule_id in ids)
-        return Verdict(False, keys, via, [], f"{NOT_CITED} ({len(reaching)} reach it; {naming} others name it)")
+        return Verdict(
+            False, keys, via, [], f"{NOT_CITED} ({len(reaching)} reach it; {naming} other bot-driving tests name it)"
+        )
     return Verdict(True, keys, via, checking, "")
 
 
@@ -391,7 +393,7 @@ def render(rules: dict[str, str], verdicts: dict[str, Verdict], reasons: dict[st
         "entries its definition names. Entries without behaviour, each with its reason, live in",
         "`docs/uncovered-rules.md`.",
         "",
-        "Why tracing and not per-rule mutation: running the bot-driving tests (about an hour traced on two shared",
+        "Why tracing and not per-rule mutation: running the bot-driving tests (half an hour traced on two shared",
         "cores) against mutants of each of the ~380 functions and classes applying an entry would take days. One",
         "traced run (a `sys.settrace` hook that looks only at function entries) tells which rule code each test",
         "reaches; a reaching test that names the ID was written to check that rule, and stands in for the test that",

@@ -9,7 +9,7 @@ with the passing test functions that reached it, and a digest of its source, so 
 code changed since the trace.
 Rule code run by a bot in a child process (tests/robustness starts some) is not seen.
 
-Not run in CI. After changing rule code (about 15 minutes on two cores):
+Not run in CI. After changing rule code (29 minutes on two cores shared with other work):
 
     nice -n 10 .venv/bin/python docs/rule_trace.py && .venv/bin/python docs/rule_coverage.py
 
