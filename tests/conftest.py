@@ -14,6 +14,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
@@ -23,6 +24,12 @@ from storage.migrate import upgrade
 
 PG_ADMIN_URL = os.environ.get("PINLEAGUE_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# Property tests check what the rules return, not how fast: a per-example deadline only fails a test whose machine
+# is busy (parallel workers, a mutation run). Speed is the benchmark's business (bench/). A mutation run calls each
+# test more than once in one process, with a new instance of its class each time: nothing a test relies on.
+settings.register_profile("pinleague", deadline=None, suppress_health_check=[HealthCheck.differing_executors])
+settings.load_profile("pinleague")
 
 
 def _asyncpg_dsn(url: str) -> str:

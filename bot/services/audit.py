@@ -12,6 +12,7 @@ from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.actor import Actor
+from storage import audit_rows
 from storage.models import AuditEntry
 
 
@@ -93,18 +94,19 @@ def _record(
     row_id = getattr(row, "id", None)
     table = str(getattr(row, "__tablename__", type(row).__name__.lower()))
     league_id = row_id if table == "league" else getattr(row, "league_id", None)
-    session.add(
-        AuditEntry(
-            guild_id=actor.guild_id,
-            league_id=league_id,
-            actor_id=actor.user_id,
-            command=actor.command,
-            action=action,
-            entity=table,
-            entity_id=row_id,
-            before=before,
-            after=after,
-            reason=reason,
-            at=at,
-        )
+    audit_rows.add(
+        session.sync_session,
+        {
+            "guild_id": actor.guild_id,
+            "league_id": league_id,
+            "actor_id": actor.user_id,
+            "command": actor.command,
+            "action": action,
+            "entity": table,
+            "entity_id": row_id,
+            "before": before,
+            "after": after,
+            "reason": reason,
+            "at": at,
+        },
     )

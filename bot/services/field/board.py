@@ -199,16 +199,27 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
 
 async def _rows(session: AsyncSession, found: _Group, machine_id: int) -> list[FieldScore]:
     """The group's scores on the machine: each player's latest attempt (a replay replaces the first)."""
+    return (await _rows_by_machine(session, found, (machine_id,))).get(machine_id, [])
+
+
+async def _rows_by_machine(
+    session: AsyncSession, found: _Group, machine_ids: tuple[int, ...]
+) -> dict[int, list[FieldScore]]:
+    """The group's scores on each of the machines, in one query: each player's latest attempt per machine."""
     query = select(FieldScore).where(
         FieldScore.night_id == found.night.id,
-        FieldScore.machine_id == machine_id,
+        col(FieldScore.machine_id).in_(list(machine_ids)),
         col(FieldScore.player_id).in_(list(found.players)),
     )
-    latest: dict[int, FieldScore] = {}
+    latest: dict[tuple[int, int], FieldScore] = {}
     for row in (await session.exec(query)).all():
-        if row.player_id not in latest or row.attempt > latest[row.player_id].attempt:
-            latest[row.player_id] = row
-    return list(latest.values())
+        key = (row.machine_id, row.player_id)
+        if key not in latest or row.attempt > latest[key].attempt:
+            latest[key] = row
+    by_machine: dict[int, list[FieldScore]] = {}
+    for (machine_id, _), row in latest.items():
+        by_machine.setdefault(machine_id, []).append(row)
+    return by_machine
 
 
 async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -> GroupBoard:
@@ -224,8 +235,9 @@ async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -
     )
     kept = by_key((await session.exec(photo_query)).all() if photos else (), "machine_id")
     games = []
+    scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
     for machine_id in found.night.machine_ids:
-        rows = {row.player_id: row for row in await _rows(session, found, machine_id)}
+        rows = {row.player_id: row for row in scored.get(machine_id, [])}
         seats = tuple(
             Seat(p, player.display_name, rows[p].score if p in rows else None) for p, player in found.players.items()
         )

@@ -68,8 +68,10 @@ async def load_context(
 
 async def lock_match(session: AsyncSession, match_id: int) -> None:
     """Writers that check a match's facts and then add to them lock its row first, so two at once queue instead
-    of both passing the check (PostgreSQL runs at READ COMMITTED; SQLite's writers are serialized already)."""
-    await session.exec(select(Match.id).where(Match.id == match_id).with_for_update())
+    of both passing the check (PostgreSQL runs at READ COMMITTED). SQLite's writers are serialized already: its
+    transaction holds the database's write lock from BEGIN IMMEDIATE, so the statement would only cost a round."""
+    if session.get_bind().dialect.name != "sqlite":
+        await session.exec(select(Match.id).where(Match.id == match_id).with_for_update())
 
 
 async def player_id_of(session: AsyncSession, league: League, user_id: int) -> int | None:

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select, update
+from sqlmodel import col, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -476,24 +476,24 @@ class MatchNightService:
                 for slot in lineup.abandoned_slots(night, now=now, options=context.options)
                 if (slot.round_index, slot.game_number) == (round_index, game_number)
             }
-            rows = [
-                GameScore(
-                    match_id=match_id,
-                    round_index=round_index,
-                    game_number=game_number,
-                    side=side,
-                    player_id=player_id,
-                    score=score,
-                    status=ScoreStatus.DQ if player_id in left else status,
-                    entered_by=actor.user_id,
-                    entered_for=acting.side,
-                    entered_at=now,
-                )
+            values = [
+                {
+                    "match_id": match_id,
+                    "round_index": round_index,
+                    "game_number": game_number,
+                    "side": side,
+                    "player_id": player_id,
+                    "score": score,
+                    "status": ScoreStatus.DQ if player_id in left else status,
+                    "entered_by": actor.user_id,
+                    "entered_for": acting.side,
+                    "entered_at": now,
+                }
                 for side, player_id, score in _parsed(context, night, game, typed)
             ]
-            session.add_all(rows)
-            try:
-                await session.flush()
+            try:  # one INSERT … RETURNING for the game's scores (the ORM's unit of work sends one per row)
+                inserted = await session.exec(insert(GameScore).returning(GameScore), params=values)
+                rows = inserted.scalars().all()
             except IntegrityError:
                 raise Conflict(_already_entered(game)) from None
             for row in rows:

@@ -1,7 +1,6 @@
 """Team standings (bot/rules/team/standings.py): TEAM-STAND-1..3, TEAM-AMB-10/11/19, TEAM-CFG-1, TEAM-TV-11."""
 
 import random
-import time
 from datetime import date, timedelta
 from fractions import Fraction
 
@@ -361,9 +360,9 @@ class TestProperties:
             assert all(row.team in row_of(rows, other).tied_with for other in row.tied_with)
         assert [r.win_pct for r in rows] == sorted((r.win_pct for r in rows), reverse=True)
 
-    def test_ten_thousand_matches_take_milliseconds(self) -> None:
+    def test_ten_thousand_matches_rank_every_team_once(self) -> None:
+        """At a large season's scale (its speed is bench/standings_curve.py's to measure)."""
         results = random_season(random.Random(7), 40, 10_000)
-        started = time.perf_counter()
         rows = standings(range(1, 41), results)
-        assert time.perf_counter() - started < 0.5
-        assert len(rows) == 40
+        assert sorted(row.team for row in rows) == list(range(1, 41))
+        assert [r.win_pct for r in rows] == sorted((r.win_pct for r in rows), reverse=True)
