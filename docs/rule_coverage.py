@@ -446,7 +446,7 @@ def _status(verdict: Verdict, reason: str | None) -> str:
         flag = f" (**listed as without behaviour**: {reason})" if reason else ""
         return _cell(verdict.tests, 4) + flag
     if reason:
-        return f"no behaviour: {reason}"
+        return f"no behaviour: {reason.removeprefix('no behaviour: ')}"
     return f"**not yet**: {verdict.reason}"
 
 
