@@ -4,8 +4,10 @@ Runs tests/e2e, tests/robustness, tests/storage and tests/exchange (never tests/
 in parallel, then the tests marked `alone` in one process. While a test sets up and runs, a `sys.settrace` hook
 that only looks at a frame's code object when a function is entered (it returns None, so no line events) notes
 which functions of bot/rules and bot/services start; a dataclass's or NamedTuple's generated `__init__`/`__new__`
-counts for its class. Each function or class applying a catalog entry (see docs/rule_coverage.py) is then stored
-with the passing test functions that reached it, and a digest of its source, so the doc's test can tell which rule
+counts for its class. Every module of bot/ and cogs/ is imported before the first test, and a call straight from
+a module's own code does not count, so a table a module builds from rule code as it is imported credits no test.
+Each function or class applying a catalog entry (see docs/rule_coverage.py) is then stored with the passing test
+functions that reached it, and a digest of its source, so the doc's test can tell which rule
 code changed since the trace.
 Rule code run by a bot in a child process (tests/robustness starts some) is not seen.
 
@@ -25,6 +27,7 @@ import importlib
 import inspect
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import rule_coverage
 
 ROOT = rule_coverage.ROOT
+IMPORTED_FIRST = ("bot", "cogs")  # every module of these, before the first test
 TRACE_DIR = "RULE_TRACE_DIR"  # set by main(): the pytest processes loading this module as a plugin trace into it
 
 # --- the pytest plugin (`-p rule_trace`), in every test process ----------------------------------------------------
@@ -58,12 +62,18 @@ def _trace(frame: FrameType, event: str, arg: object) -> None:
     code = frame.f_code
     filename = code.co_filename
     if filename in _files:
-        if code.co_flags & inspect.CO_NEWLOCALS:  # a function, not a module or class body run at import
+        # a function (not a module or class body) and not called by a module's own code as it is imported
+        if code.co_flags & inspect.CO_NEWLOCALS and not _at_import(frame):
             _hits.add((filename, code.co_firstlineno))
     elif filename == "<string>":
         hit = _generated.get(id(code))
-        if hit is not None:
+        if hit is not None and not _at_import(frame):
             _hits.add(hit)
+
+
+def _at_import(frame: FrameType) -> bool:
+    caller = frame.f_back
+    return caller is not None and caller.f_code.co_name == "<module>"
 
 
 def _rule_code_files() -> list[Path]:
@@ -92,6 +102,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     if not _active:
         return
+    for package in IMPORTED_FIRST:  # what a module builds from rule code as it is imported is no test's doing
+        for module in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            if not module.name.endswith("__main__"):
+                importlib.import_module(module.name)
     starts = {unit.key: unit.start for unit in rule_coverage.rule_units()}
     for path in _rule_code_files():
         module = importlib.import_module(_module_name(path))
