@@ -12,15 +12,17 @@ and tested through it* when
 3. that same test names the ID in its own function (name, decorators, docstring, body); a module's or class's
    docstring is not inherited.
 
-A class is reached when any of its methods runs (its generated `__init__` included); a function when it is called.
-Entries with no behaviour are listed with their reason in docs/uncovered-rules.md ("- RULE-ID: reason").
+A test vector (`-TV-n`) no code cites is applied by the code of the entries its definition names ("[AMB-3]" of a
+TEAM vector is TEAM-AMB-3): a worked example runs the rules it illustrates. A class is reached when any of its
+methods runs (its generated `__init__` included); a function when it is called. Entries with no behaviour are
+listed with their reason in docs/uncovered-rules.md ("- RULE-ID: reason").
 Citations name one ID ("FIELD-MALF-2"), several ("LADDER-PO-1/2/3") or a range ("TEAM-STAND-1..3").
 
 Regenerate after changing tests or docs/uncovered-rules.md (fast):
 
     .venv/bin/python docs/rule_coverage.py
 
-and after changing rule code, re-trace first (29 minutes on two cores shared with other work;
+and after changing rule code, re-trace first (17 to 29 minutes on two cores shared with other work;
 tests/unit/test_rule_coverage_doc.py names the rule functions whose source changed since the trace):
 
     nice -n 10 .venv/bin/python docs/rule_trace.py && .venv/bin/python docs/rule_coverage.py

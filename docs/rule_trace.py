@@ -7,11 +7,11 @@ which functions of bot/rules and bot/services start; a dataclass's or NamedTuple
 counts for its class. Every module of bot/ and cogs/ is imported before the first test, and a call straight from
 a module's own code does not count, so a table a module builds from rule code as it is imported credits no test.
 Each function or class applying a catalog entry (see docs/rule_coverage.py) is then stored with the passing test
-functions that reached it, and a digest of its source, so the doc's test can tell which rule
-code changed since the trace.
+functions that reached it, and a digest of its source, so the doc's test can tell which rule code changed since
+the trace.
 Rule code run by a bot in a child process (tests/robustness starts some) is not seen.
 
-Not run in CI. After changing rule code (29 minutes on two cores shared with other work):
+Not run in CI. After changing rule code (17 to 29 minutes on two cores shared with other work):
 
     nice -n 10 .venv/bin/python docs/rule_trace.py && .venv/bin/python docs/rule_coverage.py
 
