@@ -379,7 +379,20 @@ def totals(applied: int, entries: int) -> str:
     return f"Applied by the bot and tested through it: {applied} of {entries}"
 
 
-def render(rules: dict[str, str], verdicts: dict[str, Verdict], reasons: dict[str, str], trace: Trace) -> str:
+def _stale_lines(stale: list[str]) -> list[str]:
+    if not stale:
+        return ["The trace is of the rule code as it is now.", ""]
+    return [
+        f"Rule code changed since the trace ({len(stale)}; re-trace to count afresh):",
+        "",
+        *(f"- `{key}`" for key in stale),
+        "",
+    ]
+
+
+def render(
+    rules: dict[str, str], verdicts: dict[str, Verdict], reasons: dict[str, str], trace: Trace, stale: list[str]
+) -> str:
     applied = [rule_id for rule_id in rules if verdicts[rule_id].applied]
     no_behaviour = [rule_id for rule_id in rules if rule_id in reasons]
     missing = [rule_id for rule_id in rules if not verdicts[rule_id].applied and rule_id not in reasons]
@@ -402,9 +415,9 @@ def render(rules: dict[str, str], verdicts: dict[str, Verdict], reasons: dict[st
         "fails when it breaks. The rules engine's mutation score (`python -m bench.mutation`, docs/mutation.md)",
         "measures that directly; it is not part of this count.",
         "",
-        "After changing rule code, re-trace (nothing in CI runs it), then regenerate this page. Its test names the",
-        "rule functions and classes changed since the trace; a change elsewhere (a service or cog calling other",
-        "rules) can change what is reached without that, so re-trace after merging such work too:",
+        "After changing rule code, regenerate this page (its test fails until then): it lists the rule functions and",
+        "classes changed since the trace, whose entries still count as that trace saw them. Re-trace (nothing in CI",
+        "runs it; half an hour) to count them afresh, and after merging work that changes what the bot calls:",
         "",
         f"    {TRACE_COMMAND}",
         f"    {RENDER_COMMAND}",
@@ -412,6 +425,7 @@ def render(rules: dict[str, str], verdicts: dict[str, Verdict], reasons: dict[st
         f"The trace ran {trace.tests} test functions in {trace.seconds / 60:.0f} minutes;"
         f" {len(trace.not_passed)} did not pass under it and credit nothing.",
         "",
+        *_stale_lines(stale),
         totals(len(applied), len(rules)),
         "",
         f"No behaviour (`docs/uncovered-rules.md`): {len(no_behaviour)} entries",
@@ -476,7 +490,8 @@ def build(trace: Trace | None = None, units: list[Unit] | None = None) -> str:
         )
         for rule_id, entry in entries.items()
     }
-    return render({rule_id: entry.summary for rule_id, entry in entries.items()}, verdicts, reasons, trace)
+    summaries = {rule_id: entry.summary for rule_id, entry in entries.items()}
+    return render(summaries, verdicts, reasons, trace, stale_units(units, trace))
 
 
 if __name__ == "__main__":
