@@ -1179,3 +1179,212 @@ class TestMinimumPlayProperties:
             except RuleViolation as refusal:
                 assert refusal.rule_id in {"TEAM-LINEUP-6", "TEAM-LINEUP-9"}, refusal
         return declare(night, HOME, round_index, _greedy_lineup(night, HOME, round_index, now), machines, now=now)
+
+
+# --- Refusals word for word, and the corners they guard ----------------------------------------------------
+
+
+@contextmanager
+def refused_exactly(rule_id: str, message: str) -> Iterator[None]:
+    """The refusal a captain reads, word for word."""
+    with pytest.raises(RuleViolation) as info:
+        yield
+    assert (info.value.rule_id, info.value.message) == (rule_id, message)
+
+
+class TestRefusalWording:
+    def test_machine_removal_and_elimination(self) -> None:
+        """TEAM-MACH-3, TEAM-MACH-4"""
+        with refused_exactly("TEAM-MACH-3", "Removal needs agreement of both captains and ≥2 other machines."):
+            remove_machine(make_night(), M2, both_captains_agree=False)
+        with refused_exactly("TEAM-MACH-4", "Eliminating a machine needs the agreement of both teams."):
+            eliminate_machine(make_night(), M2, both_teams_agree=False)
+        last = replace(make_night(machines=MACHINES[:2]), removed=frozenset({M1}))
+        with refused_exactly(
+            "TEAM-MACH-4", "No other machine works here: move the match to another venue or reschedule it."
+        ):
+            eliminate_machine(last, M2, both_teams_agree=True)
+
+    def test_game_starts(self) -> None:
+        """TEAM-MACH-2, TEAM-LINEUP-2"""
+        night = through_round(3)
+        night = with_progress(
+            night,
+            start_game(night, 3, 1, now=t(31), options=OPTIONS),
+            start_game(night, 3, 3, now=t(31), options=OPTIONS),
+        )
+        with refused_exactly(
+            "TEAM-MACH-2", "Two match games are already in progress; finish one before starting another."
+        ):
+            start_game(night, 3, 4, now=t(32), options=OPTIONS)
+        half = declare(make_night(), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2])
+        with refused_exactly("TEAM-LINEUP-2", "Both teams must declare round 1 first."):
+            game_order(half, 1, 1, now=t(11), options=OPTIONS)
+
+    def test_replacements(self) -> None:
+        """TEAM-LINEUP-4, TEAM-MACH-5: a finished game, a round the team has not declared, a second change."""
+        broken = TestMachineFailure._broken()
+        done = replace(broken, progress=(GameProgress(1, 1, GameStatus.DONE, t(11)),))
+        locked = ("TEAM-LINEUP-4", "Lineups are locked once declared.")
+        with refused_exactly(*locked):
+            TestMachineFailure._replace(done, AWAY, GameEntry((A(1), A(2)), M3))
+        with refused_exactly(*locked):
+            TestMachineFailure._replace(broken, HOME, GameEntry((H(5), H(6))), round_index=2)
+        night = TestMachineFailure._replaced(
+            broken, TestMachineFailure._replace(broken, AWAY, GameEntry((A(1), A(5)), M3))
+        )
+        night = TestMachineFailure._replaced(night, TestMachineFailure._replace(night, HOME, GameEntry((H(1), H(5)))))
+        with refused_exactly(*locked):
+            TestMachineFailure._replace(night, HOME, GameEntry((H(1), H(6))))
+
+    def test_tiebreak_choices(self) -> None:
+        """TEAM-TB-1, TEAM-TB-2"""
+        night = TestTieBreakChoices._night()
+        with refused_exactly("TEAM-TB-1", "Make one tie-breaker decision: the format or the machine."):
+            choose_tiebreak(TieBreak(), HOME, night=night)
+        by_format = choose_tiebreak(TieBreak(), HOME, night=night, game_format=TieBreakFormat.SHARED_GAME)
+        with refused_exactly("TEAM-TB-1", "The format is already chosen; choose the machine."):
+            choose_tiebreak(by_format, AWAY, night=night, game_format=TieBreakFormat.SPLIT_FLIPPER)
+        by_machine = choose_tiebreak(TieBreak(), HOME, night=night, machine=AFM.machine_id)
+        with refused_exactly("TEAM-TB-1", "The machine is already chosen; choose the format."):
+            choose_tiebreak(by_machine, AWAY, night=night, machine=M1)
+        with refused_exactly("TEAM-TB-2", "Choose the tie-breaker format and machine before declaring players."):
+            declare_tiebreak(by_machine, AWAY, (A(1), A(2)), night=night, now=t(60))
+        both = choose_tiebreak(by_machine, AWAY, night=night, game_format=TieBreakFormat.SPLIT_FLIPPER)
+        both = declare_tiebreak(both, AWAY, (A(1), A(2)), night=night, now=t(60))
+        with refused_exactly("TEAM-TB-2", "Lineups are locked once declared."):
+            declare_tiebreak(both, AWAY, (A(3), A(4)), night=night, now=t(61))
+
+
+class TestCorners:
+    def test_home_defers_only_once_and_only_before_choosing(self) -> None:
+        """TEAM-TB-1: after HOME has chosen the machine, or once it has deferred, it cannot defer (again)."""
+        night = TestTieBreakChoices._night()
+        cannot = ("TEAM-TB-1", f"Only {HOME_TEAM}, before any choice, may defer the first decision.")
+        chosen = choose_tiebreak(TieBreak(), HOME, night=night, machine=AFM.machine_id)
+        with refused_exactly(*cannot):
+            defer_tiebreak_choice(chosen, HOME, night=night)
+        with refused_exactly(*cannot):
+            defer_tiebreak_choice(defer_tiebreak_choice(TieBreak(), HOME, night=night), HOME, night=night)
+        away_chose = choose_tiebreak(
+            defer_tiebreak_choice(TieBreak(), HOME, night=night),
+            AWAY,
+            night=night,
+            game_format=TieBreakFormat.SHARED_GAME,
+        )
+        with refused_exactly(*cannot):
+            defer_tiebreak_choice(away_chose, HOME, night=night)
+
+    def test_a_machine_gone_from_the_venue_is_named_by_number(self) -> None:
+        """TEAM-MACH-5: the venue's list no longer has M1, so the game on it waits for a replacement."""
+        night = replace(through_round(1), machines=MACHINES[1:])
+        with refused_exactly(
+            "TEAM-MACH-5", f"Machine #{M1} is out of this match: {AWAY_TEAM} picks a replacement machine first."
+        ):
+            start_game(night, 1, 1, now=t(11), options=OPTIONS)
+
+    def test_a_replacement_is_stamped_with_who_and_when(self) -> None:
+        """TEAM-MACH-5, TEAM-LINEUP-11"""
+        replacement = validate_replacement(
+            TestMachineFailure._broken(),
+            AWAY,
+            1,
+            1,
+            GameEntry((A(1), A(5)), M3),
+            by=Declarant(None, official=True),
+            now=t(17),
+            options=OPTIONS,
+        )
+        assert (replacement.side, replacement.declared_at, replacement.declared_by) == (
+            AWAY,
+            t(17),
+            Declarant(None, official=True),
+        )
+
+    def test_a_replacement_player_must_be_checked_in(self) -> None:
+        """TEAM-MACH-5 with TEAM-LINEUP-7"""
+        with refused_exactly("TEAM-LINEUP-7", "A7 is not checked in."):
+            TestMachineFailure._replace(TestMachineFailure._broken(), AWAY, GameEntry((A(1), A(7)), M3))
+
+    def test_the_opponent_changes_players_only_before_the_replayed_game_starts_and_picks_no_machine(self) -> None:
+        """TEAM-MACH-5, TEAM-LINEUP-3, TEAM-LINEUP-4"""
+        broken = TestMachineFailure._broken()
+        night = TestMachineFailure._replaced(
+            broken, TestMachineFailure._replace(broken, AWAY, GameEntry((A(1), A(5)), M3))
+        )
+        with refused_exactly("TEAM-LINEUP-3", f"{AWAY_TEAM} picked the machines this round; leave them out."):
+            TestMachineFailure._replace(night, HOME, GameEntry((H(1), H(5)), M2))
+        started = replace(night, progress=(GameProgress(1, 1, GameStatus.IN_PROGRESS, t(16)),))
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            TestMachineFailure._replace(started, HOME, GameEntry((H(1), H(5))))
+
+    def test_a_forfeited_singles_game_does_not_start_and_the_next_one_does(self) -> None:
+        """TEAM-SHORT-5"""
+        night = make_night(home=SHORT_TRIO)
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2])
+        night = declare(night, HOME, 1, [(H(1), H(2)), (H(3),)])
+        night = declare(night, HOME, 2, [(H(1), H(3)), (H(2),)], [M1, M2])
+        night = declare(night, AWAY, 2, [(A(1), A(3)), (A(2), A(4))])
+        night = declare(night, AWAY, 3, singles(A(1), A(2), A(3), A(4)), [M1, M1, M2, M2])
+        night = declare(night, HOME, 3, singles(None, H(1), H(2), H(3)))
+        with refused_exactly("TEAM-SHORT-5", "Game 1 of round 3 is forfeited; there is nothing to play."):
+            start_game(night, 3, 1, now=t(31), options=OPTIONS)
+        assert start_game(night, 3, 2, now=t(31), options=OPTIONS).status is GameStatus.IN_PROGRESS
+
+    def test_a_pending_write_in_is_looked_for_at_the_moment_asked(self) -> None:
+        """TEAM-SHORT-4: before game 2 starts, whether the write-in plays is read from who is here now."""
+        night = TestWriteIn._written_in()
+        assert {s.player_id for s in game_order(night, 1, 2, now=t(12), options=OPTIONS)} == {A(3), H(3), H(4)}
+        later = arrive(night, AWAY, A(4), t(13))
+        assert {s.player_id for s in game_order(later, 1, 2, now=t(14), options=OPTIONS)} == {A(3), A(4), H(3), H(4)}
+        assert start_game(later, 1, 2, now=t(14), options=OPTIONS).started_at == t(14)
+        running = with_progress(night, start_game(night, 1, 1, now=t(11), options=OPTIONS))
+        failure = record_single_player_failure(
+            running, 1, 1, A(2), FailureChoice.REPLAY_SOLO, now=t(12), options=OPTIONS
+        )
+        assert (failure.round_index, failure.game_number, failure.player_id) == (1, 1, A(2))
+
+    def test_both_short_with_a_write_in_the_write_ins_game_is_the_solo_one(self) -> None:
+        """TEAM-SHORT-4, TEAM-SHORT-6, TEAM-AMB-5: AWAY's write-in may not come, so game 2 is AWAY's solo game."""
+        night = make_night(home=SHORT_TRIO, away=SHORT_TRIO, machines=MACHINES[:1])
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M1], write_in=A(4))
+        with refused("TEAM-SHORT-6", "your single player goes in game 1, against the pair"):
+            declare(night, HOME, 1, [(H(1), H(2)), (H(3),)])
+        assert declare(night, HOME, 1, [(H(3),), (H(1), H(2))]).declarations
+        option = TeamOptions(both_short_doubles="pair_vs_pair_and_solo_vs_solo")
+        with refused("TEAM-SHORT-6", "your single player goes in game 2, against the single player"):
+            declare(night, HOME, 1, [(H(3),), (H(1), H(2))], options=option)
+        assert declare(night, HOME, 1, [(H(1), H(2)), (H(3),)], options=option).declarations
+
+    def test_legal_machines_count_every_game_of_the_round(self) -> None:
+        """TEAM-MACH-1: a lone machine is always offered; with two machines a machine with 2 games is not."""
+        lone = declare(make_night(machines=MACHINES[:1]), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M1])
+        assert [m.name for m in legal_machines(lone, 1, options=OPTIONS)] == ["M1"]
+        pair = through_round(2, make_night(machines=MACHINES[:2]))
+        pair = declare(pair, AWAY, 3, singles(A(1), A(2), A(3), A(4)), [M1, M2, M2, M1])
+        assert legal_machines(pair, 3, options=OPTIONS) == ()
+        late = declare(through_round(2), AWAY, 3, singles(A(1), A(2), A(3), A(4)), [M2, M3, M1, M1])
+        assert [m.name for m in legal_machines(late, 3, options=OPTIONS)] == ["M2", "M3"]
+
+    def test_every_unfinished_game_a_departed_player_was_in_is_listed_once(self) -> None:
+        """TEAM-AMB-20: H2 leaves with R1 game 1 and R3 game 1 done; R3 game 2 and R4 game 4 are lost, once each."""
+        night = through_round(4)
+        night = with_progress(
+            night, GameProgress(1, 1, GameStatus.DONE, t(11)), GameProgress(3, 1, GameStatus.DONE, t(31))
+        )
+        night = leave(night, HOME, H(2), t(45))
+        slots = abandoned_slots(night, now=t(46), options=OPTIONS)
+        assert [(s.round_index, s.game_number, s.side, s.player_id) for s in slots] == [
+            (3, 2, HOME, H(2)),
+            (4, 4, HOME, H(2)),
+        ]
+
+    def test_a_replacement_breaking_two_rules_is_refused_naming_both(self) -> None:
+        """TEAM-MACH-5 with TEAM-LINEUP-7 and TEAM-LINEUP-5"""
+        with pytest.raises(Refusals) as info:
+            TestMachineFailure._replace(TestMachineFailure._broken(), AWAY, GameEntry((A(3), A(7)), M3))
+        assert info.value.message.startswith("This lineup breaks 2 rules; fix them all, then declare it again:")
+        assert [(r.rule_id, r.message) for r in info.value.refusals] == [
+            ("TEAM-LINEUP-7", "A7 is not checked in."),
+            ("TEAM-LINEUP-5", "A3 is already in this round."),
+        ]
