@@ -141,3 +141,92 @@ def test_a_wiped_season_keeps_others_points_unless_recomputed_field_amb_19():
     assert kept.points["Y"].total == 24
     recomputed = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe, recompute_on_wipe=True)], FieldOptions())
     assert recomputed.points["Y"].total == 30 and "X" not in recomputed.points
+
+
+def test_each_sanction_keeps_its_penalty_and_the_offenders_count_field_pen_2_field_pen_3_field_pen_4():
+    """FIELD-PEN-2/3/4/9/10: the sanction list says, per penalty, its effect and the count after it."""
+    given = [
+        Penalty("X", 1, Offence.INTERFERENCE, "M1"),
+        Penalty("X", 1, Offence.OPPONENT_BALL, "M2"),
+        Penalty("X", 1, Offence.OPPONENT_BALL, "M3"),
+        Penalty("X", 2, Offence.DEATH_SAVE, "M1"),
+        Penalty("X", 2, Offence.SLOW_PLAY),
+        Penalty("X", 3, Offence.INTERFERENCE, "M4"),
+        Penalty("X", 4, Offence.EJECTION),
+        Penalty("X", 5, Offence.INTERFERENCE, "M2"),
+        Penalty("X", 6, Offence.VIOLENCE),  # after four: the fifth, not "at least the fourth"
+        Penalty("Y", 6, Offence.CHEATING),
+    ]
+    assert [(s.penalty, s.effect, s.count) for s in sanctions(given)] == [
+        (given[0], Effect.GAME_FORFEIT, 1),
+        (given[1], Effect.NONE, 1),
+        (given[2], Effect.GAME_ZERO, 2),
+        (given[3], Effect.GAME_ZERO, 1),
+        (given[4], Effect.NONE, 1),
+        (given[5], Effect.GAME_FORFEIT, 2),
+        (given[6], Effect.MATCH_FORFEIT, 3),
+        (given[7], Effect.SEASON_FORFEIT, 4),
+        (given[8], Effect.SEASON_FORFEIT, 5),
+        (given[9], Effect.SUSPENSION, 1),
+    ]
+
+
+def test_sanctions_rewrite_only_their_own_meets_scores_field_score_6():
+    """FIELD-SCORE-6 / FIELD-PEN-2/3/9: a zeroed game scores 0 and still ranks; a forfeited game scores 0 and
+    has no rank; a void score stays as it is; sanctions of other meets, listed first, change nothing here."""
+    all_sanctions = sanctions(
+        [
+            Penalty("Z", 1, Offence.DEATH_SAVE, "M1"),
+            Penalty("X", 2, Offence.INTERFERENCE, "M1"),
+            Penalty("Y", 2, Offence.DEATH_SAVE, "M2"),
+        ]
+    )
+    meet = [
+        ("M1", MachineScore("X", 500)),
+        ("M2", MachineScore("X", 700)),
+        ("M2", MachineScore("Y", 900)),
+        ("M1", MachineScore("Y", 300)),
+        ("M1", MachineScore("Z", 200, ScoreStatus.VOID)),
+        ("M1", MachineScore("Z", 250)),
+    ]
+    assert apply_sanctions(meet, 2, all_sanctions) == [
+        ("M1", MachineScore("X", 0, ScoreStatus.FORFEITED)),
+        ("M2", MachineScore("X", 700)),
+        ("M2", MachineScore("Y", 0, ScoreStatus.ZEROED)),
+        ("M1", MachineScore("Y", 300)),
+        ("M1", MachineScore("Z", 200, ScoreStatus.VOID)),
+        ("M1", MachineScore("Z", 250)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "rule_id", "message"),
+    [
+        (
+            lambda: sanctions([Penalty("X", 1, Offence.DEATH_SAVE)]),
+            "FIELD-PEN-9",
+            "Name the machine: this penalty changes that game's score.",
+        ),
+        (
+            lambda: victim_choice(VictimChoice.REPLAY, plunged_extra_ball=True),
+            "FIELD-PEN-2",
+            "The ball was a plunged extra ball: there is no compensation.",
+        ),
+        (
+            lambda: check_keep_order(wrong_since_start=False),
+            "FIELD-PEN-8",
+            "Out-of-order play can only continue if it began at the start of the game. Restart in scoresheet order.",
+        ),
+    ],
+)
+def test_penalty_refusals_say_why(call, rule_id, message):
+    with pytest.raises(RuleViolation) as refused:
+        call()
+    assert (refused.value.rule_id, refused.value.message) == (rule_id, message)
+
+
+def test_the_distraction_ruling_text_field_pen_12():
+    assert distraction_answer() == (
+        "Distractions, including a non-league customer playing your ball, are normal play conditions: "
+        "no remedy (LPL 3.6, 3.7)."
+    )
