@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rules.field.groups import (
+    Placement,
     PlayMode,
     deal_groups,
     group_sizes,
@@ -17,7 +18,7 @@ from bot.rules.field.groups import (
     suggested_orders,
 )
 from bot.rules.field.options import FieldOptions
-from bot.rules.refusals import RuleViolation
+from bot.rules.refusals import InvalidInput, RuleViolation
 
 LPL = FieldOptions()
 
@@ -120,3 +121,70 @@ def test_suggested_orders_rotate_positions_field_group_3():
     assert orders["m1"] == ("A", "B", "C", "D") and orders["m2"] == ("B", "C", "D", "A")
     firsts = [order[0] for order in orders.values()]
     assert sorted(set(firsts)) == ["A", "B", "C", "D"]
+
+
+def test_groups_of_two_and_one_field_group_1():
+    """FIELD-GROUP-1 with groups of at most 2: 3 players are a pair and a single, not three singles."""
+    options = FieldOptions(max_group=2, sizes_for_five=(2, 2, 1))
+    assert group_sizes(3, options) == [2, 1]
+
+
+def test_no_grouping_is_refused_by_name_field_group_1():
+    with pytest.raises(InvalidInput) as refused:
+        group_sizes(7, FieldOptions(max_group=5))
+    assert refused.value.message == "No grouping of 7 players into groups of 5 and 4."
+
+
+@pytest.mark.parametrize(
+    ("players", "warning"),
+    [
+        (0, None),
+        (1, "Only 1 checked in: the rules are designed for three players or more (FIELD-AMB-1)."),
+        (2, "Only 2 checked in: the rules are designed for three players or more (FIELD-AMB-1)."),
+        (3, None),
+    ],
+)
+def test_small_field_warning_field_amb_1(players, warning):
+    assert small_field_warning(players) == warning
+
+
+def test_the_snake_deal_fills_each_group_to_its_size_field_group_2():
+    """FIELD-GROUP-2: 7 players, best first: 1 2 | 4 3 | 5 6 | 7 → (1, 4, 5, 7) and (2, 3, 6)."""
+    assert deal_groups([1, 2, 3, 4, 5, 6, 7], LPL) == [(1, 4, 5, 7), (2, 3, 6)]
+
+
+def test_swaps_go_on_while_they_lower_repeat_pairings_field_amb_2():
+    """FIELD-AMB-2: a swap can make a further swap worth it; the deal stops only when none helps."""
+    met = {
+        frozenset("EB"): 1,
+        frozenset("HF"): 2,
+        frozenset("AH"): 1,
+        frozenset("CA"): 2,
+        frozenset("DB"): 1,
+        frozenset("AD"): 2,
+        frozenset("CF"): 2,
+    }
+    dealt = deal_groups(list("ABCDEFGH"), LPL, met)
+    assert dealt == [("B", "C", "E", "H"), ("A", "D", "F", "G")]
+    assert repeat_pairings(dealt, met) == 3
+
+
+def test_a_late_arrival_joins_the_smallest_open_group_field_att_1():
+    groups = [("A", "B", "C"), ("D", "E"), ("F", "G")]
+    assert place_late_arrival(groups, "L", LPL) == Placement(
+        (("A", "B", "C"), ("D", "E", "L"), ("F", "G")), PlayMode.GROUP, 1
+    )
+
+
+def test_a_guest_makes_room_or_the_member_plays_alone_field_amb_11():
+    """FIELD-ATT-1 / FIELD-AMB-11: every group full: a guest leaves the group for the late member; with no
+    guest to move, the member plays single-player games and the groups stay as they are."""
+    full = [("A", "B", "C", "D"), ("E", "G1", "F", "H")]
+    assert place_late_arrival(full, "L", LPL, guests={"G1"}) == Placement(
+        (("A", "B", "C", "D"), ("E", "L", "F", "H")), PlayMode.GROUP, 1, displaced_guest="G1"
+    )
+    assert place_late_arrival(full, "L", LPL) == Placement(tuple(full), PlayMode.SINGLE_PLAYER, None)
+
+
+def test_an_empty_group_has_no_orders_field_group_3():
+    assert suggested_orders((), [1, 2]) == {}

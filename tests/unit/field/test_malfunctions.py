@@ -4,8 +4,10 @@ FIELD-AMB-18, FIELD-TV-18/20."""
 import pytest
 
 from bot.rules.field.malfunctions import (
+    GROUP_REPLAYS,
     Incident,
     OfficialPresent,
+    Outcome,
     Severity,
     SloChoice,
     catastrophic_outcome,
@@ -96,3 +98,49 @@ def test_tv18_senior_league_official_field_off_2():
     same_group = [OfficialPresent(o.name, o.rank, 3) for o in present]
     assert senior_league_official(same_group, 3) == SloChoice("President", involved=True)
     assert FieldOptions().officials == ("President", "Vice President", "Statistician")
+
+
+@pytest.mark.parametrize(
+    ("call", "rule_id", "message"),
+    [
+        (
+            lambda: check_replay_request(Severity.MINOR, next_ball_started=False),
+            "FIELD-MALF-1",
+            "Only a major malfunction allows a replay; this one is played on.",
+        ),
+        (
+            lambda: check_replay_request(Severity.MAJOR, next_ball_started=True),
+            "FIELD-MALF-2",
+            "The next ball was started before a replay was asked: the game continues as played.",
+        ),
+        (lambda: senior_league_official([], 1), "FIELD-OFF-2", "No league official is checked in to rule on this."),
+    ],
+)
+def test_malfunction_refusals_say_why(call, rule_id, message):
+    with pytest.raises(RuleViolation) as refused:
+        call()
+    assert (refused.value.rule_id, refused.value.message) == (rule_id, message)
+
+
+def test_a_replay_voids_every_original_and_keeps_who_is_a_guest_field_malf_2_field_amb_18():
+    """FIELD-MALF-2 / FIELD-AMB-18: the originals stay on record as void (same player, score and guest flag);
+    the replay's scores count, a guest still a guest, a player new to the game a member."""
+    original = [MachineScore("A", 9_000), MachineScore("G", 5_000, guest=True), MachineScore("C", 7_000)]
+    assert replayed(original, {"A": 1_000, "G": 2_000, "N": 3_000}) == [
+        MachineScore("A", 9_000, ScoreStatus.VOID),
+        MachineScore("G", 5_000, ScoreStatus.VOID, guest=True),
+        MachineScore("C", 7_000, ScoreStatus.VOID),
+        MachineScore("A", 1_000),
+        MachineScore("G", 2_000, guest=True),
+        MachineScore("N", 3_000),
+    ]
+
+
+def test_rulings_are_outcomes_and_group_replays_replace_scores_field_malf_4_field_malf_5():
+    """FIELD-MALF-2..5: every ruling string is an `Outcome`; the ones that replay the group's game are
+    exactly the replay, the catastrophic default, a new game and the SLO's replay."""
+    rulings = {
+        catastrophic_outcome(slo_lets_stand=s, agreed_scores=a) for s in (True, False) for a in (True, False)
+    } | {positive_malfunction(avoidable=v, unfair_advantage_gained=u) for v in (True, False) for u in (True, False)}
+    assert {Outcome(r) for r in rulings} <= set(Outcome)
+    assert {Outcome(r) for r in rulings} & GROUP_REPLAYS == {Outcome.VOID_AND_REPLAY, Outcome.NEW_GAME}

@@ -15,6 +15,7 @@ from bot.rules.field.meet import (
     check_official_edit,
     correction_state,
     machines_left,
+    missing_scores,
 )
 from bot.rules.field.options import FieldOptions
 from bot.rules.refusals import RuleViolation
@@ -88,3 +89,61 @@ def test_officials_cannot_edit_without_the_group_common_role_1():
     check_official_edit(CorrectionState.APPLIED)
     violation = refused(check_official_edit, CorrectionState.PENDING)
     assert violation.message == "LPL 6: every player in the group must confirm a score correction"
+
+
+@pytest.mark.parametrize(
+    ("chosen", "message"),
+    [
+        ([1, 2, 2, 3, 4], "A machine is listed twice: pick distinct machines."),
+        ([1, 2, 3, 4, 7], "Machine 7 is not working: pick another."),
+        ([1, 2, 3, 4, 9], "9 is not working: pick another."),  # a machine without a name is shown by its id
+        ([1, 2, 3, 4], "A meet uses exactly 5 machines; 4 were given."),
+    ],
+)
+def test_machine_choice_refusals_field_msel_1(chosen, message):
+    violation = refused(check_meet_machines, chosen, WORKING, LPL, NAMES)
+    assert (violation.rule_id, violation.message) == ("FIELD-MSEL-1", message)
+
+
+def test_missing_scores_list_each_players_gaps_field_score_5():
+    """FIELD-SCORE-5: what closing the night would count as no score, per checked-in player."""
+    scored = {("A", 1), ("A", 2), ("B", 2)}
+    assert missing_scores(["A", "B", "C"], [1, 2], scored) == {"B": [1], "C": [1, 2]}
+    assert missing_scores(["A"], [1, 2], scored) == {}
+
+
+@pytest.mark.parametrize(
+    ("closing", "ended", "recorded"),
+    [
+        (time(23, 0), datetime(2018, 6, 5, 23, 0), True),  # ending at closing time still counts
+        (time(23, 0), datetime(2018, 6, 5, 23, 1), False),
+        (time(11, 59), datetime(2018, 6, 6, 11, 0), True),  # before noon: closes after midnight
+        (time(12, 0), datetime(2018, 6, 5, 12, 1), False),  # noon closes on the meet date
+        (time(12, 0, 30), datetime(2018, 6, 5, 13, 0), False),
+        (time(12, 30), datetime(2018, 6, 5, 13, 0), False),
+    ],
+)
+def test_closing_time_on_the_meet_date_field_att_2(closing, ended, recorded):
+    """FIELD-ATT-2: a closing time before noon is after midnight; from noon on it is the meet date."""
+    options = FieldOptions(closing_time=closing)
+    if recorded:
+        check_before_closing(ended, date(2018, 6, 5), options)
+    else:
+        violation = refused(check_before_closing, ended, date(2018, 6, 5), options)
+        assert violation.rule_id == "FIELD-ATT-2"
+
+
+def test_silence_refuses_a_correction_only_past_the_window_field_score_4():
+    asked = datetime(2018, 6, 5, 21, 0, tzinfo=UTC)
+    votes = [CorrectionVote("A", True)]
+    at_48h = correction_state({"A", "B"}, votes, asked, asked + timedelta(hours=48), LPL)
+    later = correction_state({"A", "B"}, votes, asked, asked + timedelta(hours=48, seconds=1), LPL)
+    assert (at_48h, later) == (CorrectionState.PENDING, CorrectionState.REFUSED)
+
+
+def test_official_edit_refusal_field_score_4():
+    violation = refused(check_official_edit, CorrectionState.PENDING)
+    assert (violation.rule_id, violation.message) == (
+        "FIELD-SCORE-4",
+        "LPL 6: every player in the group must confirm a score correction",
+    )

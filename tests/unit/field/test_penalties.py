@@ -94,10 +94,12 @@ def test_cheating_suspends_field_pen_10():
 
 
 @pytest.mark.parametrize(
-    "offence", [Offence.OWN_EXTRA_BALL, Offence.SLOW_PLAY, Offence.WRONG_GAME_COUNT, Offence.DISTRACTION]
+    "offence",
+    [Offence.OWN_EXTRA_BALL, Offence.SLOW_PLAY, Offence.WRONG_GAME_COUNT, Offence.DISTRACTION, Offence.OUT_OF_ORDER],
 )
 def test_record_only_offences_field_pen_1_field_pen_11(offence):
-    """FIELD-PEN-1 (own extra ball), FIELD-PEN-11 (slow play), FIELD-PEN-7, FIELD-PEN-12: recorded only."""
+    """FIELD-PEN-1 (own extra ball), FIELD-PEN-11 (slow play), FIELD-PEN-7, FIELD-PEN-12, FIELD-PEN-8 (out of
+    order: keep or restart, no score penalty): recorded only."""
     assert effects(Penalty("X", 1, offence)) == [Effect.NONE]
 
 

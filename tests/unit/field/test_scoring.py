@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bot.rules.field.options import UKPL_OPTIONS, FieldOptions
 from bot.rules.field.scoring import (
+    MachinePoints,
     MachineScore,
     ScoreStatus,
     TieToBreak,
@@ -166,3 +167,53 @@ def test_points_never_negative_and_sum_to_the_scale(values):
     n = len(values)
     assert sorted(row.rank for row in result.points.values()) == list(range(1, n + 1))
     assert sum(totals(result).values()) == sum(max(0, 26 - r) for r in range(1, n + 1)) + 5
+
+
+def test_every_open_tie_of_a_machine_is_provisional_field_score_3():
+    """FIELD-SCORE-3: two separate ties on one machine: all four players' points wait for their playoffs."""
+    result = rank_machine(scores({"A": 900, "B": 900, "C": 500, "D": 500, "E": 100}), LPL)
+    assert {p for p, row in result.points.items() if row.provisional} == {"A", "B", "C", "D"}
+    assert len(result.open_ties) == 2
+
+
+def test_an_unplayable_playoff_is_listed_for_the_slo_field_amb_17():
+    """FIELD-AMB-17: a playoff that cannot happen leaves the tie shared and flagged."""
+    result = rank_machine(scores({"A": 900, "B": 900, "C": 500}), LPL, {frozenset({"A", "B"}): None})
+    assert result.unplayed_ties == (TieToBreak(frozenset({"A", "B"}), 900),)
+    assert result.open_ties == () and (result.points["A"].rank, result.points["B"].rank) == (1, 1)
+
+
+def test_a_forfeited_players_row_is_theirs_with_no_rank_field_score_6():
+    result = rank_machine(scores({"A": 900, "X": 500}, X=ScoreStatus.FORFEITED), LPL)
+    assert result.points["X"] == MachinePoints("X", None, 0, 0)
+
+
+def test_a_real_zero_ranks_above_a_penalty_zero_field_score_6():
+    """FIELD-SCORE-6: a penalty zero ranks after every real score, a real score of 0 included."""
+    result = rank_machine(scores({"A": 900, "Z": 0, "P": 0}, P=ScoreStatus.ZEROED), LPL)
+    assert {p: row.rank for p, row in result.points.items()} == {"A": 1, "Z": 2, "P": 3}
+
+
+def test_exactly_double_the_second_earns_the_ukpl_bonus():
+    """UKPL: a first place at least double the second earns +1."""
+    result = rank_machine(scores({"A": 1000, "B": 500, "C": 100}), UKPL_OPTIONS)
+    assert result.points["A"].bonus == 1
+    assert rank_machine(scores({"A": 999, "B": 500}), UKPL_OPTIONS).points["A"].bonus == 0
+
+
+def test_meet_rows_flag_only_players_with_a_provisional_machine_field_score_3():
+    """FIELD-SCORE-3: a meet row is provisional when one of the player's machines waits for a playoff; equal
+    totals are listed by name."""
+    tied = rank_machine(scores({"B": 900, "C": 900, "A": 100}), LPL)
+    clean = rank_machine(scores({"A": 900, "B": 100, "C": 500}), LPL)
+    rows = meet_results({1: tied, 2: clean}, LPL)
+    assert [(r.player, r.machine_points, r.provisional) for r in rows] == [
+        ("C", 54, True),
+        ("A", 53, False),
+        ("B", 53, True),
+    ]
+
+
+def test_no_points_below_the_last_paying_place_field_score_5():
+    """FIELD-SCORE-5: place 26 and lower earn nothing on a machine (25 points down to 1)."""
+    assert weekly_score([25, 26, 40], LPL) == 1

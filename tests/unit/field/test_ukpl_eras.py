@@ -4,9 +4,11 @@ dated versions that pick them for each meet (docs/ukpl-eras.md)."""
 from datetime import date
 from fractions import Fraction
 
+import pytest
+
 from bot.rules.field.options import UKPL_OPTIONS, FieldOptions
 from bot.rules.field.scoring import MachineScore, meet_results, position_points, rank_machine
-from bot.rules.field.ukpl_eras import EVERY_REGION, RuleVersion, era_options, versions_in_force
+from bot.rules.field.ukpl_eras import EVERY_REGION, RuleVersion, _version, era_options, versions_in_force
 
 
 def ukpl(**changes) -> FieldOptions:
@@ -80,3 +82,15 @@ def test_versions_apply_by_start_then_regional_after_every_region():
     assert versions_in_force(2, "n", None, versions) == [early, late, regional]
     assert versions_in_force(1, "n", date(2006, 12, 31), versions) == []
     assert versions_in_force(2, "sw", None, versions) == [late]
+
+
+def test_an_era_version_is_dated_regional_and_read_only():
+    """UKPL_ERAS is written with `_version`, at import; checked here because a test cannot see it built.
+    A version keeps its season, region, start date and options, and its options cannot be changed later."""
+    version = _version(15, "n", date(2022, 2, 14), machine_ties="share_lower")
+    assert version == RuleVersion(15, "n", {"machine_ties": "share_lower"}, date(2022, 2, 14))
+    assert _version(5, EVERY_REGION).since is None
+    with pytest.raises(TypeError):
+        version.options["machine_ties"] = "share_higher"  # type: ignore[index]
+    assert versions_in_force(15, "n", date(2022, 3, 1), (version,)) == [version]
+    assert versions_in_force(15, "m", date(2022, 3, 1), (version,)) == []

@@ -127,3 +127,10 @@ def test_each_unreproduced_meet_gets_the_first_cause_that_applies(dataset, compe
     comparison = ukpl_replay.replay_meet(dataset, competition, options)
     assert not comparison.exact
     assert ukpl_replay.unreproduced_cause(dataset, comparison, options) == cause
+
+
+def test_league_points_within_a_hundredth_match_and_the_comparison_names_its_meet():
+    """The published league points are rounded to 0.01: a difference of exactly 0.01 still matches."""
+    rows = compute_meet([RawScore("A", 1, 10, False)])
+    comparison = compare_meet(7, rows, [PublishedResult("A", Fraction(1), Fraction("19.99"), 1)])
+    assert comparison.competition == 7 and comparison.league_points and comparison.exact
