@@ -11,6 +11,7 @@ from bot.rules.brackets import (
     Bracket,
     BracketState,
     Bye,
+    LoserOf,
     Part,
     Seed,
     double_elimination,
@@ -202,3 +203,42 @@ class TestDoubleElimination:
         # Without a reset the winners' champion can go out after one loss, in the grand final.
         first_final_loser = next(s.loser for s in state.matches if s.match.id == "GF")
         assert all(lost[s] == 2 or (s == first_final_loser and not reset) for s in range(1, n + 1) if s != champion)
+
+
+def test_a_bracket_needs_two_entrants_and_keeps_its_count_size_and_final_rounds():
+    with pytest.raises(ValueError, match=r"^a bracket needs at least 2 entrants$"):
+        single_elimination(1)
+    assert (single_elimination(5).entrants, single_elimination(5).size) == (5, 8)
+    bracket = double_elimination(3, slots=8)
+    assert (bracket.entrants, bracket.size) == (3, 8)
+    finals = [(m.id, m.round) for m in bracket.matches if m.part is Part.GRAND_FINAL]
+    assert finals == [("GF", 1), ("GF2", 2)]
+
+
+def test_every_other_losers_intake_is_reversed_so_players_who_just_met_are_sent_apart():
+    """FIELD-FIN-7: in a 16-bracket the winners' round 2 losers drop in reversed, round 3's in order."""
+    bracket = double_elimination(16)
+    drops: dict[int, list[str]] = {}
+    for match in bracket.matches:
+        if match.part is Part.LOSERS and match.round in (2, 4, 6):
+            assert isinstance(match.top, LoserOf)
+            drops.setdefault(match.round, []).append(match.top.match)
+    assert drops == {2: ["W2-4", "W2-3", "W2-2", "W2-1"], 4: ["W3-1", "W3-2"], 6: ["W4-1"]}
+
+
+def test_a_result_waits_for_both_entrants_and_an_unneeded_reset_is_still_listed():
+    bracket = single_elimination(4)
+    with pytest.raises(InvalidInput) as info:
+        resolve(bracket, {"W1-1": 1, "W2-1": 1})
+    assert info.value.message == "Match W2-1 cannot have a result before both entrants are known."
+    double = double_elimination(2)
+    state = resolve(double, {"W1-1": 1, "GF": 1})
+    assert [(s.match.id, s.skipped) for s in state.matches][-2:] == [("GF", False), ("GF2", True)]
+    assert state.champion == 1
+
+
+def test_a_bye_against_a_player_not_yet_known_has_no_winner_or_loser_yet():
+    """FIELD-FIN-3: in the losers' bracket of 3, the bye of seed 1's first round waits for the 2-3 loser."""
+    state = resolve(double_elimination(3), {})
+    [waiting] = [s for s in state.matches if s.match.part is Part.LOSERS and s.match.round == 1]
+    assert (waiting.winner, waiting.loser) == (None, None)

@@ -295,3 +295,23 @@ class TestShortAttendanceRecord:
         """TEAM-SCHED-4: `config:short_attendance_flag`."""
         assert not short_attendance_flag_due([SHORT, SHORT], TeamOptions(short_attendance_flag=3))
         assert short_attendance_flag_due([SHORT, SHORT, SHORT], TeamOptions(short_attendance_flag=3))
+
+
+class TestCheckOutCorners:
+    """TEAM-SCHED-2, TEAM-SCHED-5: checking out closes that player's own stay and no other."""
+
+    def test_only_the_leaving_players_stay_is_closed_and_every_other_visit_kept(self) -> None:
+        visits = (Visit(Side.HOME, 3, at("19:00")), Visit(Side.AWAY, 2, at("19:05")), Visit(Side.HOME, 2, at("19:10")))
+        after = check_out(visits, ROSTER, Side.AWAY, 2, now=at("21:00"))
+        assert after == (visits[0], Visit(Side.AWAY, 2, at("19:05"), left=at("21:00")), visits[2])
+        after = check_out(visits, ROSTER, Side.HOME, 2, now=at("21:00"))
+        assert after == (visits[0], visits[1], Visit(Side.HOME, 2, at("19:10"), left=at("21:00")))
+
+    def test_refusals_name_the_rule_and_the_player(self) -> None:
+        for visits, player, message in (
+            ((), 2, "Bob is not checked in, so cannot check out."),
+            ((), 9, "Player #9 is not on the roster, so cannot check in or out."),
+        ):
+            with pytest.raises(RuleViolation) as info:
+                check_out(visits, ROSTER, Side.HOME, player, now=at("21:00"))
+            assert (info.value.rule_id, info.value.message) == ("TEAM-SCHED-2", message)

@@ -152,3 +152,23 @@ class TestProperties:
                 and s.status in (ScoreStatus.NORMAL, ScoreStatus.REPLAY_REPLACES)
             ]
             assert record.entry.score == max(s.score for s in rivals)
+
+
+def test_team_hs_1_models_of_one_family_are_listed_in_model_order() -> None:
+    """TEAM-HS-1: sorted by conference, then model (Godzilla Pro before Premium), whatever order scores came in."""
+    table = high_score_table([score(1, 9, model=GODZILLA_PREMIUM), score(2, 8, model=GODZILLA_PRO)], TeamOptions())
+    assert [(r.key.model, r.entry.player) for r in table] == [(GODZILLA_PRO, 2), (GODZILLA_PREMIUM, 1)]
+
+
+def test_team_hs_1_equal_scores_on_one_day_give_the_same_holder_whatever_order_they_are_stored_in() -> None:
+    """TEAM-HS-1: the record never depends on the order the rows are read, e.g. a claimed score (no match)
+    beside the same score from a match."""
+    base = score(1, 5)
+    for first, second in (
+        (replace(base, match=None), replace(base, match=1)),
+        (replace(base, match=3), replace(base, match=4)),
+        (replace(base, player=2), replace(base, player=3)),
+    ):
+        one = high_score_table([first, second], TeamOptions())
+        other = high_score_table([second, first], TeamOptions())
+        assert one == other

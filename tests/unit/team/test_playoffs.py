@@ -282,3 +282,18 @@ class TestExcludedMachines:
             "Jaws excluded: home-venue model of Aces",
         )
         check_machine_pick(91, excluded)  # Godzilla is at both homes: allowed
+
+
+def test_team_stand_2_a_three_way_tie_at_the_cut_names_all_three() -> None:
+    """TEAM-STAND-2: the refusal lists every level team, the last after "and"."""
+    with pytest.raises(RuleViolation) as refusal:
+        seed_bracket(table({1: 9, 2: 8, 3: 5, 4: 5, 5: 5, 6: 1}), TeamOptions(), NAMES)
+    assert refusal.value.message == (
+        "Team C, Team D and Team E are still level after every tie-breaker; play the tie-breaker match before seeding."
+    )
+
+
+def test_team_po_1_one_team_is_refused_word_for_word() -> None:
+    with pytest.raises(RuleViolation) as refusal:
+        seed_bracket(ranked(1), TeamOptions(), NAMES)
+    assert refusal.value.message == "A playoff needs at least 2 teams in the conference."

@@ -727,3 +727,83 @@ class TestConfiguredNumbers:
         """TEAM-CFG-2 (captains): with exactly one captain allowed, a second → "exactly one captain"."""
         with refused("TEAM-ROSTER-2", "A team needs exactly one captain; it would have 2: S1, S2"):
             apply(tv12_roster(), change(roles=((2, CAPTAIN),)), options=TeamOptions(captains_max=1))
+
+
+# --- Refusals word for word ------------------------------------------------------------------------------
+
+
+class TestRefusalWording:
+    def test_roster_6_names_the_captains_to_ask(self) -> None:
+        """TEAM-ROSTER-6: the refusal names whom to ask, or nobody when the roster has no captain."""
+        two = RosterState(on=WED, entries=(member(1, "S1", CAPTAIN), member(2, "S2", CAPTAIN), member(3, "S3")))
+        none = RosterState(on=WED, entries=(member(3, "S3"),))
+        for state, words in (
+            (tv12_roster(), "Only a captain may change the roster: ask S1."),
+            (two, "Only a captain may change the roster: ask S1 or S2."),
+            (none, "Only a captain may change the roster."),
+        ):
+            with pytest.raises(RuleViolation) as info:
+                apply(state, change(drops=(3,)), context(captain=False))
+            assert (info.value.rule_id, info.value.message) == ("TEAM-ROSTER-6", words)
+
+    def test_a_request_that_changes_nothing_or_names_a_player_twice(self) -> None:
+        with pytest.raises(InvalidInput) as info:
+            apply(tv12_roster(), change())
+        assert info.value.message == "The roster change is empty: add, drop or change the role of at least one player."
+        with pytest.raises(InvalidInput) as info:
+            apply(tv12_roster(), change(drops=(12,), roles=((12, STARTER),)))
+        assert info.value.message == "Name each player once per roster change."
+
+    def test_roster_2_role_steps(self) -> None:
+        """TEAM-ROSTER-2: captain to reserve, or reserve to captain, in one step."""
+        with pytest.raises(Refusals) as info:
+            apply(tv12_roster(), change(roles=((1, RESERVE), (11, CAPTAIN))))
+        step_messages = [p.message for p in info.value.refusals if p.message.startswith("Captains must be starters")]
+        assert step_messages == [
+            "Captains must be starters: S1 is a captain, so make them a plain starter before moving them to reserve.",
+            "Captains must be starters: R1 is a reserve, so make them a starter before making them a captain.",
+        ]
+
+    @pytest.mark.parametrize(
+        ("low", "high", "needs"),
+        [
+            (1, 1, "exactly one captain"),
+            (2, 2, "exactly two captains"),
+            (1, 2, "one or two captains"),
+            (1, 3, "one to three captains"),
+            (2, 7, "two to 7 captains"),
+            (1, 6, "one to six captains"),
+        ],
+    )
+    def test_roster_2_says_how_many_captains_a_team_needs(self, low: int, high: int, needs: str) -> None:
+        """TEAM-ROSTER-2, TEAM-CFG-2: the captain range in words."""
+        options = TeamOptions(captains_min=low, captains_max=high)
+        roster = tuple(member(n, f"S{n}") for n in range(1, 7))
+        [problem] = [p for p in roster_problems(roster, options) if p.rule_id == "TEAM-ROSTER-2"]
+        assert problem.message == f"A team needs {needs}; it would have none."
+
+    def test_roster_10_frozen_after_the_season(self) -> None:
+        """TEAM-ROSTER-10"""
+        with pytest.raises(RuleViolation) as info:
+            apply(tv12_roster(), change(on=date(2026, 5, 6), drops=(14,)))
+        assert info.value.message == (
+            "Rosters are frozen after the regular season (it ended Tue 2026-05-05); "
+            "the playoff roster is the one in force on that date."
+        )
+
+    def test_roster_7_a_morning_cutoff_and_a_league_east_of_utc(self) -> None:
+        """TEAM-ROSTER-7: a 9:30 AM cutoff reads AM; in Tokyo, 20:00 UTC Wednesday is already Thursday morning,
+        so a change for Wednesday closed on Wednesday, not "today"."""
+        morning = TeamOptions(roster_cutoff=time(9, 30))
+        with refused("TEAM-ROSTER-7", "Roster changes for today closed at 9:30 AM; earliest effective date is Thu"):
+            check_roster_deadline(WED, WED_NOON, NY, morning)
+        tokyo_thursday = datetime(2026, 3, 4, 20, 0, tzinfo=UTC)
+        assert earliest_effective_date(tokyo_thursday, "Asia/Tokyo", DEFAULTS) == THU
+        with refused(
+            "TEAM-ROSTER-7", "Roster changes for Wed 2026-03-04 closed at 4:00 PM; earliest effective date is Thu"
+        ):
+            check_roster_deadline(WED, tokyo_thursday, "Asia/Tokyo", DEFAULTS)
+
+    def test_a_submission_time_must_say_its_zone(self) -> None:
+        with pytest.raises(ValueError, match=r"^submitted_at must be timezone-aware$"):
+            earliest_effective_date(datetime(2026, 3, 4, 12, 0), NY, DEFAULTS)

@@ -184,3 +184,24 @@ class TestProperties:
         cycle = size - 1 if size % 2 == 0 else size
         season = generate_season(teams(size), weeks(cycle))
         assert len(pairs(season)) == size * (size - 1) // 2 and set(pairs(season).values()) == {1}
+
+
+def test_team_sched_1_week_one_counts_and_the_day_before_it_is_refused_by_rule() -> None:
+    names = {1: "Aces", 2: "Bumpers"}
+    assert week_for_match(FIRST_MONDAY, {1, 2}, [], week_one=FIRST_MONDAY, team_names=names) == 1
+    assert week_for_match(FIRST_MONDAY + timedelta(days=6), {1, 2}, [], week_one=FIRST_MONDAY, team_names=names) == 1
+    with pytest.raises(RuleViolation) as refused:
+        week_for_match(date(2023, 1, 1), {1, 2}, [], week_one=FIRST_MONDAY, team_names=names)
+    assert (refused.value.rule_id, refused.value.message) == (
+        "TEAM-SCHED-1",
+        "Sun 2023-01-01 is before week 1 of the season, which starts Mon 2023-01-02.",
+    )
+
+
+def test_team_sched_1_a_league_of_one_team_cannot_be_scheduled() -> None:
+    with pytest.raises(RuleViolation) as refused:
+        generate_season(teams(1), weeks(4), intra_conference=False)
+    assert (refused.value.rule_id, refused.value.message) == (
+        "TEAM-SCHED-1",
+        "The league needs at least 2 teams to make a schedule.",
+    )

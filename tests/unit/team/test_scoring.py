@@ -685,3 +685,32 @@ class TestProperties:
         assert result.points[H] + result.points[A] == 16
         assert result.points[leaver] == complete.points[leaver]
         assert result.final
+
+
+class TestWinsTallyCorners:
+    """TEAM-AMB-3 `doubles_tally=wins` on a 2-player machine: a level 1-on-1 is won by nobody."""
+
+    @pytest.mark.parametrize(
+        ("home", "away", "penalised", "points"),
+        [
+            ([20 * M, 30 * M], [20 * M, 10 * M], (), (2, 0)),  # level, then HOME: HOME wins 1-0
+            ([20 * M, 10 * M], [20 * M, 30 * M], (), (0, 2)),  # level, then AWAY: AWAY wins 1-0
+            ([40 * M, 30 * M], [50 * M, 10 * M], (H1, A1), (2, 0)),  # both of the first pairing DQ'd: nobody wins it
+        ],
+    )
+    def test_a_level_or_doubly_disqualified_pairing_counts_for_neither_side(
+        self, home: list[int], away: list[int], penalised: tuple[int, ...], points: tuple[int, int]
+    ) -> None:
+        penalties = tuple(Penalty(Offence.PHYSICAL_ASSIST, player) for player in penalised)
+        game = doubles(home, away, machine_players=2, penalties=penalties)
+        assert result_points(game, WINS_TALLY) == points
+
+    def test_a_game_without_both_teams_scores_cannot_be_scored(self) -> None:
+        with pytest.raises(InvalidInput) as info:
+            game_result(GameScores(D, scores(H1, [10 * M, 20 * M])), OPTIONS)
+        assert info.value.message == "Enter both teams' scores for this game first."
+
+    def test_a_match_with_games_still_open_needs_no_tiebreaker_yet(self) -> None:
+        """TEAM-MATCH-2: half a match is not final and is not waiting on a tie-breaker."""
+        result = match_result(MatchFacts(rounds=(round_won(D, "HA"),)), OPTIONS)
+        assert result.final is False and result.needs_tiebreaker is False

@@ -26,3 +26,18 @@ def test_most_picked_first_with_both_records_on_every_game_of_the_machine() -> N
         ("Jaws", 2, Record(1, 1), Record(1, 0)),
         ("Elvira", 1, Record(1, 0), Record(0, 1)),
     ]
+
+
+def test_equal_picks_put_the_machine_played_most_first_whatever_its_record() -> None:
+    """The scouted team picked each machine once; it played Alpha three times (one win) and Zeta once (won)."""
+    games = [
+        _game("Zeta", (THEM, OTHER), THEM, THEM),
+        _game("Alpha", (THEM, OTHER), THEM, OTHER),
+        _game("Alpha", (THEM, OTHER), OTHER, OTHER),
+        _game("Alpha", (THEM, US), US, THEM),
+    ]
+    lines = scout(games, THEM, None)
+    assert [(line.machine, line.record, line.against) for line in lines] == [
+        ("Alpha", Record(1, 2), Record()),
+        ("Zeta", Record(1, 0), Record()),
+    ]

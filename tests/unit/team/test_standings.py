@@ -4,6 +4,7 @@ import random
 from datetime import date, timedelta
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -366,3 +367,15 @@ class TestProperties:
         rows = standings(range(1, 41), results)
         assert sorted(row.team for row in rows) == list(range(1, 41))
         assert [r.win_pct for r in rows] == sorted((r.win_pct for r in rows), reverse=True)
+
+
+def test_team_stand_1_a_team_yet_to_play_ranks_below_a_team_at_five_hundred() -> None:
+    """TEAM-STAND-1: no matches is a win percentage of 0, not a perfect record."""
+    rows = standings([1, 2], [*at_home_against_outsider(2, wins=1, losses=1)])
+    assert order(rows) == [2, 1]
+
+
+def test_team_stand_2_teams_that_never_played_have_no_tiebreaker_date_without_a_bye_week() -> None:
+    rows = standings([1, 2], [])
+    with pytest.raises(ValueError, match=r"^the tied teams have played no regular-season match$"):
+        tiebreaker_match_date(rows, regular_season_end=SEASON_END, match_night=TUESDAY, bye_week_before_playoffs=False)
