@@ -84,7 +84,9 @@ def report(verdicts: dict[str, str], minutes: float, children: int) -> str:
         "",
         f"Produced by `python -m bench.mutation --max-children {children}` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC "
         f"in {minutes:.1f} min (mutmut {_mutmut_version()}, configured in pyproject.toml's [tool.mutmut]: every "
-        "function of `bot/rules/`, killed by the unit tests in `tests/unit/`).",
+        "function of `bot/rules/`, killed by the unit tests in `tests/unit/`). The time is this run's: mutmut keeps "
+        "the verdicts of earlier runs in `mutants/` and re-tests a mutant only when its function changed, or with "
+        "`--survivors`; `rm -rf mutants` first for a run from scratch.",
         "",
         f"{caught} of {counted} mutants caught (killed or timed out); "
         f"{len(uncaught) - len(survivors)} more survived but change no behaviour (docs/mutation-equivalents.md). "
@@ -101,7 +103,7 @@ def report(verdicts: dict[str, str], minutes: float, children: int) -> str:
         lines.append(f"| `{module}` | {ran} | {hit} | {share} |")
     lines += ["", f"## Mutants not caught ({len(survivors)})", ""]
     lines += [
-        "Not yet each killed by a new test or shown equivalent: that is the remaining work toward 90 %.",
+        "Each is still to be killed by a new test or shown to change no behaviour.",
         "`.venv/bin/mutmut show NAME` prints a mutant's diff.",
         "",
     ]
