@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from bot.local.emulator import Emulator
-from tests.conftest import PG_ADMIN_URL
+from tests.conftest import IN_CI, PG_ADMIN_URL
 
 START_WITHIN = 20.0  # seconds
 NOWHERE = "http://127.0.0.1:1/api/v10"  # a closed port: Discord unreachable without leaving the machine
@@ -119,7 +119,7 @@ def test_a_missing_postgresql_database(tmp_path: Path) -> None:
     try:
         socket.create_connection((server.host or "127.0.0.1", server.port or 5432), timeout=1).close()
     except OSError:
-        if os.environ.get("CI") == "true":
+        if IN_CI:
             raise
         pytest.skip(f"no PostgreSQL at {server.host}:{server.port}")
     missing = server.set(database="pinleague_no_such_database")
