@@ -3,15 +3,20 @@ command kinds of the benchmark, one member at a time (the cost of one command, w
 in this process so the profile sees discord.py, the cog, the service and the database driver. Kinds: the
 workloads' names of the format (team by default: `bench.team_load`, e.g. "/score", "Confirm button",
 "autocomplete (/lineup p1)"; ladder and field: `bench.ladder`, `bench.field`), in the order they prepare each
-other: "board: Enter scores → form" before "board: form → echo" before "board: Confirm"."""
+other: "board: Enter scores → form" before "board: form → echo" before "board: Confirm". `--statements`: instead
+of a profile, the SQL statements each command sends (a count that does not depend on the machine's load), with the
+most frequent ones."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import time
+from collections import Counter
+from typing import Any
 
 from pyinstrument import Profiler
+from sqlalchemy import event
 
 from bench.databases import scratch_database
 from bench.formats import FORMATS
@@ -22,7 +27,7 @@ from tests.e2e.harness import running_bot
 SAMPLES = 60
 
 
-async def main(format_name: str, kinds: list[str]) -> None:
+async def main(format_name: str, kinds: list[str], *, statements: bool) -> None:
     fmt = next(f for f in FORMATS if f.name == format_name)
     async with scratch_database("sqlite") as (db, _):
         emulator = TimedEmulator()
@@ -34,6 +39,9 @@ async def main(format_name: str, kinds: list[str]) -> None:
                 for kind in kinds or ["/score"]:
                     workload = workloads[kind]
                     calls = await workload.calls(SAMPLES)
+                    if statements:
+                        await _count_statements(db.engine.sync_engine, emulator, kind, calls)
+                        continue
                     profiler = Profiler(async_mode="disabled", interval=0.0005)
                     began = time.perf_counter()
                     with profiler:
@@ -45,9 +53,26 @@ async def main(format_name: str, kinds: list[str]) -> None:
             await emulator.stop()
 
 
+async def _count_statements(engine: Any, emulator: TimedEmulator, kind: str, calls: Any) -> None:
+    sent: Counter[str] = Counter()
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent[" ".join(statement.split())[:110]] += 1
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        timed = await measure(emulator, kind, calls, concurrency=1)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    print(f"{kind}: {sum(sent.values()) / timed.count:.1f} statements per command ({timed.count} commands)")
+    for statement, times in sent.most_common(12):
+        print(f"  {times / timed.count:5.1f}  {statement}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.profile_commands", description=__doc__)
     parser.add_argument("--format", default="team", choices=[f.name for f in FORMATS])
+    parser.add_argument("--statements", action="store_true", help="count SQL statements instead of profiling")
     parser.add_argument("kinds", nargs="*")
     args = parser.parse_args()
-    asyncio.run(main(args.format, args.kinds))
+    asyncio.run(main(args.format, args.kinds, statements=args.statements))

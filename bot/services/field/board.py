@@ -6,7 +6,7 @@ corrected only with the whole group's consent (FIELD-SCORE-4, `/field correct`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlmodel import col, select
@@ -21,7 +21,7 @@ from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.field.facts import FieldContext, SeasonFacts, field_context, load_tonight, with_fresh_scores
-from bot.services.field.nights import FieldNightService, note_ties, open_ties
+from bot.services.field.nights import FieldNightService, note_ties
 from bot.services.group_boards import (
     BoardGame,
     Entered,
@@ -69,7 +69,7 @@ class FieldBoardService:
         async with self.db.reading() as session:
             found = await _load(session, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
-            board = await _board(session, found, photos=False)
+            board = await _board(session, found, shown=False)
             _check_official_edit(board, game, official=official, correcting=correcting)
             played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
             seats = played.seats if correcting else tuple(s for s in played.seats if s.score is None)
@@ -88,23 +88,21 @@ class FieldBoardService:
         """The group's scores on the machine, with the photo of the display if one was sent (a fix's photo replaces
         the one kept)."""
         photo = check_photo(photo) if photo else None
-        async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, ids, self.clock.now())
+        now = self.clock.now()
+        async with self.db.writing() as session:  # checked, stored and shown in one transaction: tonight read once
+            found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
-            board = await _board(session, found, photos=False)
-            _check_official_edit(board, game, official=official, correcting=correcting)
-            played = changeable(board, game, actor.user_id, official=official, correcting=correcting)
-        if correcting:
-            await self._fix(actor, found, played, typed, photo)
-        else:
-            entries = [
-                (found.players[seat.player_id].discord_user_id, typed.get(seat.key, ""))
-                for seat in played.seats
-                if seat.score is None
-            ]
-            league = found.context.league.name
-            await self.nights.enter_scores(actor, league, machine_id=game, entries=entries, photo=photo)
-        board = await self.board(ids)
+            checked = await _board(session, found, shown=False)
+            _check_official_edit(checked, game, official=official, correcting=correcting)
+            played = changeable(checked, game, actor.user_id, official=official, correcting=correcting)
+            if correcting:
+                season = await self._fix(session, actor, found, played, typed, photo, now)
+            else:
+                entries = [(found.players[seat.player_id], typed.get(seat.key, "")) for seat in played.seats]
+                unscored = [entry for entry, seat in zip(entries, played.seats, strict=True) if seat.score is None]
+                stored = await self.nights.store_scores(session, actor, found.season, game, unscored, now, photo=photo)
+                season = stored.view.season
+            board = await _board(session, replace(found, season=season))
         completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
         asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
         return Entered(board, game, asked, completed)
@@ -113,7 +111,7 @@ class FieldBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
-            checked = await _board(session, found, photos=False)
+            checked = await _board(session, found, shown=False)
             confirmable(checked, game, actor.user_id, official=_official(actor, found))
             await confirm_rows(session, actor, await _rows(session, found, game), now)
             return await _board(session, found)
@@ -124,13 +122,13 @@ class FieldBoardService:
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
             official = _official(actor, found)
-            checked = await _board(session, found, photos=False)
+            checked = await _board(session, found, shown=False)
             changeable(checked, game, actor.user_id, official=official, correcting=True)
             left = await undo_rows(session, actor, await _rows(session, found, game), now, official=official)
             if not left:  # the photo goes with the group's last scores on the machine (others' stay with theirs)
                 reason = "taken back before confirmation"
                 await drop_photo(session, actor, FieldGamePhoto, _photo_key(found, game), now, reason=reason)
-            return await _board(session, found)
+            return await _board(session, replace(found, season=await with_fresh_scores(session, found.season)))
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
         night_id, number = ids
@@ -141,33 +139,40 @@ class FieldBoardService:
                 session.add(night)
 
     async def _fix(
-        self, actor: Actor, found: _Group, played: BoardGame, typed: dict[str, str], photo: Photo | None
-    ) -> None:
-        """The entrant's fix of scores not yet confirmed: only the values that differ change (audited)."""
-        now = self.clock.now()
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        found: _Group,
+        played: BoardGame,
+        typed: dict[str, str],
+        photo: Photo | None,
+        now: datetime,
+    ) -> SeasonFacts:
+        """The entrant's fix of scores not yet confirmed: only the values that differ change (audited). Returns
+        the facts with the scores read again."""
         machine = played.name
-        async with self.db.writing() as session:
-            rows = {row.player_id: row for row in await _rows(session, found, played.game)}
-            official = _official(actor, found)
-            for seat in played.seats:
-                value = score_rules.parse_score(
-                    typed.get(seat.key, ""),
-                    field=f"{seat.label}'s score on {machine}",
-                    rules=found.context.options.score_input,
-                )
-                row = rows.get(seat.player_id)
-                if row is None or row.score == value:
-                    continue
-                if row.confirmed_by is not None or (row.entered_by != actor.user_id and not official):
-                    raise PermissionDenied(f"{seat.label}'s score was not entered by you: only its entrant fixes it.")
-                before = audit.snapshot(row)
-                row.score = value
-                session.add(row)
-                audit.updated(session, actor, row, before=before, at=now)
-            await keep_photo(session, actor, FieldGamePhoto, _photo_key(found, played.game), photo, now)
-            await session.flush()
-            season = await with_fresh_scores(session, found.season)
-            await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
+        rows = {row.player_id: row for row in await _rows(session, found, played.game)}
+        official = _official(actor, found)
+        for seat in played.seats:
+            value = score_rules.parse_score(
+                typed.get(seat.key, ""),
+                field=f"{seat.label}'s score on {machine}",
+                rules=found.context.options.score_input,
+            )
+            row = rows.get(seat.player_id)
+            if row is None or row.score == value:
+                continue
+            if row.confirmed_by is not None or (row.entered_by != actor.user_id and not official):
+                raise PermissionDenied(f"{seat.label}'s score was not entered by you: only its entrant fixes it.")
+            before = audit.snapshot(row)
+            row.score = value
+            session.add(row)
+            audit.updated(session, actor, row, before=before, at=now)
+        await keep_photo(session, actor, FieldGamePhoto, _photo_key(found, played.game), photo, now)
+        await session.flush()
+        season = await with_fresh_scores(session, found.season)
+        await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
+        return season
 
 
 def _check_official_edit(board: GroupBoard, game: int, *, official: bool, correcting: bool) -> None:
@@ -244,18 +249,20 @@ async def _rows_by_machine(
     return by_machine
 
 
-async def _board(session: AsyncSession, found: _Group, *, photos: bool = True) -> GroupBoard:
-    """The group's board; `photos=False` for a board only checked, never shown (the photos are one more read)."""
-    season = await with_fresh_scores(session, found.season)
+async def _board(session: AsyncSession, found: _Group, *, shown: bool = True) -> GroupBoard:
+    """The group's board on `found`'s facts as read (a caller that wrote scores passes them read again); a board
+    only checked, never shown (`shown=False`), skips the photos (one more read) and the field's ties."""
+    season = found.season
     ties = {
         machine
-        for machine, tie in open_ties(season.night_result(season.open_night()))
+        for machine, result in (season.machine_results(season.open_night()) if shown else {}).items()
+        for tie in result.open_ties
         if set(tie.players) & set(found.players)
     }
     photo_query = select(FieldGamePhoto).where(
         FieldGamePhoto.night_id == found.night.id, FieldGamePhoto.group_number == found.number
     )
-    kept = by_key((await session.exec(photo_query)).all() if photos else (), "machine_id")
+    kept = by_key((await session.exec(photo_query)).all() if shown else (), "machine_id")
     games = []
     scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
     # FIELD-GROUP-3: the order is the group's choice; the board suggests a rotation over the machines

@@ -268,8 +268,14 @@ class SeasonFacts:
         raise NotFound("No league night is open. A commissioner opens one with `/field night open`.")
 
     def night_result(self, facts: NightFacts) -> NightResult:
+        machines = self.machine_results(facts)
         options = self.context.options_on(facts.night.play_on)
-        guests = facts.guests
+        return NightResult(facts, machines, meet_results(machines, options, facts.guests))
+
+    def machine_results(self, facts: NightFacts) -> dict[MachineId, MachineResult]:
+        """Each machine's ranking of the night, its ties and playoffs (FIELD-SCORE-2/3), without the meet's
+        points: what a group board shows."""
+        options = self.context.options_on(facts.night.play_on)
         entries = facts.machine_entries()
         sanctioned = penalty_rules.apply_sanctions(
             entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
@@ -281,10 +287,7 @@ class SeasonFacts:
         for row in facts.playoffs:
             tied = frozenset[PlayerId](int(p) for p in row.players_key.split(","))
             playoffs[row.machine_id][tied] = tuple(row.order) if row.order else None
-        machines: dict[MachineId, MachineResult] = {
-            m: rank_machine(scores, options, playoffs[m]) for m, scores in by_machine.items()
-        }
-        return NightResult(facts, machines, meet_results(machines, options, guests))
+        return {m: rank_machine(scores, options, playoffs[m]) for m, scores in by_machine.items()}
 
     def through(self, week: int) -> SeasonFacts:
         """The season as it stood after `week`: its nights and sanctions up to then, under their own options."""

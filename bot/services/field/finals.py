@@ -72,7 +72,7 @@ class FieldFinalsService:
                 raise Conflict("The finals are seeded: entries are closed.")
             player = await registered_player(session, context, member_id)
             season = await load_season(session, context)
-            await check_allowed(session, context, player, season, now, doing="enter the finals")
+            await check_allowed(session, context, [player], season, now, doing="enter the finals")
             table = season.season_table()
             row = next((r for r in table if r.player == player.id), None)
             finals_rules.check_finals_entry(row, present=True, paid=paid, options=context.options)

@@ -208,7 +208,7 @@ class FieldNightService:
             if target != actor.user_id:
                 require_commissioner(actor, context.league, "check in another player")
             player = await registered_player(session, context, target)
-            await check_allowed(session, context, player, season, now, doing="check in")
+            await check_allowed(session, context, [player], season, now, doing="check in")
             rank = rulings.official_rank(actor, context.league) if target == actor.user_id else None
             await _add_checkin(session, actor, context, facts, player, guest=False, now=now, official_rank=rank)
             return await self._view(session, context)
@@ -235,7 +235,7 @@ class FieldNightService:
                 session.add(player)
                 await session.flush()
                 audit.created(session, actor, player, at=now, reason="guest (FIELD-ATT-3)")
-            await check_allowed(session, context, player, season, now, doing="play as a guest")
+            await check_allowed(session, context, [player], season, now, doing="play as a guest")
             await _add_checkin(session, actor, context, facts, player, guest=True, now=now)
             return await self._view(session, context)
 
@@ -310,72 +310,100 @@ class FieldNightService:
         now = self.clock.now()
         photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
-            context = await load_context(session, actor, league_name, self.clock.now())
+            context = await load_context(session, actor, league_name, now)
             season = await load_tonight(session, context)
-            facts = season.open_night()
-            if machine_id not in facts.night.machine_ids:
-                names = ", ".join(season.machine_names[m] for m in facts.night.machine_ids)
-                raise RuleViolation("FIELD-MSEL-1", f"That machine is not one of tonight's: {names}.")
-            machine = season.machine_names[machine_id]
-            if machine_id in facts.unplayable():
-                raise RuleViolation(
-                    "FIELD-MALF-3",
-                    f"{machine} was declared unplayable tonight: an official names its replacement with "
-                    "`/field night machines` (FIELD-MSEL-4), and the game is replayed there.",
-                )
-            meet_rules.check_before_closing(
-                now.astimezone(context.zone).replace(tzinfo=None), facts.night.play_on, context.options
+            players: dict[int, Player] = {}  # Discord id → player, each looked up once
+            for member_id in dict.fromkeys(member_id or actor.user_id for member_id, _ in entries):
+                players[member_id] = await registered_player(session, context, member_id)
+            typed = [(players[member_id or actor.user_id], text) for member_id, text in entries]
+            return await self.store_scores(session, actor, season, machine_id, typed, now, replay=replay, photo=photo)
+
+    async def store_scores(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        season: SeasonFacts,
+        machine_id: int,
+        entries: Sequence[tuple[Player, str]],
+        now: datetime,
+        *,
+        replay: bool = False,
+        photo: Photo | None = None,
+    ) -> ScoreEntered:
+        """`enter_scores` in the caller's transaction, on tonight's facts it already read (the group board's
+        form, which checks and answers in the same transaction); the photo has been checked."""
+        context = season.context
+        facts = season.open_night()
+        if machine_id not in facts.night.machine_ids:
+            names = ", ".join(season.machine_names[m] for m in facts.night.machine_ids)
+            raise RuleViolation("FIELD-MSEL-1", f"That machine is not one of tonight's: {names}.")
+        machine = season.machine_names[machine_id]
+        if machine_id in facts.unplayable():
+            raise RuleViolation(
+                "FIELD-MALF-3",
+                f"{machine} was declared unplayable tonight: an official names its replacement with "
+                "`/field night machines` (FIELD-MSEL-4), and the game is replayed there.",
             )
-            if replay:
-                require_commissioner(actor, context.league, "enter a replay score (FIELD-MALF-2)")
-            official = is_commissioner(actor, context.league)
-            me = None if official else await registered_player(session, context, actor.user_id)
-            existing = set(facts.counted_scores())  # a granted group replay's first scores no longer count
-            stored: list[tuple[str, int]] = []
-            groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
-            group: int | None = None
-            for member_id, text in entries:
-                user_id = member_id or actor.user_id
-                player = me if me is not None and user_id == actor.user_id else None  # one look-up less
-                if player is None:
-                    player = await registered_player(session, context, user_id)
-                assert player.id is not None
-                field = f"{player.display_name}'s score on {machine}"
-                value = score_rules.parse_score(text, field=field, rules=context.options.score_input)
-                await check_allowed(session, context, player, season, now, doing="have a score entered")
-                if player.id not in {c.player_id for c in facts.checkins}:
-                    raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
-                if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
-                    raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
-                _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
-                group = next((c.group_number for c in facts.checkins if c.player_id == player.id), group)
-                attempt = _attempt(facts, player, machine_id, machine, existing, replay)
-                existing.add((player.id, machine_id))
-                row = FieldScore(
-                    night_id=facts.night.id or 0,
-                    player_id=player.id,
-                    machine_id=machine_id,
-                    attempt=attempt,
-                    score=value,
-                    entered_by=actor.user_id,
-                    entered_at=now,
-                )
-                session.add(row)
-                try:
-                    await session.flush()
-                except IntegrityError:
-                    raise RuleViolation(
-                        "FIELD-SCORE-1", f"{player.display_name} already has a score on {machine} tonight."
-                    ) from None
-                audit.created(session, actor, row, at=now)
-                stored.append((player.display_name, value))
-            if photo is not None and group is not None:
-                key = {"night_id": facts.night.id or 0, "group_number": group, "machine_id": machine_id}
-                await keep_photo(session, actor, FieldGamePhoto, key, photo, now)
-            season = await with_fresh_scores(session, season)  # only the night's scores changed here
-            result = season.night_result(season.open_night())
-            await note_ties(session, actor, season, result, machine_id, now)
-            return ScoreEntered(NightView(season, result), machine, stored, replay, group)
+        meet_rules.check_before_closing(
+            now.astimezone(context.zone).replace(tzinfo=None), facts.night.play_on, context.options
+        )
+        if replay:
+            require_commissioner(actor, context.league, "enter a replay score (FIELD-MALF-2)")
+        official = is_commissioner(actor, context.league)
+        me = None
+        if not official:
+            mine = (player for player, _ in entries if player.discord_user_id == actor.user_id)
+            me = next(mine, None) or await registered_player(session, context, actor.user_id)
+        existing = set(facts.counted_scores())  # a granted group replay's first scores no longer count
+        values = [
+            score_rules.parse_score(
+                text, field=f"{player.display_name}'s score on {machine}", rules=context.options.score_input
+            )
+            for player, text in entries
+        ]
+        players = [player for player, _ in entries]
+        await check_allowed(session, context, players, season, now, doing="have a score entered")
+        stored: list[tuple[str, int]] = []
+        rows: list[FieldScore] = []
+        groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
+        group: int | None = None
+        checked_in = {c.player_id for c in facts.checkins}
+        for (player, _), value in zip(entries, values, strict=True):
+            assert player.id is not None
+            if player.id not in checked_in:
+                raise RuleViolation("FIELD-ATT-1", f"{player.display_name} has not checked in tonight.")
+            if me is not None and me.id != player.id and player.id not in (facts.group_of(me.id or 0) or ()):
+                raise PermissionDenied("Players enter scores for their own group only; an official can enter any.")
+            _check_one_group(groups_in_game, facts.group_of(player.id), player.display_name)
+            group = next((c.group_number for c in facts.checkins if c.player_id == player.id), group)
+            attempt = _attempt(facts, player, machine_id, machine, existing, replay)
+            existing.add((player.id, machine_id))
+            row = FieldScore(
+                night_id=facts.night.id or 0,
+                player_id=player.id,
+                machine_id=machine_id,
+                attempt=attempt,
+                score=value,
+                entered_by=actor.user_id,
+                entered_at=now,
+            )
+            rows.append(row)
+            stored.append((player.display_name, value))
+        session.add_all(rows)
+        try:
+            await session.flush()  # the group's scores in one statement
+        except IntegrityError:  # a score entered at the same moment, past the check above
+            names = " or ".join(name for name, _ in stored)
+            raise RuleViolation("FIELD-SCORE-1", f"{names} already has a score on {machine} tonight.") from None
+        for row in rows:
+            audit.created(session, actor, row, at=now)
+        if photo is not None and group is not None:
+            key = {"night_id": facts.night.id or 0, "group_number": group, "machine_id": machine_id}
+            await keep_photo(session, actor, FieldGamePhoto, key, photo, now)
+        season = await with_fresh_scores(session, season)  # only the night's scores changed here
+        result = season.night_result(season.open_night())
+        await note_ties(session, actor, season, result, machine_id, now)
+        return ScoreEntered(NightView(season, result), machine, stored, replay, group)
 
     async def playoff_result(
         self, actor: Actor, league_name: str | None, *, machine_id: int, order: list[int], unplayable: bool = False
@@ -666,14 +694,25 @@ def _check_one_group(groups_in_game: dict[tuple[int, ...], str], group: tuple[in
 
 
 async def check_allowed(
-    session: AsyncSession, context: FieldContext, player: Player, season: SeasonFacts, now: datetime, *, doing: str
+    session: AsyncSession,
+    context: FieldContext,
+    players: Sequence[Player],
+    season: SeasonFacts,
+    now: datetime,
+    *,
+    doing: str,
 ) -> None:
     """COMMON-PLAYER-2: suspended or expelled players take no part (the discipline ledger names the ruling and
     knows when a suspension ends); FIELD-PEN-3: nor does a player whose season was wiped."""
     today = now.astimezone(context.zone).date()
-    await require_in_good_standing(session, context.league, [player.id or 0], on=today, doing=doing)
-    if player.id in penalty_rules.season_forfeits(season.sanctions):
-        raise RuleViolation("FIELD-PEN-3", f"{player.display_name} forfeited the season (fourth interference offence).")
+    ids = [player.id or 0 for player in players]
+    await require_in_good_standing(session, context.league, ids, on=today, doing=doing)
+    forfeited = penalty_rules.season_forfeits(season.sanctions)
+    for player in players:
+        if player.id in forfeited:
+            raise RuleViolation(
+                "FIELD-PEN-3", f"{player.display_name} forfeited the season (fourth interference offence)."
+            )
 
 
 async def _to_ledger(
