@@ -200,7 +200,8 @@ async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
 
 
 async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
-    """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted."""
+    """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted.
+    TEAM-GAME-5: a game lost by a game-loss penalty goes to the other team whatever the scores."""
     await four_each_checked_in(night)
     m1, m2, _ = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
@@ -219,6 +220,38 @@ async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> Non
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
     twice = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "a1")
     assert "already recorded for this game" in twice  # a double click records one slam tilt, not two
+
+    # TEAM-PEN-6: a tilt-through by H4 loses game 2 for HOME, although HOME's pair outscored AWAY's.
+    await night.run("/score match:MATCH round:1 game:2 home1:9,000,000 home2:9,000,000 away1:1 away2:1", "h1")
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    await night.run("/match penalty match:MATCH round:1 game:2 offence:tilt_through member:@h4", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+
+
+async def test_disqualified_scores_do_not_count_team_pen_2_team_pen_4_team_amb_22(night: Night) -> None:
+    """A death save disqualifies the offender's score, a physical assist the helped player's; a side left with no
+    valid score loses the game, and a game with none on either side is VOID and worth nothing."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(
+        "/score match:MATCH round:1 game:1 home1:30,000,000 home2:1 away1:10,000,000 away2:10,000,000", "h1"
+    )
+    await night.run("/score match:MATCH round:1 game:2 home1:5,000,000 home2:5,000,000 away1:6,000,000 away2:1", "h1")
+    assert await match_points(night) == {Side.HOME: 4, Side.AWAY: 0}
+    # TEAM-PEN-2: H1's death save: H1's 30M is DQ, so H2's 1 alone faces AWAY's 20M.
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:death_save member:@h1", "a1")
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    # TEAM-PEN-4: a teammate helped H4: H4's 5M is DQ and the 4-player game is decided without it, 5M < 6M + 1.
+    await night.run("/match penalty match:MATCH round:1 game:2 offence:physical_assist member:@h4", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+    # TEAM-AMB-22: game 1 with every HOME score DQ goes to AWAY; with every score on both sides DQ it is VOID.
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:out_of_turn member:@h2", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+    for name in ("a1", "a2"):
+        await night.run(f"/match penalty match:MATCH round:1 game:1 offence:death_save member:@{name}", "h1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
 
 
 async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None:
