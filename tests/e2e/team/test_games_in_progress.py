@@ -42,6 +42,7 @@ async def test_at_most_two_games_play_at_once_team_mach_2(night: Night) -> None:
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
     # Round 1: Tilt Warriors (AWAY) declared first, so Flipper Kings play first in each game.
+    # TEAM-AMB-2: the second declarer (HOME) plays positions 1 and 3.
     assert "play order H1, A1, H2, A2" in _line(await _board(night), "1. Godzilla")
     started = await night.run("/match start match:MATCH round:1 game:1", "h1")
     assert "Round 1 game 1 on Godzilla is under way; play order H1, A1, H2, A2." in started

@@ -77,6 +77,7 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     await enter_and_confirm(night, 2, 2, ("1", "2"), ("40,000,000", "3"))
 
     # Rounds 3 and 4, Singles: HOME wins games 1–2, AWAY games 3–4 in each → 8–8 (TEAM-LINEUP-1).
+    # TEAM-AMB-1: the default round order is D,D,S,S, so round 3 takes four single players and four machines.
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
     await night.run(f"/lineup match:MATCH p1:H4 p2:H3 p3:H2 p4:H1 m1:{m2} m2:{m2} m3:{m3} m4:{m1}", "h1")
@@ -172,7 +173,7 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
 
     # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
     high = await night.run("/highscores", "carol")
-    assert "Godzilla**: 40,000,000 · H1 (week 1)" in high
+    assert "Godzilla**: 40,000,000 · H1 (week 1)" in high  # TEAM-MATCH-5: H1's own score from a match game
     assert "Medieval Madness**: 30,000,000 · H1" not in high  # R1 game 1 was on Godzilla
     assert "2,450,000,000" not in high
 
@@ -252,6 +253,9 @@ async def test_disqualified_scores_do_not_count_team_pen_2_team_pen_4_team_amb_2
     for name in ("a1", "a2"):
         await night.run(f"/match penalty match:MATCH round:1 game:1 offence:death_save member:@{name}", "h1")
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+    # TEAM-HS-4: H1's disqualified 30M holds no high score; A3's 6M on Medieval Madness does.
+    high = await night.run("/highscores", "carol")
+    assert "30,000,000" not in high and "Medieval Madness**: 6,000,000 · A3" in high, high
 
 
 async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None:

@@ -178,7 +178,7 @@ async def test_standings_rank_final_results_per_conference(season_league: Runnin
         ("2", "Ball Busters", "2-1", ".667", "21", "H2H"),
         ("3", "Tilt Warriors", "1-2", ".333", "18", "MP"),
         ("4", "Drain Masters", "1-2", ".333", "10", "MP"),
-    ]
+    ]  # TEAM-MATCH-1: Drain Masters' 10 game points beat Tilt Warriors' 6, a Win for Drain Masters
     assert table_rows(fields["West"]) == [  # still level: listed by team id
         ("1=", "Spinners", "1-1", ".500", "12", "="),
         ("1=", "Rollovers", "1-1", ".500", "12", "="),
