@@ -200,6 +200,83 @@ async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
     assert "Final: Flipper Kings win" in (await scoreboard(night)).text()
 
 
+async def test_a_team_of_three_against_a_forfeiting_team_gets_no_bonus_team_amb_25(night: Night) -> None:
+    """HOME comes with three, AWAY with two: HOME wins the forfeit with 9 and, not fully attending, no +3 even
+    when its captain says the evening was played out."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in [*HOME[:3], *AWAY[:2]]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 16))
+    await night.run("/match extension match:MATCH agreed:false", "alice")
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}
+    await night.run("/match played-out match:MATCH", "h1")
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}  # TEAM-AMB-25: 9 MP and no +3 with three
+
+
+async def test_both_teams_under_three_is_a_double_forfeit_team_forf_3_team_amb_8(night: Night) -> None:
+    """Two players a side at 20:16, no extension: both teams lose with 0 match points."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in [*HOME[:2], *AWAY[:2]]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 16))
+    await night.run("/match extension match:MATCH agreed:false", "alice")
+    # TEAM-FORF-3, TEAM-AMB-8: a double forfeit: a Loss and 0 match points for each team.
+    assert "Tilt Warriors 0–0 Flipper Kings · Ace Arcade · double forfeit, both lose" in await night.run(
+        "/schedule show", "carol"
+    )
+    table = await night.run("/standings", "carol")
+    assert "1 of 1 regular-season matches final" in table
+    assert re.search(r"Flipper Kings\s+0-1\s+\.000\s+0", table) and re.search(r"Tilt Warriors\s+0-1\s+\.000\s+0", table)
+
+
+async def test_walkouts_hand_over_the_unplayed_points_team_forf_4_team_amb_9(night: Night) -> None:
+    """Round 1 ends 2–2. AWAY refuses to go on, then HOME too; in a second match both teams leave."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("3", "3"), ("1", "1"))
+    await enter_and_confirm(night, 1, 2, ("1", "1"), ("3", "3"))
+    assert "Only a commissioner" in await night.run("/match walkout match:MATCH side:away kind:refused", "h1")
+    await night.run("/match walkout match:MATCH side:away kind:refused", "alice")
+    # TEAM-FORF-4: the team that stops forfeits all 12 unplayed points to the one that stays.
+    assert await match_points(night) == {Side.HOME: 14, Side.AWAY: 2}
+    await night.run("/match walkout match:MATCH side:home kind:refused", "alice")
+    # TEAM-FORF-4: both refuse: the unplayed points go to no one.
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    async with night.league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        level = await match_facts.result(session, context, night.league.bot.clock.now())
+    # TEAM-AMB-9: level at 2–2 after the refusals, so a tie-breaker game decides it.
+    assert level.needs_tiebreaker and level.outcome is None
+    assert "Tie-breaker game (the match is level at 2–2)" in level.missing
+
+    # TEAM-AMB-9: both teams left a level match: a double Loss.
+    async with night.league.db.writing() as session:
+        regular = await session.get(Match, night.match_id)
+        assert regular is not None
+        other = Match(
+            league_id=regular.league_id, season_id=regular.season_id, week=1, play_on=regular.play_on,
+            home_team_id=regular.away_team_id, away_team_id=regular.home_team_id, venue_id=regular.venue_id,
+        )  # fmt: skip
+        session.add(other)
+        await session.flush()
+        other_id = other.id or 0
+    for side in ("home", "away"):
+        await night.league.run(f"/match walkout match:{other_id} side:{side} kind:left", as_member="alice")
+    table = await night.run('/schedule show team:"Tilt Warriors"', "carol")
+    assert "Flipper Kings 0–0 Tilt Warriors · Ace Arcade · final" in table, table
+    standings = await night.run("/standings", "carol")
+    assert re.search(r"Flipper Kings\s+0-1\s+\.000", standings), standings
+    assert re.search(r"Tilt Warriors\s+0-1\s+\.000", standings), standings
+
+
 async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
     """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted.
     TEAM-GAME-5: a game lost by a game-loss penalty goes to the other team whatever the scores."""
@@ -265,6 +342,14 @@ async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None
     await night.run("/match forfeit match:MATCH side:home", "alice")
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 12}
     assert "Final: Tilt Warriors win" in (await scoreboard(night)).text()
+
+
+async def test_refusing_to_move_forfeits_that_team_team_venue_4(night: Night) -> None:
+    """The venue closed and AWAY would not move: an official rules it; AWAY loses with 0, HOME wins with 12."""
+    await night.run("/match forfeit match:MATCH side:away", "alice")
+    # TEAM-VENUE-4: the team that refused to move gets a forfeit Loss with 0, the other a Win with 12.
+    assert await match_points(night) == {Side.HOME: 12, Side.AWAY: 0}
+    assert "Final: Flipper Kings win" in (await scoreboard(night)).text()
 
 
 INVALID_ROUND_ONE = [
