@@ -344,6 +344,31 @@ async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None
     assert "Final: Tilt Warriors win" in (await scoreboard(night)).text()
 
 
+async def test_nine_points_do_not_end_the_match_team_match_2(night: Night) -> None:
+    """Flipper Kings win all four Doubles games and the first Singles game: 9 of 16 points, more than Tilt Warriors
+    can reach, yet every game is still played and the match is not final."""
+    await four_each_checked_in(night)
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4", "a1")
+    for round_index in (1, 2):
+        for game in (1, 2):
+            await enter_and_confirm(night, round_index, game, ("2", "2"), ("1", "1"))
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 3, 1, ("2",), ("1",))
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}
+    board = (await scoreboard(night)).text()
+    # TEAM-MATCH-2: 9 points decide nothing yet: no winner on the board, and round 3 game 2 is still to enter.
+    assert "Final" not in board and "Flipper Kings win" not in board, board
+    early = await night.league.emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    # TEAM-MATCH-2: the captains cannot sign it either; every game left is named.
+    assert "The match is not over: Round 3 game 2 scores" in early.text(), early.text()
+    assert "Round 4 lineups and scores" in early.text()
+
+
 async def test_refusing_to_move_forfeits_that_team_team_venue_4(night: Night) -> None:
     """The venue closed and AWAY would not move: an official rules it; AWAY loses with 0, HOME wins with 12."""
     await night.run("/match forfeit match:MATCH side:away", "alice")
