@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.rules.team.model import MatchOutcome, Side
 from bot.services.team import match_facts
 from storage.matches import GameScore, Match, MatchChallenge, MatchKind, MatchLineup
-from storage.models import League, Player, RosterEntry, RosterRole, Team
+from storage.models import League, Machine, Player, RosterEntry, RosterRole, Team
 from tests.e2e.team_night import (
     AWAY,
     HOME,
@@ -367,6 +367,23 @@ async def test_nine_points_do_not_end_the_match_team_match_2(night: Night) -> No
     # TEAM-MATCH-2: the captains cannot sign it either; every game left is named.
     assert "The match is not over: Round 3 game 2 scores" in early.text(), early.text()
     assert "Round 4 lineups and scores" in early.text()
+
+
+async def test_each_variant_of_a_model_keeps_its_own_high_score_team_amb_16(night: Night) -> None:
+    """A Godzilla Premium joins the plain Godzilla: a higher score on the Premium does not take the Godzilla record."""
+    await four_each_checked_in(night)
+    m1 = night.machines[0]
+    added = await night.run('/machine add venue:"Ace Arcade" model:"Godzilla" variant:"Premium"', "alice")
+    assert "Godzilla" in added, added
+    async with night.league.db.reading() as session:
+        premium = (await session.exec(select(Machine.id).order_by(col(Machine.id).desc()))).first() or 0
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{premium}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("30,000,000", "1"), ("1", "1"))
+    await enter_and_confirm(night, 1, 2, ("1", "1"), ("50,000,000", "1"))
+    high = await night.run("/highscores", "carol")
+    # TEAM-AMB-16 (`hs_merge_variants=false`): one record per variant.
+    assert "Godzilla**: 30,000,000 · H1" in high and "Godzilla (Premium)**: 50,000,000 · A3" in high, high
 
 
 async def test_refusing_to_move_forfeits_that_team_team_venue_4(night: Night) -> None:
