@@ -312,3 +312,24 @@ async def test_the_tie_breaker_match_date_follows_the_bye_week_team_stand_2(seas
     assert not dated.content.startswith("⛔"), dated.content
     bye = west_note(await league.run("/standings", as_member="fk3"))
     assert "A tie-breaker match is due on Mon 2027-03-15" in bye, bye  # their match night after Thu 03-11
+
+
+async def test_teams_without_an_away_match_skip_the_away_step_team_amb_11(season_league: RunningBot) -> None:
+    """One East match is won by its HOME team, the other by its AWAY team, both 12–0: the two winners are level on
+    record and match points and never met, and one of them has played no away match."""
+    league = season_league
+    await league.run("/schedule generate weeks:1 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    east = {teams[n].id for n in ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters"]}
+    first, second = (m for m in matches if m.home_team_id in east)
+    facts = await Facts.load(league)
+    await facts.venue_forfeit(first, Side.AWAY)  # HOME wins at home
+    await facts.venue_forfeit(second, Side.HOME)  # AWAY wins away
+    league.bot.clock.set(datetime(2027, 3, 8, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    reply = await league.run("/standings conference:east", as_member="fk3")
+    rows = table_rows(reply.embeds[0]["fields"][0]["value"])
+    # TEAM-AMB-11: the HOME winner has no away match, so the away-% step is skipped and the winners stay level.
+    assert [(rank, wl, mp, step) for rank, _, wl, _, mp, step in rows[:2]] == [
+        ("1=", "1-0", "12", "="),
+        ("1=", "1-0", "12", "="),
+    ], rows
