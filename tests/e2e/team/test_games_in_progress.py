@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from bot.rules.team.model import Side
 from storage.discipline import MachineIssue
 from storage.matches import MatchGameStart
 from storage.models import Machine
-from tests.e2e.team_night import Night, four_each_checked_in
+from tests.e2e.team_night import Night, four_each_checked_in, match_points
 
 
 async def _add_two_player_five_ball_machine(night: Night) -> int:
@@ -41,6 +42,7 @@ async def test_at_most_two_games_play_at_once_team_mach_2(night: Night) -> None:
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
     # Round 1: Tilt Warriors (AWAY) declared first, so Flipper Kings play first in each game.
+    # TEAM-AMB-2: the second declarer (HOME) plays positions 1 and 3.
     assert "play order H1, A1, H2, A2" in _line(await _board(night), "1. Godzilla")
     started = await night.run("/match start match:MATCH round:1 game:1", "h1")
     assert "Round 1 game 1 on Godzilla is under way; play order H1, A1, H2, A2." in started
@@ -85,6 +87,31 @@ async def test_a_doubles_game_on_a_two_player_machine_is_played_as_two_team_mach
     assert "play order H1, A1, H2, A2" in _line(board, "1. Godzilla")  # a 4-player machine: one game
     started = await night.run("/match start match:MATCH round:1 game:2", "a1")
     assert "under way; played as 2 games: H3, A3; then H4, A4." in started
+    # H3 6M vs A3 10M and H4 6M vs A4 1M: one 1-on-1 win each, but HOME's 12M beats AWAY's 11M.
+    await night.run(
+        "/score match:MATCH round:1 game:2 home1:6,000,000 home2:6,000,000 away1:10,000,000 away2:1,000,000", "h1"
+    )
+    # TEAM-GAME-2, TEAM-AMB-3 (default `tally=sum`): the team tally is the sum of its two players' 1-on-1 scores.
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+
+
+async def test_doubles_on_a_one_player_machine_sum_the_solo_scores_team_game_3(night: Night) -> None:
+    """TEAM-GAME-3: on a 1-player machine the four players of a Doubles game play alone in turn, and each team's
+    two solo scores are summed once all four have played."""
+    await four_each_checked_in(night)
+    m1 = night.machines[0]
+    added = await night.run('/machine add venue:"Ace Arcade" model:"Black Knight" players:1', "alice")
+    assert "Black Knight" in added, added
+    async with night.league.db.reading() as session:
+        solo = (await session.exec(select(Machine.id).order_by(col(Machine.id).desc()))).first() or 0
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{solo}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    assert "played as 4 games" in _line(await _board(night), "2. Black Knight")
+    await night.run(
+        "/score match:MATCH round:1 game:2 home1:6,000,000 home2:6,000,000 away1:10,000,000 away2:1,000,000", "h1"
+    )
+    # TEAM-GAME-3: HOME's 6M + 6M beats AWAY's 10M + 1M, although AWAY has the best solo score.
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
 
 
 async def test_extra_balls_and_the_captains_opt_out_team_pen_3(night: Night) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.rules.team.model import MatchOutcome, Side
 from bot.services.team import match_facts
 from storage.matches import GameScore, Match, MatchChallenge, MatchKind, MatchLineup
-from storage.models import League, Player, RosterEntry, RosterRole, Team
+from storage.models import League, Machine, Player, RosterEntry, RosterRole, Team
 from tests.e2e.team_night import (
     AWAY,
     HOME,
@@ -77,6 +77,7 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     await enter_and_confirm(night, 2, 2, ("1", "2"), ("40,000,000", "3"))
 
     # Rounds 3 and 4, Singles: HOME wins games 1–2, AWAY games 3–4 in each → 8–8 (TEAM-LINEUP-1).
+    # TEAM-AMB-1: the default round order is D,D,S,S, so round 3 takes four single players and four machines.
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
     await night.run(f"/lineup match:MATCH p1:H4 p2:H3 p3:H2 p4:H1 m1:{m2} m2:{m2} m3:{m3} m4:{m1}", "h1")
@@ -172,7 +173,7 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
 
     # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
     high = await night.run("/highscores", "carol")
-    assert "Godzilla**: 40,000,000 · H1 (week 1)" in high
+    assert "Godzilla**: 40,000,000 · H1 (week 1)" in high  # TEAM-MATCH-5: H1's own score from a match game
     assert "Medieval Madness**: 30,000,000 · H1" not in high  # R1 game 1 was on Godzilla
     assert "2,450,000,000" not in high
 
@@ -199,8 +200,86 @@ async def test_attendance_forfeit_played_out_earns_twelve(night: Night) -> None:
     assert "Final: Flipper Kings win" in (await scoreboard(night)).text()
 
 
+async def test_a_team_of_three_against_a_forfeiting_team_gets_no_bonus_team_amb_25(night: Night) -> None:
+    """HOME comes with three, AWAY with two: HOME wins the forfeit with 9 and, not fully attending, no +3 even
+    when its captain says the evening was played out."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in [*HOME[:3], *AWAY[:2]]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 16))
+    await night.run("/match extension match:MATCH agreed:false", "alice")
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}
+    await night.run("/match played-out match:MATCH", "h1")
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}  # TEAM-AMB-25: 9 MP and no +3 with three
+
+
+async def test_both_teams_under_three_is_a_double_forfeit_team_forf_3_team_amb_8(night: Night) -> None:
+    """Two players a side at 20:16, no extension: both teams lose with 0 match points."""
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in [*HOME[:2], *AWAY[:2]]:
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 16))
+    await night.run("/match extension match:MATCH agreed:false", "alice")
+    # TEAM-FORF-3, TEAM-AMB-8: a double forfeit: a Loss and 0 match points for each team.
+    assert "Tilt Warriors 0–0 Flipper Kings · Ace Arcade · double forfeit, both lose" in await night.run(
+        "/schedule show", "carol"
+    )
+    table = await night.run("/standings", "carol")
+    assert "1 of 1 regular-season matches final" in table
+    assert re.search(r"Flipper Kings\s+0-1\s+\.000\s+0", table) and re.search(r"Tilt Warriors\s+0-1\s+\.000\s+0", table)
+
+
+async def test_walkouts_hand_over_the_unplayed_points_team_forf_4_team_amb_9(night: Night) -> None:
+    """Round 1 ends 2–2. AWAY refuses to go on, then HOME too; in a second match both teams leave."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("3", "3"), ("1", "1"))
+    await enter_and_confirm(night, 1, 2, ("1", "1"), ("3", "3"))
+    assert "Only a commissioner" in await night.run("/match walkout match:MATCH side:away kind:refused", "h1")
+    await night.run("/match walkout match:MATCH side:away kind:refused", "alice")
+    # TEAM-FORF-4: the team that stops forfeits all 12 unplayed points to the one that stays.
+    assert await match_points(night) == {Side.HOME: 14, Side.AWAY: 2}
+    await night.run("/match walkout match:MATCH side:home kind:refused", "alice")
+    # TEAM-FORF-4: both refuse: the unplayed points go to no one.
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    async with night.league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        level = await match_facts.result(session, context, night.league.bot.clock.now())
+    # TEAM-AMB-9: level at 2–2 after the refusals, so a tie-breaker game decides it.
+    assert level.needs_tiebreaker and level.outcome is None
+    assert "Tie-breaker game (the match is level at 2–2)" in level.missing
+
+    # TEAM-AMB-9: both teams left a level match: a double Loss.
+    async with night.league.db.writing() as session:
+        regular = await session.get(Match, night.match_id)
+        assert regular is not None
+        other = Match(
+            league_id=regular.league_id, season_id=regular.season_id, week=1, play_on=regular.play_on,
+            home_team_id=regular.away_team_id, away_team_id=regular.home_team_id, venue_id=regular.venue_id,
+        )  # fmt: skip
+        session.add(other)
+        await session.flush()
+        other_id = other.id or 0
+    for side in ("home", "away"):
+        await night.league.run(f"/match walkout match:{other_id} side:{side} kind:left", as_member="alice")
+    table = await night.run('/schedule show team:"Tilt Warriors"', "carol")
+    assert "Flipper Kings 0–0 Tilt Warriors · Ace Arcade · final" in table, table
+    standings = await night.run("/standings", "carol")
+    assert re.search(r"Flipper Kings\s+0-1\s+\.000", standings), standings
+    assert re.search(r"Tilt Warriors\s+0-1\s+\.000", standings), standings
+
+
 async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> None:
-    """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted."""
+    """TEAM-PEN-5, TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME player slam-tilted.
+    TEAM-GAME-5: a game lost by a game-loss penalty goes to the other team whatever the scores."""
     await four_each_checked_in(night)
     m1, m2, _ = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
@@ -220,6 +299,41 @@ async def test_slam_tilt_loses_the_game_whatever_the_scores(night: Night) -> Non
     twice = await night.run("/match penalty match:MATCH round:1 game:1 offence:slam_tilt member:@h2", "a1")
     assert "already recorded for this game" in twice  # a double click records one slam tilt, not two
 
+    # TEAM-PEN-6: a tilt-through by H4 loses game 2 for HOME, although HOME's pair outscored AWAY's.
+    await night.run("/score match:MATCH round:1 game:2 home1:9,000,000 home2:9,000,000 away1:1 away2:1", "h1")
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    await night.run("/match penalty match:MATCH round:1 game:2 offence:tilt_through member:@h4", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+
+
+async def test_disqualified_scores_do_not_count_team_pen_2_team_pen_4_team_amb_22(night: Night) -> None:
+    """A death save disqualifies the offender's score, a physical assist the helped player's; a side left with no
+    valid score loses the game, and a game with none on either side is VOID and worth nothing."""
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(
+        "/score match:MATCH round:1 game:1 home1:30,000,000 home2:1 away1:10,000,000 away2:10,000,000", "h1"
+    )
+    await night.run("/score match:MATCH round:1 game:2 home1:5,000,000 home2:5,000,000 away1:6,000,000 away2:1", "h1")
+    assert await match_points(night) == {Side.HOME: 4, Side.AWAY: 0}
+    # TEAM-PEN-2: H1's death save: H1's 30M is DQ, so H2's 1 alone faces AWAY's 20M.
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:death_save member:@h1", "a1")
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
+    # TEAM-PEN-4: a teammate helped H4: H4's 5M is DQ and the 4-player game is decided without it, 5M < 6M + 1.
+    await night.run("/match penalty match:MATCH round:1 game:2 offence:physical_assist member:@h4", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+    # TEAM-AMB-22: game 1 with every HOME score DQ goes to AWAY; with every score on both sides DQ it is VOID.
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:out_of_turn member:@h2", "a1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 4}
+    for name in ("a1", "a2"):
+        await night.run(f"/match penalty match:MATCH round:1 game:1 offence:death_save member:@{name}", "h1")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+    # TEAM-HS-4: H1's disqualified 30M holds no high score; A3's 6M on Medieval Madness does.
+    high = await night.run("/highscores", "carol")
+    assert "30,000,000" not in high and "Medieval Madness**: 6,000,000 · A3" in high, high
+
 
 async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None:
     """TEAM-VENUE-1, TEAM-TV-8 (a): officials rule; HOME loses with 0 and AWAY wins with 12."""
@@ -228,6 +342,56 @@ async def test_moving_without_cause_forfeits_the_home_team(night: Night) -> None
     await night.run("/match forfeit match:MATCH side:home", "alice")
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 12}
     assert "Final: Tilt Warriors win" in (await scoreboard(night)).text()
+
+
+async def test_nine_points_do_not_end_the_match_team_match_2(night: Night) -> None:
+    """Flipper Kings win all four Doubles games and the first Singles game: 9 of 16 points, more than Tilt Warriors
+    can reach, yet every game is still played and the match is not final."""
+    await four_each_checked_in(night)
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4", "a1")
+    for round_index in (1, 2):
+        for game in (1, 2):
+            await enter_and_confirm(night, round_index, game, ("2", "2"), ("1", "1"))
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 3, 1, ("2",), ("1",))
+    assert await match_points(night) == {Side.HOME: 9, Side.AWAY: 0}
+    board = (await scoreboard(night)).text()
+    # TEAM-MATCH-2: 9 points decide nothing yet: no winner on the board, and round 3 game 2 is still to enter.
+    assert "Final" not in board and "Flipper Kings win" not in board, board
+    early = await night.league.emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
+    # TEAM-MATCH-2: the captains cannot sign it either; every game left is named.
+    assert "The match is not over: Round 3 game 2 scores" in early.text(), early.text()
+    assert "Round 4 lineups and scores" in early.text()
+
+
+async def test_each_variant_of_a_model_keeps_its_own_high_score_team_amb_16(night: Night) -> None:
+    """A Godzilla Premium joins the plain Godzilla: a higher score on the Premium does not take the Godzilla record."""
+    await four_each_checked_in(night)
+    m1 = night.machines[0]
+    added = await night.run('/machine add venue:"Ace Arcade" model:"Godzilla" variant:"Premium"', "alice")
+    assert "Godzilla" in added, added
+    async with night.league.db.reading() as session:
+        premium = (await session.exec(select(Machine.id).order_by(col(Machine.id).desc()))).first() or 0
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{premium}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("30,000,000", "1"), ("1", "1"))
+    await enter_and_confirm(night, 1, 2, ("1", "1"), ("50,000,000", "1"))
+    high = await night.run("/highscores", "carol")
+    # TEAM-AMB-16 (`hs_merge_variants=false`): one record per variant.
+    assert "Godzilla**: 30,000,000 · H1" in high and "Godzilla (Premium)**: 50,000,000 · A3" in high, high
+
+
+async def test_refusing_to_move_forfeits_that_team_team_venue_4(night: Night) -> None:
+    """The venue closed and AWAY would not move: an official rules it; AWAY loses with 0, HOME wins with 12."""
+    await night.run("/match forfeit match:MATCH side:away", "alice")
+    # TEAM-VENUE-4: the team that refused to move gets a forfeit Loss with 0, the other a Win with 12.
+    assert await match_points(night) == {Side.HOME: 12, Side.AWAY: 0}
+    assert "Final: Flipper Kings win" in (await scoreboard(night)).text()
 
 
 INVALID_ROUND_ONE = [

@@ -77,7 +77,7 @@ async def test_captain_walks_through_the_roster_vectors(team_league: RunningBot)
         as_member="s1",
         rule="TEAM-ROSTER-5",
         message="would have 3 players in IFPA top 500 (max 2)",
-    )  # TV-13 (a)
+    )  # TV-13 (a); TEAM-AMB-13: S2 #120 and S3 #480, already on the roster, count against the new #300
     added = await run(f"/roster add {TEAM} member:@r5 role:reserve adult:true", as_member="s1")  # (a)
     assert "12 players" in added.text()
     await refused(
@@ -219,7 +219,7 @@ async def test_submit_lists_every_problem_and_an_adult_record_is_corrected_in_pl
         result = await run(f"/roster submit {TEAM}", as_member="p1")
         assert result.ephemeral and result.content.startswith("⛔ The roster breaks 4 rules"), result.content
         for problem in [
-            "• TEAM-ROSTER-11: Carol must confirm they are 18 or older",
+            "• TEAM-ROSTER-11: Carol must confirm they are 18 or older",  # TEAM-AMB-18: a minor is under 18
             "• TEAM-ROSTER-1: Roster must have at least 6 players; it would have 5.",
             "• TEAM-ROSTER-3: Team must keep at least 6 starters; it would have 5.",
             "• TEAM-ROSTER-5: Team would have 2 players in IFPA top 150 (max 1): P2 #100, P3 #120.",
@@ -296,3 +296,28 @@ async def test_a_captain_corrects_a_roster_submitted_for_a_later_date(sqlite_db:
         assert "S7 is no longer recorded as an adult" in withdrawn.text(), withdrawn.text()
         assert "In force on Mon 2027-03-01: 6 players" in withdrawn.text()
         assert "S7 · ⚠️ adult not confirmed" in withdrawn.text()
+
+
+async def _draft(league: RunningBot, team: str, evening: str, joining: str) -> str:
+    """A new team's draft roster: a fresh captain and four fresh starters, plus `joining`; the submit's reply."""
+    await league.run(f'/team create name:"{team}" evening:{evening}', as_member="alice")
+    fresh = [f"{team[:2].lower()}{n}" for n in range(5)]
+    for n, name in enumerate(fresh):
+        league.emulator.add_member(name)
+        role = "captain" if n == 0 else "starter"
+        await league.run(f'/roster add team:"{team}" member:@{name} role:{role} adult:true', as_member="alice")
+    await league.run(f'/roster add team:"{team}" member:@{joining} role:starter adult:true', as_member="alice")
+    return (await league.run(f'/roster submit team:"{team}" effective:2027-03-04', as_member="alice")).text()
+
+
+async def test_a_player_is_on_at_most_two_teams_on_different_evenings_team_multi_1(team_league: RunningBot) -> None:
+    """S3 (Flipper Kings, Wednesdays) may not join another Wednesday team; S2 joins a Thursday team, but not a
+    third team."""
+    # TEAM-MULTI-1: the other team's evening is the same, so the roster is refused naming it.
+    same_evening = await _draft(team_league, "Night Owls", "Wednesday", "s3")
+    assert "S3's other team plays on the same evening: Flipper Kings" in same_evening, same_evening
+    assert "Rule TEAM-MULTI-1" in same_evening
+    assert "Roster submitted" in await _draft(team_league, "Drain Masters", "Thursday", "s2")
+    # TEAM-MULTI-1: at most 2 teams a season.
+    third = await _draft(team_league, "Spinners", "Friday", "s2")
+    assert "S2 is already on 2 teams: Flipper Kings and Drain Masters" in third and "TEAM-MULTI-1" in third, third

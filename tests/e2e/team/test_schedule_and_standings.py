@@ -174,11 +174,11 @@ async def test_standings_rank_final_results_per_conference(season_league: Runnin
     assert "8 of 9 regular-season matches final" in embed["description"]
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert table_rows(fields["East"]) == [
-        ("1", "Flipper Kings", "2-1", ".667", "21", "H2H"),
+        ("1", "Flipper Kings", "2-1", ".667", "21", "H2H"),  # TEAM-STAND-3: head-to-head, Kings beat Busters
         ("2", "Ball Busters", "2-1", ".667", "21", "H2H"),
         ("3", "Tilt Warriors", "1-2", ".333", "18", "MP"),
         ("4", "Drain Masters", "1-2", ".333", "10", "MP"),
-    ]
+    ]  # TEAM-MATCH-1: Drain Masters' 10 game points beat Tilt Warriors' 6, a Win for Drain Masters
     assert table_rows(fields["West"]) == [  # still level: listed by team id
         ("1=", "Spinners", "1-1", ".500", "12", "="),
         ("1=", "Rollovers", "1-1", ".500", "12", "="),
@@ -312,3 +312,54 @@ async def test_the_tie_breaker_match_date_follows_the_bye_week_team_stand_2(seas
     assert not dated.content.startswith("⛔"), dated.content
     bye = west_note(await league.run("/standings", as_member="fk3"))
     assert "A tie-breaker match is due on Mon 2027-03-15" in bye, bye  # their match night after Thu 03-11
+
+
+async def test_teams_without_an_away_match_skip_the_away_step_team_amb_11(season_league: RunningBot) -> None:
+    """One East match is won by its HOME team, the other by its AWAY team, both 12–0: the two winners are level on
+    record and match points and never met, and one of them has played no away match."""
+    league = season_league
+    await league.run("/schedule generate weeks:1 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    east = {teams[n].id for n in ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters"]}
+    first, second = (m for m in matches if m.home_team_id in east)
+    facts = await Facts.load(league)
+    await facts.venue_forfeit(first, Side.AWAY)  # HOME wins at home
+    await facts.venue_forfeit(second, Side.HOME)  # AWAY wins away
+    league.bot.clock.set(datetime(2027, 3, 8, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    reply = await league.run("/standings conference:east", as_member="fk3")
+    rows = table_rows(reply.embeds[0]["fields"][0]["value"])
+    # TEAM-AMB-11: the HOME winner has no away match, so the away-% step is skipped and the winners stay level.
+    assert [(rank, wl, mp, step) for rank, _, wl, _, mp, step in rows[:2]] == [
+        ("1=", "1-0", "12", "="),
+        ("1=", "1-0", "12", "="),
+    ], rows
+
+
+async def test_the_away_winning_percentage_splits_teams_that_never_met_team_stand_3(season_league: RunningBot) -> None:
+    """Two East teams that never met, each 1-1 with 12 match points: one won away and lost at home, the other the
+    reverse."""
+    league = season_league
+    await league.run("/schedule generate weeks:2 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    east = [teams[n] for n in ["Flipper Kings", "Ball Busters", "Tilt Warriors", "Drain Masters"]]
+    games = {t.id: [m for m in matches if t.id in (m.home_team_id, m.away_team_id)] for t in east}
+    away_winner, home_winner = next(
+        (x, y)
+        for x in east
+        for y in east
+        if x.id != y.id
+        and not {m.id for m in games[x.id]} & {m.id for m in games[y.id]}
+        and sorted(m.home_team_id == x.id for m in games[x.id]) == [False, True]
+    )
+    facts = await Facts.load(league)
+    for match in games[away_winner.id]:  # wins away 12–0, loses at home 0–12
+        await facts.venue_forfeit(match, Side.HOME)
+    for match in games[home_winner.id]:  # wins at home 12–0, loses away 0–12
+        await facts.venue_forfeit(match, Side.AWAY)
+    league.bot.clock.set(datetime(2027, 3, 15, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    reply = await league.run("/standings conference:east", as_member="fk3")
+    rows = {name: (wl, mp, step) for _, name, wl, _, mp, step in table_rows(reply.embeds[0]["fields"][0]["value"])}
+    names = [name for _, name, *_ in table_rows(reply.embeds[0]["fields"][0]["value"])]
+    # TEAM-STAND-3: away winning % (1 of 1 against 0 of 1) splits them, after record and match points.
+    assert rows[away_winner.name] == ("1-1", "12", "Away") and rows[home_winner.name][:2] == ("1-1", "12"), rows
+    assert names.index(away_winner.name) < names.index(home_winner.name), names
