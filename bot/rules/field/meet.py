@@ -79,7 +79,7 @@ def correction_state(
     options: FieldOptions,
 ) -> CorrectionState:
     """FIELD-SCORE-4: a score correction applies only when every player of the group confirms; one objection,
-    or silence past the window (48 h), keeps the score as written."""
+    or silence past the window (48 h), keeps the score as written (FIELD-TV-16)."""
     answers = {v.player: v.agrees for v in votes if v.player in group}
     if any(agrees is False for agrees in answers.values()):
         return CorrectionState.REFUSED

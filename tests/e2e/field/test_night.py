@@ -125,7 +125,9 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
     # p01: 2nd behind the guest on Godzilla (24), first elsewhere (4 x 30); guest 30 + 16 + 3 x 15
     assert rows["P01"][2] == "144" and rows["Gus"][2:4] == ["91", "guest"]
     assert rows["P03"][2] == "113" and rows["P04"][2] == "110"  # playoff: p04 22, p03 21 on Godzilla
-    assert rows["P07"][2] == "90"  # death save on Medieval Madness: ranked 11th of 11 → 15 (FIELD-AMB-3)
+    # FIELD-PEN-9: the death save zeroes P07's Medieval Madness score; FIELD-SCORE-6: that zero still ranks,
+    # below every non-zero score, 11th of 11 → 15 points (FIELD-AMB-3): 18 + 3 x 19 + 15
+    assert rows["P07"][2] == "90"
 
     standings = (await league.run("/field standings", as_member="p05")).text()
     assert "P01" in standings and "144" in standings and "Gus" not in standings  # FIELD-AMB-11

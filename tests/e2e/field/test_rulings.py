@@ -99,6 +99,7 @@ async def enter_game(league: RunningBot, machine: int, players: list[str], base:
 async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: RunningBot) -> None:
     league = meet
     groups = await groups_of(league)
+    # FIELD-ATT-1: the late officials each join an open group (fewer than 4), the smallest first
     assert groups[1][-1] == "alice" and groups[2][-1] == "vic", groups
     one = groups[1]
     player = one[0]
@@ -251,6 +252,7 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
         f"/field penalty member:@{offender} offence:opponent_ball machine:5 choice:replay before_next_player:false",
         as_member="alice",
     )
+    # FIELD-AMB-13: no choice announced before the next player started → the third option, an additional ball
     assert "additional ball" in too_late.content and "no choice announced" in too_late.content
     assert len(await machine_scores(league, 5)) == 4
     replay = await league.run(
@@ -272,6 +274,7 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
     extra_games = await league.run(
         f"/field penalty member:@{offender} offence:wrong_game_count games_started:5", as_member="alice"
     )
+    # FIELD-PEN-7: extra games are plunged, missing ones added or (here) everyone restarts; the starter pays
     assert "extra games are plunged" in extra_games.content and "pays" in extra_games.content
     missing = await league.run(
         f"/field penalty member:@{offender} offence:wrong_game_count games_started:2 can_add:false",
@@ -287,6 +290,47 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
     assert "keeps the order" in kept.content
 
     distraction = await league.run(f"/field penalty member:@{offender} offence:distraction", as_member="alice")
+    # FIELD-PEN-12: a distraction is a normal play condition: the bot answers with LPL 3.6/3.7 and records it
     assert "normal play conditions" in distraction.content and "no score penalty" in distraction.content
+    assert "LPL 3.6, 3.7" in distraction.content
     stored = await rows(league, FieldPenalty)
     assert [p.group_replay for p in stored] == [False, True, False, False, False, False, False]
+
+
+async def tonights_points(league: RunningBot) -> dict[str, int]:
+    """Tonight's points table of `/field night show`: display name → points."""
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    table = sheet.split("Tonight's points")[1].split("```")[1]
+    return {line.split()[1]: int(line.split()[2]) for line in table.splitlines() if line[:2].strip().isdigit()}
+
+
+async def test_record_only_offences_the_automatic_escalations_and_cheating(meet: RunningBot) -> None:
+    """Offences with no score penalty are recorded as such; an ejection and violence jump the interference ladder;
+    cheating suspends the player at once."""
+    league = meet
+    one, two = (await groups_of(league))[1], (await groups_of(league))[2]
+    await enter_game(league, 4, two, 40_000)
+    named = [name.upper() if name.startswith("p") else name.capitalize() for name in two]
+    assert [(await tonights_points(league))[n] for n in named] == [22, 23, 24, 30]
+
+    extra = await league.run(f"/field penalty member:@{two[0]} offence:own_extra_ball machine:4", as_member="alice")
+    # FIELD-PEN-1: playing one's own plunged extra ball is recorded only, the game's score stands
+    assert "own extra ball" in extra.content and "recorded, no score penalty" in extra.content, extra.content
+    slow = await league.run(f"/field penalty member:@{two[0]} offence:slow_play", as_member="alice")
+    # FIELD-PEN-11: slow play is recorded only, no score penalty
+    assert "slow play" in slow.content and "recorded, no score penalty" in slow.content, slow.content
+    assert (await tonights_points(league))[named[0]] == 22
+
+    ejected = await league.run(f"/field penalty member:@{two[1]} offence:ejection", as_member="alice")
+    # FIELD-PEN-4, FIELD-AMB-14: an ejection is at least the 3rd offence, so every game of the meet is forfeited
+    assert "(offence 3)" in ejected.content and "every game of the meet forfeited" in ejected.content
+    assert (await tonights_points(league))[named[1]] == 0
+    violent = await league.run(f"/field penalty member:@{one[0]} offence:violence", as_member="alice")
+    # FIELD-PEN-4, FIELD-AMB-14: violence or vandalism is at least the 4th offence: the season is forfeited
+    assert "(offence 4)" in violent.content and "season forfeited" in violent.content, violent.content
+
+    cheated = await league.run(f"/field penalty member:@{two[2]} offence:cheating", as_member="alice")
+    # FIELD-PEN-10: cheating suspends at once, so the cheat's next score is refused
+    assert "suspended from the league" in cheated.content, cheated.content
+    refused = await league.run("/field score machine:5 score:1,000", as_member=two[2])
+    assert refused.ephemeral and "is suspended" in refused.content, refused.content
