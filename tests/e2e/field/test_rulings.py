@@ -103,7 +103,9 @@ async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: Runni
     assert groups[1][-1] == "alice" and groups[2][-1] == "vic", groups
     one = groups[1]
     player = one[0]
-    await enter_game(league, 1, one, 50_000)
+    first = f"p1:@{one[0]} s1:5,000,000 p2:@{one[1]} s2:8,000,000 p3:@{one[2]} s3:4,000,000 p4:@alice s4:6,000,000"
+    entered = await league.run(f"/field game machine:1 {first}", as_member="alice")
+    assert "✅" in entered.content, entered.content
 
     late = await league.run(
         "/field malfunction machine:1 incident:turn_ended_with_ball_in_play replay:true next_ball_started:true",
@@ -131,14 +133,16 @@ async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: Runni
     clock = league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(clock.now() + timedelta(minutes=20))
-    for name, value in zip(one[:-1], (1_000, 2_000, 3_000), strict=False):  # lower than the first game
+    for name, value in zip(one[:-1], (3_200_000, 9_100_000, 1_000), strict=False):
         entered = await league.run(f"/field score machine:1 score:{value:,}", as_member=name)
         assert "✅" in entered.content, entered.content  # a sanctioned replay: not a second score
     again = await league.run("/field score machine:1 score:9,000", as_member=one[0])
     assert again.ephemeral and "FIELD-SCORE-1" in again.content
     counted = await machine_scores(league, 1)
-    assert counted == {one[0]: (1_000, ScoreStatus.NORMAL), one[1]: (2_000, ScoreStatus.NORMAL),
-                       one[2]: (3_000, ScoreStatus.NORMAL)}  # fmt: skip
+    # FIELD-TV-20: X's 5,000,000 becomes the replay's 3,200,000 (lower, still replaces it), Y's 8,000,000 becomes
+    # 9,100,000 (FIELD-AMB-18: everyone's replay score replaces their original)
+    assert counted == {one[0]: (3_200_000, ScoreStatus.NORMAL), one[1]: (9_100_000, ScoreStatus.NORMAL),
+                       one[2]: (1_000, ScoreStatus.NORMAL)}  # fmt: skip
     # Alice has no replay score: her first score is void, so she still owes one there (FIELD-SCORE-5)
     closing = await league.run("/field night close", as_member="alice")
     assert closing.ephemeral and "Alice: every machine" in closing.content, closing.content
@@ -334,3 +338,19 @@ async def test_record_only_offences_the_automatic_escalations_and_cheating(meet:
     assert "suspended from the league" in cheated.content, cheated.content
     refused = await league.run("/field score machine:5 score:1,000", as_member=two[2])
     assert refused.ephemeral and "is suspended" in refused.content, refused.content
+
+
+async def test_a_stuck_plunged_extra_ball_is_recorded_only(meet: RunningBot) -> None:
+    league = meet
+    player = (await groups_of(league))[1][0]
+    await enter_game(league, 1, (await groups_of(league))[1], 10_000)
+    asked = await league.run(
+        "/field malfunction machine:1 incident:stuck_plunged_extra_ball replay:true", as_member=player
+    )
+    # FIELD-MALF-6: no compensation: a stuck plunged extra ball is not a major malfunction, so no replay
+    assert asked.ephemeral and "Only a major malfunction allows a replay" in asked.content, asked.content
+    logged = await league.run("/field malfunction machine:1 incident:stuck_plunged_extra_ball", as_member=player)
+    assert "Not a major malfunction" in logged.content, logged.content
+    sheet = await league.run("/field maintenance", as_member=player)
+    assert "Godzilla: stuck plunged extra ball (minor)" in sheet.content, sheet.content  # FIELD-MALF-6: recorded
+    assert len(await machine_scores(league, 1)) == 4  # the game's scores stand
