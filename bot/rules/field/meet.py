@@ -50,7 +50,8 @@ def closing_moment(meet_date: date, closing: time) -> datetime:
 
 
 def check_before_closing(game_ended: datetime, meet_date: date, options: FieldOptions) -> None:
-    """FIELD-ATT-2: scores played after the venue closed on the meet date are not recorded (local times)."""
+    """FIELD-ATT-2: scores played after the venue closed on the meet date are not recorded (local times);
+    FIELD-TV-17: closing at 00:00, a game ended at 00:12 is refused."""
     if options.closing_time is None:
         return
     if game_ended > closing_moment(meet_date, options.closing_time):

@@ -298,3 +298,44 @@ async def test_the_first_weeks_rank_by_the_running_total(field_league: RunningBo
     assert "goes by the running (raw) total" in table, table
     ranks = [line.split()[:3] for line in table.splitlines() if " P0" in line]
     assert ranks == [["1", "P03", "0"], ["2", "P02", "0"], ["3", "P01", "0"]], table
+
+
+async def test_tv17_scores_after_closing_time_are_not_recorded(field_league: RunningBot) -> None:
+    """FIELD-TV-17: the venue closes at 00:00; a score entered for a game ended at 00:12 is refused."""
+    league = field_league
+    changed = await league.run("/field config option:closing_time value:00:00", as_member="alice")
+    assert "⛔" not in changed.content, changed.content
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime(2027, 6, 1, 23, 50, tzinfo=ZONE))
+    before = await league.run("/field score machine:1 score:1,000", as_member="p01")
+    assert "✅" in before.content, before.content
+    clock.set(datetime(2027, 6, 2, 0, 12, tzinfo=ZONE))
+    after = await league.run("/field score machine:2 score:1,000", as_member="p01")
+    # FIELD-ATT-2, FIELD-TV-17: past closing time on the meet date nothing is recorded
+    assert after.ephemeral and "Scores after closing time (00:00) are not recorded" in after.content, after.content
+    async with league.db.reading() as session:
+        assert [s.machine_id for s in (await session.exec(select(FieldScore))).all()] == [1]
+
+
+async def test_tv6_group_sizes_for_five_nine_and_two_players(field_league: RunningBot) -> None:
+    """FIELD-TV-6 / FIELD-AMB-1: one night each with 5, 9 and 2 members checked in."""
+    league = field_league
+    dealt: dict[int, tuple[list[int], str]] = {}
+    for week, present in enumerate((5, 9, 2), start=1):
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in MEMBERS[:present]:
+            await league.run("/field checkin", as_member=name)
+        grouped = (await league.run("/field groups", as_member="alice")).text()
+        async with league.db.reading() as session:
+            night = (await session.exec(select(FieldNight).where(FieldNight.week == week))).one()
+            query = select(FieldCheckin).where(FieldCheckin.night_id == night.id)
+            numbers = [c.group_number for c in (await session.exec(query)).all()]
+        dealt[present] = (sorted((numbers.count(n) for n in set(numbers)), reverse=True), grouped)
+        closed = await league.run("/field night close missing_scores:accept", as_member="alice")
+        assert "Night closed" in closed.content, closed.content
+    # FIELD-AMB-1, FIELD-TV-6: 5 → [3, 2] (no 4 + 1); 9 → [3, 3, 3]; 2 → one group of 2, with a warning
+    assert dealt[5][0] == [3, 2] and dealt[9][0] == [3, 3, 3] and dealt[2][0] == [2], dealt
+    assert "Only 2 checked in: the rules are designed for three players or more" in dealt[2][1], dealt[2][1]
