@@ -77,7 +77,8 @@ def rank_machine(
     options: FieldOptions,
     playoffs: Mapping[frozenset[PlayerId], TieOutcome] | None = None,
 ) -> MachineResult:
-    """Rank one machine's scores for the whole field and give each player their points (FIELD-SCORE-2/6)."""
+    """Rank one machine's scores for the whole field and give each player their points (FIELD-SCORE-2/6).
+    FIELD-TV-1: six players, two tied until their playoff is entered → 30, 24, 23, 22, 21, 20."""
     playoffs = playoffs or {}
     counted = [s for s in scores if s.status is not ScoreStatus.VOID and (options.guests_ranked or not s.guest)]
     no_rank = {ScoreStatus.FORFEITED} | ({ScoreStatus.ZEROED} if options.zero_no_rank_all else set())
