@@ -80,7 +80,9 @@ def rank_machine(
     """Rank one machine's scores for the whole field and give each player their points (FIELD-SCORE-2/6).
     FIELD-TV-1: six players, two tied until their playoff is entered → 30, 24, 23, 22, 21, 20."""
     playoffs = playoffs or {}
+    # FIELD-TV-13: a guest's top score ranks like anyone's (30), so the members below get 24, 23, …
     counted = [s for s in scores if s.status is not ScoreStatus.VOID and (options.guests_ranked or not s.guest)]
+    # FIELD-TV-12: a death-save zero ranks last (16 in a field of 10) unless `zero_no_rank_all` (0, no rank)
     no_rank = {ScoreStatus.FORFEITED} | ({ScoreStatus.ZEROED} if options.zero_no_rank_all else set())
 
     def unranked(s: MachineScore) -> bool:

@@ -368,3 +368,51 @@ async def test_tv1_one_machine_six_players_and_a_tie_broken_by_a_playoff(field_l
     final = points((await league.run("/field night show", as_member="p01")).text())
     # FIELD-TV-1: E wins the playoff: C 30 (25 + 5), A 24, F 23, E 22, B 21, D 20 (sum 140)
     assert final == {"C": "30", "A": "24", "F": "23", "E": "22", "B": "21", "D": "20"}, final
+
+
+async def tonights_points(league: RunningBot) -> dict[str, str]:
+    """`/field night show`'s points table: display name → points."""
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    table = sheet.split("Tonight's points")[1].split("```")[1]
+    return {line.split()[1]: line.split()[2] for line in table.splitlines() if line[:2].strip().isdigit()}
+
+
+async def test_tv12_a_death_save_zero_ranks_last_unless_zeros_take_no_rank(field_league: RunningBot) -> None:
+    """FIELD-TV-12: a field of 10 on Medieval Madness; U (P10)'s score is zeroed by a death save."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(MEMBERS, start=1):
+        await league.run("/field checkin", as_member=name)
+        entered = await league.run(f"/field score machine:2 score:{(20 - number) * 1000:,}", as_member=name)
+        assert "✅" in entered.content, entered.content
+    await league.run("/field penalty member:@p10 offence:death_save machine:2", as_member="alice")
+    others = ["30", "24", "23", "22", "21", "20", "19", "18", "17"]
+    ranked = await tonights_points(league)
+    # FIELD-TV-12: the other 9 rank 1–9; by default U's zero is rank 10 → 16 points
+    assert [ranked[name.upper()] for name in MEMBERS] == [*others, "16"], ranked
+    await league.run("/field config option:zero_no_rank_all value:true", as_member="alice")
+    unranked = await tonights_points(league)
+    # FIELD-TV-12: with `zero_no_rank_all` U gets 0 and takes no rank; the others are unchanged
+    assert [unranked[name.upper()] for name in MEMBERS] == [*others, "0"], unranked
+
+
+async def test_tv13_a_guest_takes_the_top_points_and_is_left_out_of_the_standings(field_league: RunningBot) -> None:
+    """FIELD-TV-13: 5 members and a guest; the guest has the top score on Medieval Madness."""
+    league = field_league
+    await league.run("/field config option:regular_weeks value:1", as_member="alice")
+    await league.run("/field config option:drop_lowest_weeks value:0", as_member="alice")
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(MEMBERS[:5], start=1):
+        await league.run("/field checkin", as_member=name)
+        await league.run(f"/field score machine:2 score:{(20 - number) * 1000:,}", as_member=name)
+    await league.run(f"/field guest member:@{GUEST}", as_member="alice")
+    await league.run(f"/field game machine:2 p1:@{GUEST} s1:50,000", as_member="alice")
+    points = await tonights_points(league)
+    # FIELD-TV-13: guest 30, the members 24, 23, 22, 21, 20
+    assert [points[n] for n in ("Gus", "P01", "P02", "P03", "P04", "P05")] == ["30", "24", "23", "22", "21", "20"]
+    await league.run("/field night close missing_scores:accept", as_member="alice")
+    table = (await league.run("/field standings", as_member="p01")).text()
+    rows = [line.split()[:3] for line in table.split("Season:")[1].splitlines() if line[:2].strip().isdigit()]
+    # FIELD-TV-13, FIELD-AMB-11: the guest is not in the season standings; the members keep those points
+    assert rows == [["1", "P01", "24"], ["2", "P02", "23"], ["3", "P03", "22"], ["4", "P04", "21"],
+                    ["5", "P05", "20"]], table  # fmt: skip
