@@ -416,3 +416,21 @@ async def test_tv13_a_guest_takes_the_top_points_and_is_left_out_of_the_standing
     # FIELD-TV-13, FIELD-AMB-11: the guest is not in the season standings; the members keep those points
     assert rows == [["1", "P01", "24"], ["2", "P02", "23"], ["3", "P03", "22"], ["4", "P04", "21"],
                     ["5", "P05", "20"]], table  # fmt: skip
+
+
+async def test_tv3_a_weekly_score_and_the_perfect_week(field_league: RunningBot) -> None:
+    """FIELD-TV-3: in a field of 7, P01 ranks 1, 3, 2, 7 and 1 on the five machines."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in MEMBERS[:7]:
+        await league.run("/field checkin", as_member=name)
+    for machine, rank in enumerate((1, 3, 2, 7, 1), start=1):
+        # the others score 98,000 (P02) down to 93,000 (P07); P01 slots in at `rank`
+        values = {"p01": (101 - rank) * 1000 - 1500} | {f"p0{k}": (100 - k) * 1000 for k in range(2, 8)}
+        for name, value in values.items():
+            entered = await league.run(f"/field score machine:{machine} score:{value:,}", as_member=name)
+            assert "✅" in entered.content, entered.content
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    # FIELD-TV-3: a perfect week is 5 x 30 = 150, and P01's week is 30 + 23 + 24 + 19 + 30 = 126
+    assert "(a perfect week: 150)" in sheet, sheet
+    assert (await tonights_points(league))["P01"] == "126"
