@@ -116,7 +116,7 @@ def rank_machine(
         rank = ranks[s.player]
         # share_lower: the tied players all take the last of the places they cover
         scored_rank = rank + sharing[rank] - 1 if options.machine_ties == "share_lower" else rank
-        points = (
+        points = (  # FIELD-TV-2: in a field of 28, rank 25 → 1 and ranks 26, 27, 28 → 0
             max(0, options.top_points + 1 - scored_rank) if options.points_scale == "fixed" else size - scored_rank + 1
         )
         bonus = options.top_bonus if rank == 1 and _earns_bonus(firsts, seconds, options) else 0

@@ -434,3 +434,21 @@ async def test_tv3_a_weekly_score_and_the_perfect_week(field_league: RunningBot)
     # FIELD-TV-3: a perfect week is 5 x 30 = 150, and P01's week is 30 + 23 + 24 + 19 + 30 = 126
     assert "(a perfect week: 150)" in sheet, sheet
     assert (await tonights_points(league))["P01"] == "126"
+
+
+async def test_tv2_a_field_of_28_gives_nothing_from_rank_26_on(field_league: RunningBot) -> None:
+    """FIELD-TV-2: 28 players on Godzilla, P01 best down to the 28th."""
+    league = field_league
+    names = [*MEMBERS, *(f"q{n:02d}" for n in range(11, 29))]
+    for name in names[10:]:
+        league.emulator.add_member(name)
+        await league.run(f"/player register member:@{name}", as_member="alice")
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for place, name in enumerate(names, start=1):
+        await league.run("/field checkin", as_member=name)
+        entered = await league.run(f"/field score machine:1 score:{(100 - place) * 1000:,}", as_member=name)
+        assert "✅" in entered.content, entered.content
+    points = await tonights_points(league)
+    # FIELD-TV-2: rank 1 → 30, rank 25 → 1, ranks 26, 27 and 28 → 0
+    assert [points[name.capitalize()] for name in names[24:]] == ["1", "0", "0", "0"], points
+    assert points["P01"] == "30"
