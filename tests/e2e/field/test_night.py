@@ -452,3 +452,29 @@ async def test_tv2_a_field_of_28_gives_nothing_from_rank_26_on(field_league: Run
     # FIELD-TV-2: rank 1 → 30, rank 25 → 1, ranks 26, 27 and 28 → 0
     assert [points[name.capitalize()] for name in names[24:]] == ["1", "0", "0", "0"], points
     assert points["P01"] == "30"
+
+
+async def test_tv11_an_opponents_ball_counts_per_meet(field_league: RunningBot) -> None:
+    """FIELD-TV-11: player T (P01) plays P02's ball on Godzilla and on Twilight Zone in meet 1, and again in
+    meet 2."""
+    league = field_league
+    for week in (1, 2):
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in ("p01", "p02"):
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        for machine in (1, 4):
+            await league.run(f"/field game machine:{machine} p1:@p01 s1:5,000 p2:@p02 s2:4,000", as_member="alice")
+        first = await league.run(
+            "/field penalty member:@p01 offence:opponent_ball machine:1 choice:replay", as_member="alice"
+        )
+        # FIELD-TV-11: a 1st offence in a meet has no score penalty (in meet 1 the victim chose to replay)
+        assert "(offence 1) — recorded, no score penalty" in first.content, first.content
+        if week == 1:
+            assert "replays the game" in first.content, first.content
+            second = await league.run("/field penalty member:@p01 offence:opponent_ball machine:4", as_member="alice")
+            # FIELD-TV-11: the 2nd offence in the same meet zeroes T's Twilight Zone score (ranked last: 24)
+            assert "(offence 2) — machine score 0" in second.content, second.content
+            points = await tonights_points(league)
+            assert points["P01"] == "24" and points["P02"] == "30", points
+            await league.run("/field night close missing_scores:accept", as_member="alice")
