@@ -209,3 +209,35 @@ async def test_tv9_ab_divisions_pad_b_with_byes_and_tv8_pays_13_entrants(sqlite_
         # FIELD-TV-9: in B, S09, S10 and S11 (B seeds 1–3) get byes; only S12 v S13 is played in round 1
         assert len(b_first_round) == 1 and "S12 v (5) S13" in b_first_round[0], b_part
         assert "(3) S11 v (2) S10" in b_part, b_part
+
+
+async def test_tv14_best_of_three_picks_between_seeds_3_and_6(sqlite_db: Database) -> None:
+    """FIELD-TV-14: six finalists, so seeds 3 (cat) and 6 (fay) meet in round 2 after byes, as do 4 and 5."""
+    names = ["ann", "ben", "cat", "dov", "eve", "fay"]
+    async with finals_setup(sqlite_db, [dict(zip(names, range(1, 7), strict=True))] * 4) as league:
+        for name in names:
+            await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
+        seeded = (await league.run("/field finals seed", as_member="alice")).text()
+        pairings = [line for line in seeded.splitlines() if "`" in line]
+        code = {pair: line.split("`")[1] for line in pairings for pair in ("Cat", "Dov") if pair in line}
+        await league.run(f"/field finals pick pairing:{code['Dov']} machine:3", as_member="dov")  # AfM in play
+
+        pick = "/field finals pick pairing:" + code["Cat"]
+        await league.run(f"{pick} machine:2", as_member="cat")  # game 1: seed 3 picks Medieval Madness
+        await league.run(f"{pick} first:false", as_member="fay")  # seed 6 picks the order: plays second
+        await league.run(f"/field finals result pairing:{code['Cat']} winner:@cat", as_member="cat")
+        # FIELD-TV-14: game 2, seed 6 chooses first; Medieval Madness was played, Attack from Mars has a queue
+        used = await league.run(f"{pick} machine:2", as_member="fay")
+        assert used.ephemeral and "Medieval Madness already used in this match-up" in used.content, used.content
+        queued = await league.run(f"{pick} machine:3", as_member="fay")
+        assert queued.ephemeral and "Attack from Mars has a queue; choose another" in queued.content, queued.content
+        chosen = await league.run(f"{pick} machine:4", as_member="fay")
+        assert "Pick recorded" in chosen.content, chosen.content  # Twilight Zone
+        await league.run(f"{pick} first:true", as_member="cat")
+        await league.run(f"/field finals result pairing:{code['Cat']} winner:@fay", as_member="fay")  # 1–1
+        # FIELD-TV-14: game 3, seed 3 chooses again, and neither machine already played may be picked
+        late = await league.run(f"{pick} machine:5", as_member="fay")
+        assert late.ephemeral and "Seed 3 chooses first in game 3" in late.content, late.content
+        for machine, title in ((2, "Medieval Madness"), (4, "Twilight Zone")):
+            again = await league.run(f"{pick} machine:{machine}", as_member="cat")
+            assert again.ephemeral and f"{title} already used in this match-up" in again.content, again.content
