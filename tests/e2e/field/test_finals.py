@@ -241,3 +241,28 @@ async def test_tv14_best_of_three_picks_between_seeds_3_and_6(sqlite_db: Databas
         for machine, title in ((2, "Medieval Madness"), (4, "Twilight Zone")):
             again = await league.run(f"{pick} machine:{machine}", as_member="cat")
             assert again.ephemeral and f"{title} already used in this match-up" in again.content, again.content
+
+
+async def play_pairing(league: RunningBot, code: str, winner: str, loser: str) -> str:
+    """Two games of a pairing won by `winner`, each picked by whoever chooses first; the last reply's text."""
+    text = ""
+    for machine in (1, 2):
+        first = await league.run(f"/field finals pick pairing:{code} machine:{machine}", as_member=winner)
+        chooser, other = (loser, winner) if first.ephemeral else (winner, loser)
+        if first.ephemeral:
+            await league.run(f"/field finals pick pairing:{code} machine:{machine}", as_member=chooser)
+        await league.run(f"/field finals pick pairing:{code} first:true", as_member=other)
+        text = (await league.run(f"/field finals result pairing:{code} winner:@{winner}", as_member=winner)).text()
+    return text
+
+
+async def test_the_grand_final_is_reset_when_the_losers_bracket_champion_wins_it(sqlite_db: Database) -> None:
+    """FIELD-AMB-8: ben beats ann in the winners' bracket; ann, from the losers' side, then wins the grand final."""
+    async with finals_setup(sqlite_db, [{"ann": 1, "ben": 2}] * 4) as league:
+        for name in ("ann", "ben"):
+            await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
+        await league.run("/field finals seed", as_member="alice")
+        await play_pairing(league, "W4-1", "ben", "ann")
+        after_final = await play_pairing(league, "GF", "ann", "ben")
+        # FIELD-AMB-8: a true double elimination: ben has lost once only, so a reset match is played, no champion
+        assert "Champion" not in after_final and "(2) Ben v (1) Ann (0–0)" in after_final, after_final
