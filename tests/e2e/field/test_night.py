@@ -478,3 +478,17 @@ async def test_tv11_an_opponents_ball_counts_per_meet(field_league: RunningBot) 
             points = await tonights_points(league)
             assert points["P01"] == "24" and points["P02"] == "30", points
             await league.run("/field night close missing_scores:accept", as_member="alice")
+
+
+async def test_a_playoff_that_cannot_be_played_shares_the_rank_and_the_bonus(field_league: RunningBot) -> None:
+    """FIELD-AMB-17: P01 and P02 tie for first on Godzilla and their playoff cannot be played."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name, value in (("p01", "1,000"), ("p02", "1,000"), ("p03", "500")):
+        await league.run("/field checkin", as_member=name)
+        await league.run(f"/field score machine:1 score:{value}", as_member=name)
+    unplayed = await league.run("/field tiebreak machine:1 unplayable:true", as_member="alice")
+    assert not unplayed.ephemeral, unplayed.content
+    points = await tonights_points(league)
+    # FIELD-AMB-17: standard competition ranking 1-1-3: both tied players get rank 1's 25 and the +5, P03 23
+    assert (points["P01"], points["P02"], points["P03"]) == ("30", "30", "23"), points
