@@ -44,7 +44,8 @@ def seed_finals(
     options: FieldOptions,
     tiebreaks: Mapping[frozenset[PlayerId], Sequence[PlayerId]] | None = None,
 ) -> Seeding:
-    """FIELD-FIN-2: seeds from the season totals after drops, among the entrants who showed up and paid.
+    """FIELD-FIN-2 / FIELD-AMB-7: seeds from the season totals after drops (the table's order, not the raw
+    totals), among the entrants who showed up and paid.
     Equal totals among entrants are ordered by their tie-breaker game (FIELD-STAND-2); ties among players
     who did not show up need none (FIELD-AMB-10). Until played, the tie is listed and the order is provisional.
     """

@@ -18,8 +18,9 @@ Group = tuple[PlayerId, ...]
 def group_sizes(players: int, options: FieldOptions) -> list[int]:
     """FIELD-GROUP-1: as many full groups (4) as possible, the rest one smaller (3).
 
-    No answer exists for 5: FIELD-AMB-1 default [3, 2]. Fewer than 3 players: one group of them (the sheet is
-    designed for three or more; `small_field_warning` says so).
+    No answer exists for 5: FIELD-AMB-1 default [3, 2] (FIELD-TV-6: 9 → [3, 3, 3], 13 → [4, 3, 3, 3]).
+    Fewer than 3 players: one group of them (the sheet is designed for three or more; `small_field_warning`
+    says so).
     """
     full, smaller = options.max_group, options.max_group - 1
     if players <= 0:

@@ -45,6 +45,7 @@ def severity(incident: Incident, *, announced_before_play: bool) -> Severity:
         return Severity.CATASTROPHIC
     if incident is Incident.POSITIVE:
         return Severity.POSITIVE
+    # FIELD-MALF-6: a stuck plunged extra ball (nudged or tilted free) is not in MAJOR: recorded only, no replay
     return Severity.MAJOR if incident in MAJOR and not announced_before_play else Severity.MINOR
 
 

@@ -50,7 +50,8 @@ def closing_moment(meet_date: date, closing: time) -> datetime:
 
 
 def check_before_closing(game_ended: datetime, meet_date: date, options: FieldOptions) -> None:
-    """FIELD-ATT-2: scores played after the venue closed on the meet date are not recorded (local times)."""
+    """FIELD-ATT-2: scores played after the venue closed on the meet date are not recorded (local times);
+    FIELD-TV-17: closing at 00:00, a game ended at 00:12 is refused."""
     if options.closing_time is None:
         return
     if game_ended > closing_moment(meet_date, options.closing_time):
@@ -79,7 +80,7 @@ def correction_state(
     options: FieldOptions,
 ) -> CorrectionState:
     """FIELD-SCORE-4: a score correction applies only when every player of the group confirms; one objection,
-    or silence past the window (48 h), keeps the score as written."""
+    or silence past the window (48 h), keeps the score as written (FIELD-TV-16)."""
     answers = {v.player: v.agrees for v in votes if v.player in group}
     if any(agrees is False for agrees in answers.values()):
         return CorrectionState.REFUSED

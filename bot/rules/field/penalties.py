@@ -108,14 +108,15 @@ def sanctions(penalties: Iterable[Penalty]) -> list[Sanction]:
             count = serious[penalty.player]
             result.append(Sanction(penalty, interference_effect(count), count))
         elif offence is Offence.OPPONENT_BALL:  # FIELD-PEN-2: counted per meet, 2nd and later zero the game
+            # FIELD-TV-11: a 1st offence has no score penalty, the 2nd in the same meet zeroes that game
             opponent_balls[(penalty.player, penalty.meet)] += 1
             count = opponent_balls[(penalty.player, penalty.meet)]
             result.append(Sanction(penalty, Effect.GAME_ZERO if count >= 2 else Effect.NONE, count))
-        elif offence is Offence.DEATH_SAVE:
+        elif offence is Offence.DEATH_SAVE:  # FIELD-PEN-9: a death save or bangback zeroes the game
             result.append(Sanction(penalty, Effect.GAME_ZERO, 1))
-        elif offence is Offence.CHEATING:
+        elif offence is Offence.CHEATING:  # FIELD-PEN-10: cheating suspends at once
             result.append(Sanction(penalty, Effect.SUSPENSION, 1))
-        else:
+        else:  # FIELD-PEN-1 own plunged extra ball, FIELD-PEN-11 slow play: recorded only
             result.append(Sanction(penalty, Effect.NONE, 1))
     return result
 
@@ -178,7 +179,7 @@ class VictimChoice(StrEnum):
 
 def victim_choice(announced: VictimChoice | None, *, plunged_extra_ball: bool) -> VictimChoice | None:
     """FIELD-PEN-2: no compensation for a plunged extra ball; no choice announced before the next player
-    starts means continue and play an additional ball."""
+    starts means continue and play an additional ball (FIELD-AMB-13: the third option)."""
     if plunged_extra_ball:
         if announced is not None:
             raise RuleViolation("FIELD-PEN-2", "The ball was a plunged extra ball: there is no compensation.")

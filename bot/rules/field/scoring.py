@@ -77,9 +77,12 @@ def rank_machine(
     options: FieldOptions,
     playoffs: Mapping[frozenset[PlayerId], TieOutcome] | None = None,
 ) -> MachineResult:
-    """Rank one machine's scores for the whole field and give each player their points (FIELD-SCORE-2/6)."""
+    """Rank one machine's scores for the whole field and give each player their points (FIELD-SCORE-2/6).
+    FIELD-TV-1: six players, two tied until their playoff is entered → 30, 24, 23, 22, 21, 20."""
     playoffs = playoffs or {}
+    # FIELD-TV-13: a guest's top score ranks like anyone's (30), so the members below get 24, 23, …
     counted = [s for s in scores if s.status is not ScoreStatus.VOID and (options.guests_ranked or not s.guest)]
+    # FIELD-TV-12: a death-save zero ranks last (16 in a field of 10) unless `zero_no_rank_all` (0, no rank)
     no_rank = {ScoreStatus.FORFEITED} | ({ScoreStatus.ZEROED} if options.zero_no_rank_all else set())
 
     def unranked(s: MachineScore) -> bool:
@@ -113,7 +116,7 @@ def rank_machine(
         rank = ranks[s.player]
         # share_lower: the tied players all take the last of the places they cover
         scored_rank = rank + sharing[rank] - 1 if options.machine_ties == "share_lower" else rank
-        points = (
+        points = (  # FIELD-TV-2: in a field of 28, rank 25 → 1 and ranks 26, 27, 28 → 0
             max(0, options.top_points + 1 - scored_rank) if options.points_scale == "fixed" else size - scored_rank + 1
         )
         bonus = options.top_bonus if rank == 1 and _earns_bonus(firsts, seconds, options) else 0

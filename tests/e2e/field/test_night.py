@@ -125,7 +125,9 @@ async def test_a_ten_player_night_with_a_tie_a_guest_and_a_penalty(field_league:
     # p01: 2nd behind the guest on Godzilla (24), first elsewhere (4 x 30); guest 30 + 16 + 3 x 15
     assert rows["P01"][2] == "144" and rows["Gus"][2:4] == ["91", "guest"]
     assert rows["P03"][2] == "113" and rows["P04"][2] == "110"  # playoff: p04 22, p03 21 on Godzilla
-    assert rows["P07"][2] == "90"  # death save on Medieval Madness: ranked 11th of 11 → 15 (FIELD-AMB-3)
+    # FIELD-PEN-9: the death save zeroes P07's Medieval Madness score; FIELD-SCORE-6: that zero still ranks,
+    # below every non-zero score, 11th of 11 → 15 points (FIELD-AMB-3): 18 + 3 x 19 + 15
+    assert rows["P07"][2] == "90"
 
     standings = (await league.run("/field standings", as_member="p05")).text()
     assert "P01" in standings and "144" in standings and "Gus" not in standings  # FIELD-AMB-11
@@ -296,3 +298,197 @@ async def test_the_first_weeks_rank_by_the_running_total(field_league: RunningBo
     assert "goes by the running (raw) total" in table, table
     ranks = [line.split()[:3] for line in table.splitlines() if " P0" in line]
     assert ranks == [["1", "P03", "0"], ["2", "P02", "0"], ["3", "P01", "0"]], table
+
+
+async def test_tv17_scores_after_closing_time_are_not_recorded(field_league: RunningBot) -> None:
+    """FIELD-TV-17: the venue closes at 00:00; a score entered for a game ended at 00:12 is refused."""
+    league = field_league
+    changed = await league.run("/field config option:closing_time value:00:00", as_member="alice")
+    assert "⛔" not in changed.content, changed.content
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    await league.run("/field checkin", as_member="p01")
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(datetime(2027, 6, 1, 23, 50, tzinfo=ZONE))
+    before = await league.run("/field score machine:1 score:1,000", as_member="p01")
+    assert "✅" in before.content, before.content
+    clock.set(datetime(2027, 6, 2, 0, 12, tzinfo=ZONE))
+    after = await league.run("/field score machine:2 score:1,000", as_member="p01")
+    # FIELD-ATT-2, FIELD-TV-17: past closing time on the meet date nothing is recorded
+    assert after.ephemeral and "Scores after closing time (00:00) are not recorded" in after.content, after.content
+    async with league.db.reading() as session:
+        assert [s.machine_id for s in (await session.exec(select(FieldScore))).all()] == [1]
+
+
+async def test_tv6_group_sizes_for_five_nine_and_two_players(field_league: RunningBot) -> None:
+    """FIELD-TV-6 / FIELD-AMB-1: one night each with 5, 9 and 2 members checked in."""
+    league = field_league
+    dealt: dict[int, tuple[list[int], str]] = {}
+    for week, present in enumerate((5, 9, 2), start=1):
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in MEMBERS[:present]:
+            await league.run("/field checkin", as_member=name)
+        grouped = (await league.run("/field groups", as_member="alice")).text()
+        async with league.db.reading() as session:
+            night = (await session.exec(select(FieldNight).where(FieldNight.week == week))).one()
+            query = select(FieldCheckin).where(FieldCheckin.night_id == night.id)
+            numbers = [c.group_number for c in (await session.exec(query)).all()]
+        dealt[present] = (sorted((numbers.count(n) for n in set(numbers)), reverse=True), grouped)
+        closed = await league.run("/field night close missing_scores:accept", as_member="alice")
+        assert "Night closed" in closed.content, closed.content
+    # FIELD-AMB-1, FIELD-TV-6: 5 → [3, 2] (no 4 + 1); 9 → [3, 3, 3]; 2 → one group of 2, with a warning
+    assert dealt[5][0] == [3, 2] and dealt[9][0] == [3, 3, 3] and dealt[2][0] == [2], dealt
+    assert "Only 2 checked in: the rules are designed for three players or more" in dealt[2][1], dealt[2][1]
+
+
+async def test_tv1_one_machine_six_players_and_a_tie_broken_by_a_playoff(field_league: RunningBot) -> None:
+    """FIELD-TV-1: on Godzilla A 1,200,000; B 950,000; C 2,400,000; D 300,000; E 950,000; F 1,000,000."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    players = dict(zip("ABCDEF", MEMBERS, strict=False))
+    for name in players.values():
+        await league.run("/field checkin", as_member=name)
+    await league.run("/field groups", as_member="alice")
+    scores = {"A": 1_200_000, "B": 950_000, "C": 2_400_000, "D": 300_000, "E": 950_000, "F": 1_000_000}
+    for letter, value in scores.items():
+        entered = await league.run(f"/field score machine:1 score:{value:,}", as_member=players[letter])
+        assert "✅" in entered.content, entered.content
+
+    def points(sheet: str) -> dict[str, str]:
+        table = sheet.split("Tonight's points")[1].split("```")[1]
+        by_name = {line.split()[1]: line.split()[2] for line in table.splitlines() if line[:2].strip().isdigit()}
+        return {letter: by_name[name.upper()] for letter, name in players.items()}
+
+    tied = points((await league.run("/field night show", as_member="p01")).text())
+    # FIELD-TV-1: until the playoff is entered, B and E (tied on 950,000) are provisional
+    assert tied["B"].endswith("*") and tied["E"].endswith("*"), tied
+    order = f"first:@{players['E']} second:@{players['B']}"
+    playoff = await league.run(f"/field tiebreak machine:1 {order}", as_member="p05")
+    assert "Playoff recorded" in playoff.content, playoff.content
+    final = points((await league.run("/field night show", as_member="p01")).text())
+    # FIELD-TV-1: E wins the playoff: C 30 (25 + 5), A 24, F 23, E 22, B 21, D 20 (sum 140)
+    assert final == {"C": "30", "A": "24", "F": "23", "E": "22", "B": "21", "D": "20"}, final
+
+
+async def tonights_points(league: RunningBot) -> dict[str, str]:
+    """`/field night show`'s points table: display name → points."""
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    table = sheet.split("Tonight's points")[1].split("```")[1]
+    return {line.split()[1]: line.split()[2] for line in table.splitlines() if line[:2].strip().isdigit()}
+
+
+async def test_tv12_a_death_save_zero_ranks_last_unless_zeros_take_no_rank(field_league: RunningBot) -> None:
+    """FIELD-TV-12: a field of 10 on Medieval Madness; U (P10)'s score is zeroed by a death save."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(MEMBERS, start=1):
+        await league.run("/field checkin", as_member=name)
+        entered = await league.run(f"/field score machine:2 score:{(20 - number) * 1000:,}", as_member=name)
+        assert "✅" in entered.content, entered.content
+    await league.run("/field penalty member:@p10 offence:death_save machine:2", as_member="alice")
+    others = ["30", "24", "23", "22", "21", "20", "19", "18", "17"]
+    ranked = await tonights_points(league)
+    # FIELD-TV-12: the other 9 rank 1–9; by default U's zero is rank 10 → 16 points
+    assert [ranked[name.upper()] for name in MEMBERS] == [*others, "16"], ranked
+    await league.run("/field config option:zero_no_rank_all value:true", as_member="alice")
+    unranked = await tonights_points(league)
+    # FIELD-TV-12: with `zero_no_rank_all` U gets 0 and takes no rank; the others are unchanged
+    assert [unranked[name.upper()] for name in MEMBERS] == [*others, "0"], unranked
+
+
+async def test_tv13_a_guest_takes_the_top_points_and_is_left_out_of_the_standings(field_league: RunningBot) -> None:
+    """FIELD-TV-13: 5 members and a guest; the guest has the top score on Medieval Madness."""
+    league = field_league
+    await league.run("/field config option:regular_weeks value:1", as_member="alice")
+    await league.run("/field config option:drop_lowest_weeks value:0", as_member="alice")
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for number, name in enumerate(MEMBERS[:5], start=1):
+        await league.run("/field checkin", as_member=name)
+        await league.run(f"/field score machine:2 score:{(20 - number) * 1000:,}", as_member=name)
+    await league.run(f"/field guest member:@{GUEST}", as_member="alice")
+    await league.run(f"/field game machine:2 p1:@{GUEST} s1:50,000", as_member="alice")
+    points = await tonights_points(league)
+    # FIELD-TV-13: guest 30, the members 24, 23, 22, 21, 20
+    assert [points[n] for n in ("Gus", "P01", "P02", "P03", "P04", "P05")] == ["30", "24", "23", "22", "21", "20"]
+    await league.run("/field night close missing_scores:accept", as_member="alice")
+    table = (await league.run("/field standings", as_member="p01")).text()
+    rows = [line.split()[:3] for line in table.split("Season:")[1].splitlines() if line[:2].strip().isdigit()]
+    # FIELD-TV-13, FIELD-AMB-11: the guest is not in the season standings; the members keep those points
+    assert rows == [["1", "P01", "24"], ["2", "P02", "23"], ["3", "P03", "22"], ["4", "P04", "21"],
+                    ["5", "P05", "20"]], table  # fmt: skip
+
+
+async def test_tv3_a_weekly_score_and_the_perfect_week(field_league: RunningBot) -> None:
+    """FIELD-TV-3: in a field of 7, P01 ranks 1, 3, 2, 7 and 1 on the five machines."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in MEMBERS[:7]:
+        await league.run("/field checkin", as_member=name)
+    for machine, rank in enumerate((1, 3, 2, 7, 1), start=1):
+        # the others score 98,000 (P02) down to 93,000 (P07); P01 slots in at `rank`
+        values = {"p01": (101 - rank) * 1000 - 1500} | {f"p0{k}": (100 - k) * 1000 for k in range(2, 8)}
+        for name, value in values.items():
+            entered = await league.run(f"/field score machine:{machine} score:{value:,}", as_member=name)
+            assert "✅" in entered.content, entered.content
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    # FIELD-TV-3: a perfect week is 5 x 30 = 150, and P01's week is 30 + 23 + 24 + 19 + 30 = 126
+    assert "(a perfect week: 150)" in sheet, sheet
+    assert (await tonights_points(league))["P01"] == "126"
+
+
+async def test_tv2_a_field_of_28_gives_nothing_from_rank_26_on(field_league: RunningBot) -> None:
+    """FIELD-TV-2: 28 players on Godzilla, P01 best down to the 28th."""
+    league = field_league
+    names = [*MEMBERS, *(f"q{n:02d}" for n in range(11, 29))]
+    for name in names[10:]:
+        league.emulator.add_member(name)
+        await league.run(f"/player register member:@{name}", as_member="alice")
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for place, name in enumerate(names, start=1):
+        await league.run("/field checkin", as_member=name)
+        entered = await league.run(f"/field score machine:1 score:{(100 - place) * 1000:,}", as_member=name)
+        assert "✅" in entered.content, entered.content
+    points = await tonights_points(league)
+    # FIELD-TV-2: rank 1 → 30, rank 25 → 1, ranks 26, 27 and 28 → 0
+    assert [points[name.capitalize()] for name in names[24:]] == ["1", "0", "0", "0"], points
+    assert points["P01"] == "30"
+
+
+async def test_tv11_an_opponents_ball_counts_per_meet(field_league: RunningBot) -> None:
+    """FIELD-TV-11: player T (P01) plays P02's ball on Godzilla and on Twilight Zone in meet 1, and again in
+    meet 2."""
+    league = field_league
+    for week in (1, 2):
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in ("p01", "p02"):
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        for machine in (1, 4):
+            await league.run(f"/field game machine:{machine} p1:@p01 s1:5,000 p2:@p02 s2:4,000", as_member="alice")
+        first = await league.run(
+            "/field penalty member:@p01 offence:opponent_ball machine:1 choice:replay", as_member="alice"
+        )
+        # FIELD-TV-11: a 1st offence in a meet has no score penalty (in meet 1 the victim chose to replay)
+        assert "(offence 1) — recorded, no score penalty" in first.content, first.content
+        if week == 1:
+            assert "replays the game" in first.content, first.content
+            second = await league.run("/field penalty member:@p01 offence:opponent_ball machine:4", as_member="alice")
+            # FIELD-TV-11: the 2nd offence in the same meet zeroes T's Twilight Zone score (ranked last: 24)
+            assert "(offence 2) — machine score 0" in second.content, second.content
+            points = await tonights_points(league)
+            assert points["P01"] == "24" and points["P02"] == "30", points
+            await league.run("/field night close missing_scores:accept", as_member="alice")
+
+
+async def test_a_playoff_that_cannot_be_played_shares_the_rank_and_the_bonus(field_league: RunningBot) -> None:
+    """FIELD-AMB-17: P01 and P02 tie for first on Godzilla and their playoff cannot be played."""
+    league = field_league
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name, value in (("p01", "1,000"), ("p02", "1,000"), ("p03", "500")):
+        await league.run("/field checkin", as_member=name)
+        await league.run(f"/field score machine:1 score:{value}", as_member=name)
+    unplayed = await league.run("/field tiebreak machine:1 unplayable:true", as_member="alice")
+    assert not unplayed.ephemeral, unplayed.content
+    points = await tonights_points(league)
+    # FIELD-AMB-17: standard competition ranking 1-1-3: both tied players get rank 1's 25 and the +5, P03 23
+    assert (points["P01"], points["P02"], points["P03"]) == ("30", "30", "23"), points

@@ -129,6 +129,7 @@ async def test_the_regular_season_winner_once_every_regular_week_is_final(meet: 
 async def test_the_finals_date_must_fall_on_the_weekday_given(meet: RunningBot) -> None:
     league = meet
     wrong = await league.run("/season postseason date:2027-06-22 weekday:Monday", as_member="alice")
+    # FIELD-FIN-9: the finals date is entered in config and its weekday checked against the date
     assert wrong.ephemeral and "FIELD-AMB-6" in wrong.content and "is a Tuesday, not a Monday" in wrong.content
     async with league.db.reading() as session:
         assert (await session.exec(select(Season))).one().postseason_on is None  # nothing written

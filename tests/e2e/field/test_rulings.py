@@ -99,10 +99,13 @@ async def enter_game(league: RunningBot, machine: int, players: list[str], base:
 async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: RunningBot) -> None:
     league = meet
     groups = await groups_of(league)
+    # FIELD-ATT-1: the late officials each join an open group (fewer than 4), the smallest first
     assert groups[1][-1] == "alice" and groups[2][-1] == "vic", groups
     one = groups[1]
     player = one[0]
-    await enter_game(league, 1, one, 50_000)
+    first = f"p1:@{one[0]} s1:5,000,000 p2:@{one[1]} s2:8,000,000 p3:@{one[2]} s3:4,000,000 p4:@alice s4:6,000,000"
+    entered = await league.run(f"/field game machine:1 {first}", as_member="alice")
+    assert "✅" in entered.content, entered.content
 
     late = await league.run(
         "/field malfunction machine:1 incident:turn_ended_with_ball_in_play replay:true next_ball_started:true",
@@ -130,14 +133,16 @@ async def test_a_major_malfunction_replay_replaces_the_groups_scores(meet: Runni
     clock = league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(clock.now() + timedelta(minutes=20))
-    for name, value in zip(one[:-1], (1_000, 2_000, 3_000), strict=False):  # lower than the first game
+    for name, value in zip(one[:-1], (3_200_000, 9_100_000, 1_000), strict=False):
         entered = await league.run(f"/field score machine:1 score:{value:,}", as_member=name)
         assert "✅" in entered.content, entered.content  # a sanctioned replay: not a second score
     again = await league.run("/field score machine:1 score:9,000", as_member=one[0])
     assert again.ephemeral and "FIELD-SCORE-1" in again.content
     counted = await machine_scores(league, 1)
-    assert counted == {one[0]: (1_000, ScoreStatus.NORMAL), one[1]: (2_000, ScoreStatus.NORMAL),
-                       one[2]: (3_000, ScoreStatus.NORMAL)}  # fmt: skip
+    # FIELD-TV-20: X's 5,000,000 becomes the replay's 3,200,000 (lower, still replaces it), Y's 8,000,000 becomes
+    # 9,100,000 (FIELD-AMB-18: everyone's replay score replaces their original)
+    assert counted == {one[0]: (3_200_000, ScoreStatus.NORMAL), one[1]: (9_100_000, ScoreStatus.NORMAL),
+                       one[2]: (1_000, ScoreStatus.NORMAL)}  # fmt: skip
     # Alice has no replay score: her first score is void, so she still owes one there (FIELD-SCORE-5)
     closing = await league.run("/field night close", as_member="alice")
     assert closing.ephemeral and "Alice: every machine" in closing.content, closing.content
@@ -251,6 +256,7 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
         f"/field penalty member:@{offender} offence:opponent_ball machine:5 choice:replay before_next_player:false",
         as_member="alice",
     )
+    # FIELD-AMB-13: no choice announced before the next player started → the third option, an additional ball
     assert "additional ball" in too_late.content and "no choice announced" in too_late.content
     assert len(await machine_scores(league, 5)) == 4
     replay = await league.run(
@@ -272,6 +278,7 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
     extra_games = await league.run(
         f"/field penalty member:@{offender} offence:wrong_game_count games_started:5", as_member="alice"
     )
+    # FIELD-PEN-7: extra games are plunged, missing ones added or (here) everyone restarts; the starter pays
     assert "extra games are plunged" in extra_games.content and "pays" in extra_games.content
     missing = await league.run(
         f"/field penalty member:@{offender} offence:wrong_game_count games_started:2 can_add:false",
@@ -287,6 +294,63 @@ async def test_a_penaltys_ruling_applies_the_victims_choice_and_the_fixes(meet: 
     assert "keeps the order" in kept.content
 
     distraction = await league.run(f"/field penalty member:@{offender} offence:distraction", as_member="alice")
+    # FIELD-PEN-12: a distraction is a normal play condition: the bot answers with LPL 3.6/3.7 and records it
     assert "normal play conditions" in distraction.content and "no score penalty" in distraction.content
+    assert "LPL 3.6, 3.7" in distraction.content
     stored = await rows(league, FieldPenalty)
     assert [p.group_replay for p in stored] == [False, True, False, False, False, False, False]
+
+
+async def tonights_points(league: RunningBot) -> dict[str, int]:
+    """Tonight's points table of `/field night show`: display name → points."""
+    sheet = (await league.run("/field night show", as_member="alice")).text()
+    table = sheet.split("Tonight's points")[1].split("```")[1]
+    return {line.split()[1]: int(line.split()[2]) for line in table.splitlines() if line[:2].strip().isdigit()}
+
+
+async def test_record_only_offences_the_automatic_escalations_and_cheating(meet: RunningBot) -> None:
+    """Offences with no score penalty are recorded as such; an ejection and violence jump the interference ladder;
+    cheating suspends the player at once."""
+    league = meet
+    one, two = (await groups_of(league))[1], (await groups_of(league))[2]
+    await enter_game(league, 4, two, 40_000)
+    named = [name.upper() if name.startswith("p") else name.capitalize() for name in two]
+    assert [(await tonights_points(league))[n] for n in named] == [22, 23, 24, 30]
+
+    extra = await league.run(f"/field penalty member:@{two[0]} offence:own_extra_ball machine:4", as_member="alice")
+    # FIELD-PEN-1: playing one's own plunged extra ball is recorded only, the game's score stands
+    assert "own extra ball" in extra.content and "recorded, no score penalty" in extra.content, extra.content
+    slow = await league.run(f"/field penalty member:@{two[0]} offence:slow_play", as_member="alice")
+    # FIELD-PEN-11: slow play is recorded only, no score penalty
+    assert "slow play" in slow.content and "recorded, no score penalty" in slow.content, slow.content
+    assert (await tonights_points(league))[named[0]] == 22
+
+    ejected = await league.run(f"/field penalty member:@{two[1]} offence:ejection", as_member="alice")
+    # FIELD-PEN-4, FIELD-AMB-14: an ejection is at least the 3rd offence, so every game of the meet is forfeited
+    assert "(offence 3)" in ejected.content and "every game of the meet forfeited" in ejected.content
+    assert (await tonights_points(league))[named[1]] == 0
+    violent = await league.run(f"/field penalty member:@{one[0]} offence:violence", as_member="alice")
+    # FIELD-PEN-4, FIELD-AMB-14: violence or vandalism is at least the 4th offence: the season is forfeited
+    assert "(offence 4)" in violent.content and "season forfeited" in violent.content, violent.content
+
+    cheated = await league.run(f"/field penalty member:@{two[2]} offence:cheating", as_member="alice")
+    # FIELD-PEN-10: cheating suspends at once, so the cheat's next score is refused
+    assert "suspended from the league" in cheated.content, cheated.content
+    refused = await league.run("/field score machine:5 score:1,000", as_member=two[2])
+    assert refused.ephemeral and "is suspended" in refused.content, refused.content
+
+
+async def test_a_stuck_plunged_extra_ball_is_recorded_only(meet: RunningBot) -> None:
+    league = meet
+    player = (await groups_of(league))[1][0]
+    await enter_game(league, 1, (await groups_of(league))[1], 10_000)
+    asked = await league.run(
+        "/field malfunction machine:1 incident:stuck_plunged_extra_ball replay:true", as_member=player
+    )
+    # FIELD-MALF-6: no compensation: a stuck plunged extra ball is not a major malfunction, so no replay
+    assert asked.ephemeral and "Only a major malfunction allows a replay" in asked.content, asked.content
+    logged = await league.run("/field malfunction machine:1 incident:stuck_plunged_extra_ball", as_member=player)
+    assert "Not a major malfunction" in logged.content, logged.content
+    sheet = await league.run("/field maintenance", as_member=player)
+    assert "Godzilla: stuck plunged extra ball (minor)" in sheet.content, sheet.content  # FIELD-MALF-6: recorded
+    assert len(await machine_scores(league, 1)) == 4  # the game's scores stand
