@@ -128,7 +128,7 @@ def game_points(
     by_player = {e.player: e for e in entries}
     ranked = [by_player[p] for p in order]
     scores = [e.placement for e in ranked]
-    awards = list(BASE_POINTS[size])
+    awards = list(BASE_POINTS[size])  # LADDER-AMB-1 (2 players 3-0), LADDER-AMB-2 (4 players 3-2-1-0)
     voided = 0
 
     def first_place_point(earned: bool, fallback: int | None) -> None:
@@ -158,10 +158,11 @@ def game_points(
                 voided += points[present.player]
                 points[present.player] = 0
             return GameResult(order, points, voided)
-        first_place_point(scores[0] >= 3 * scores[1], 1)
+        first_place_point(scores[0] >= 3 * scores[1], 1)  # LADDER-AMB-1, LADDER-TV-3: 30M >= 3 x 10M → 4-0
     elif size == 3:
+        # LADDER-TV-1: 50 > 25 + 20 → 4-2-0; LADDER-TV-2, LADDER-AMB-3: strict, 45 > 25 + 20 fails → 3-2-1
         first_place_point(scores[0] > scores[1] + scores[2], 2)
-    else:
+    else:  # LADDER-TV-4: 100/40/30/5 → 4-3-1-0, 60/40/30/20 → 3-2-2-1
         first_place_point(scores[0] > scores[1] + scores[2], 2)
         awards[1 if scores[1] > scores[2] + scores[3] else 3] += 1
     points = {}
@@ -258,10 +259,10 @@ def match_bonus(lines: Sequence[NightLine], options: LadderOptions) -> MatchResu
     tns = [line.tns for line in ranked]
     awards = list(BASE_POINTS[size])
     if size == 2:
-        awards[0 if pts[0] >= 3 * pts[1] else 1] += 1
+        awards[0 if pts[0] >= 3 * pts[1] else 1] += 1  # LADDER-TV-14: 16 >= 3 x 4 → 4-0; 11 >= 27 fails → 3-1
     elif size == 3:
-        awards[_three_player_point(pts, tns, options)] += 1
-    else:
+        awards[_three_player_point(pts, tns, options)] += 1  # LADDER-TV-11, LADDER-TV-12
+    else:  # LADDER-TV-13: 14 / 12 / 8 / 6 → 3 / 2 / 2 / 1
         awards[_beats(pts[0], pts[1] + pts[2], tns[0], tns[1] + tns[2], 0, 2)] += 1
         awards[_beats(pts[1], pts[2] + pts[3], tns[1], tns[2] + tns[3], 1, 3)] += 1
         if _beats(pts[0], pts[1] + pts[2] + pts[3], tns[0], tns[1] + tns[2] + tns[3], 0, -1) == 0:
