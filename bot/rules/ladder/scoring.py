@@ -66,7 +66,10 @@ class TieNeedsPlayoff:
 
 
 def round10(value: Fraction | int, *, half: str = "up") -> int:
-    """Nearest multiple of 10 (LADDER-PMU-2); exact halves round up by default (LADDER-AMB-6)."""
+    """Nearest multiple of 10 (LADDER-PMU-2); exact halves round up by default (LADDER-AMB-6).
+
+    LADDER-TV-5: (12,345,670 + 23,456,780) / 2 = 17,901,225 → 17,901,230; 1,617,283.5 → 1,617,280.
+    """
     tens = Fraction(value) / 10
     floor = tens.numerator // tens.denominator
     remainder = tens - floor
@@ -132,7 +135,10 @@ def game_points(
     voided = 0
 
     def first_place_point(earned: bool, fallback: int | None) -> None:
-        """The decisive 1st-place point; a premakeup 1st never receives it (LADDER-SCORE-2, LADDER-AMB-4)."""
+        """The decisive 1st-place point; a premakeup 1st never receives it (LADDER-SCORE-2, LADDER-AMB-4).
+
+        LADDER-TV-10: a premakeup 90M > 30M + 20M still scores 3; the point is void (or goes to 3rd).
+        """
         nonlocal voided
         if earned and ranked[0].kind is EntryKind.PREMAKEUP:
             if options.pmu_4th_point == "to_third" and fallback is not None:

@@ -4,15 +4,26 @@ results."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from sqlmodel import col, func, select
+
+from bot.clock import ManualClock
+from storage.ladder import LadderResult
 from tests.e2e.harness import RunningBot
 from tests.e2e.ladder.test_night import PLAYERS, ok, results_by_name
+from tests.e2e.season import refused
 
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
-async def play_night(league: RunningBot, sheets: dict[str, list[int]], groups: int) -> None:
-    """Open the night, give every group the same five games, enter each player's five scores (in millions)
-    and close the night."""
+async def play_night(league: RunningBot, sheets: dict[str, list[int]], groups: int, week: int = 1) -> None:
+    """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
+    millions) and close the night."""
+    if week > 1:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(timedelta(days=7))
     await ok(league, "/ladder night open", "alice")
     for group in range(1, groups + 1):
         await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
@@ -67,3 +78,63 @@ async def test_three_and_four_player_games_and_match_bonuses_of_the_catalog(ten_
     # LADDER-TV-13 (second case, all present), LADDER-AMB-2: 14 / 12 / 8 / 6; 14 > 20, 12 > 14 and 14 > 26
     # all fail → bonus 3 / 2 / 2 / 1
     assert [line[p][:2] for p in ("p7", "p8", "p9", "p10")] == [(14, 3), (12, 2), (8, 2), (6, 1)]
+
+
+async def premakeups(league: RunningBot, name: str, machine: str, *scores: str) -> None:
+    for score in scores:
+        await ok(league, f'/ladder premakeup declare machine:"{machine}" with:"bob and carol"', name)
+        await ok(league, f'/ladder premakeup record machine:"{machine}" score:{score}', name)
+
+
+async def test_premakeup_averages_and_use_order_of_the_catalog(ten_players: RunningBot) -> None:
+    """p1 records the catalog's premakeup pairs and reads them back; p3, p4 and p10 miss a night with
+    premakeups on Attack from Mars, game 1."""
+    await premakeups(ten_players, "p1", "Black Knight", "20,000,000", "40,000,000")
+    await premakeups(ten_players, "p1", "Cirqus Voltaire", "12,345,670", "23,456,780")
+    await premakeups(ten_players, "p1", "Demolition Man", "1,234,567", "2,000,000")
+    shown = await ok(ten_players, "/ladder premakeup show", "p1")
+    # LADDER-TV-5, LADDER-AMB-6: AVG = round10((S1 + S2) / 2), an exact half rounded up
+    assert "S1 20,000,000 · S2 40,000,000 · AVG 30,000,000" in shown, shown
+    assert "S1 12,345,670 · S2 23,456,780 · AVG 17,901,230" in shown, shown
+    assert "S1 1,234,567 · S2 2,000,000 · AVG 1,617,280" in shown, shown
+
+    await premakeups(ten_players, "p3", "Attack from Mars", "90,000,000")
+    await premakeups(ten_players, "p4", "Attack from Mars", "20,000,000", "40,000,000")
+    await ok(ten_players, '/ladder premakeup order machine:"Attack from Mars" order:S1,S2,AVG', "p4")
+    await premakeups(ten_players, "p10", "Attack from Mars", "20,000,000", "40,000,000")
+    for name in ("p3", "p4", "p10"):
+        await ok(ten_players, "/ladder absent", name)
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p3", "p4", "p10")}
+    sheets["p1"], sheets["p2"] = [30] * 5, [20] * 5
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    first = {name: results[name].games[0] for name in PLAYERS}
+    # LADDER-TV-10, LADDER-AMB-4: p3's premakeup 90M > 30M + 20M, but a premakeup 1st never gets the point,
+    # and by default nobody does: p3 3, p1 2, p2 0
+    assert first["p3"]["kind"] == "premakeup" and first["p3"]["placement"] == 90_000_000
+    assert (first["p3"]["points"], first["p1"]["points"], first["p2"]["points"]) == (3, 2, 0)
+    # LADDER-TV-24, LADDER-AMB-7: no order set → the 1st use is the highest (40M), then AVG 30M, then 20M;
+    # p4 set S1, S2, AVG before the first use, so p4's 1st use is 20M
+    assert first["p10"]["placement"] == 40_000_000 and first["p4"]["placement"] == 20_000_000
+    shown = await ok(ten_players, "/ladder premakeup show", "p10")
+    assert "Order S2 → AVG → S1; used S2" in shown, shown
+    present = sheets | {"p3": [9] * 5, "p4": [8] * 5}
+    for week, value in ((2, 30_000_000), (3, 20_000_000)):  # LADDER-TV-24: then AVG 30M, then 20M
+        await ok(ten_players, "/ladder absent", "p10")
+        await play_night(ten_players, present, groups=3, week=week)
+        latest = await last_night_results(ten_players)
+        assert latest["P10"].games[0]["placement"] == value, latest["P10"].games
+    # LADDER-TV-24, LADDER-AMB-32: the first use on the machine locks the order
+    await refused(
+        ten_players, '/ladder premakeup order machine:"Attack from Mars" order:S1,S2,AVG', as_member="p10",
+        rule=None, message="Order locked",
+    )  # fmt: skip
+
+
+async def last_night_results(league: RunningBot) -> dict[str, LadderResult]:
+    async with league.db.reading() as session:
+        last = (await session.exec(select(func.max(col(LadderResult.night_id))))).one()
+        rows = (await session.exec(select(LadderResult).where(LadderResult.night_id == last))).all()
+    by_id = {row.ladder_player_id: row for row in rows}
+    names = await results_by_name(league)
+    return {name.upper(): by_id[result.ladder_player_id] for name, result in names.items()}
