@@ -127,7 +127,9 @@ def regime_ghost(current: MachinePremakeups | None, options: LadderOptions) -> i
 
 
 def half_normalizer_ghost(normalizer: int, options: LadderOptions) -> int:
-    """LADDER-GHOST-1, LADDER-AMB-9: half the machine's normalizer, rounded to the nearest 10."""
+    """LADDER-GHOST-1, LADDER-AMB-9: half the machine's normalizer, rounded to the nearest 10.
+
+    LADDER-TV-8, LADDER-TV-9: a 50,000,000 normalizer places an absent player at 25,000,000."""
     return round10(Fraction(normalizer, 2), half=options.round_half)
 
 

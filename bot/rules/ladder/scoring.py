@@ -99,6 +99,7 @@ def placement_order(
             if sorted(settled) != sorted(present):
                 return TieNeedsPlayoff(tuple(sorted(present)))
             present = settled
+        # LADDER-TV-9: two ghosts at 25M, the better-ranked absent player first
         absent = [e.player for e in sorted((e for e in level if e.kind.absent), key=lambda e: e.rank)]
         order += present + absent
     return tuple(order)

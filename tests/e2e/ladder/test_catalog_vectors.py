@@ -4,20 +4,24 @@ results."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
+import pytest
 from sqlmodel import col, func, select
 
 from bot.clock import ManualClock
+from storage.db import Database
 from storage.ladder import LadderResult
-from tests.e2e.harness import RunningBot
-from tests.e2e.ladder.test_night import PLAYERS, ok, results_by_name
+from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
 
+M = 1_000_000
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
-async def play_night(league: RunningBot, sheets: dict[str, list[int]], groups: int, week: int = 1) -> None:
+async def play_night(league: RunningBot, sheets: dict[str, list[float]], groups: int, week: int = 1) -> None:
     """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
     millions) and close the night."""
     if week > 1:
@@ -29,7 +33,7 @@ async def play_night(league: RunningBot, sheets: dict[str, list[int]], groups: i
         await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
     for name, millions in sheets.items():
         await ok(league, "/ladder checkin", name)
-        scores = " ".join(f"{m * 1_000_000:,}" for m in millions)
+        scores = " ".join(f"{round(m * 1_000_000):,}" for m in millions)
         await ok(league, f'/ladder score game:1 score:"{scores}"', name)
     await ok(league, "/ladder night close", "alice")
 
@@ -78,6 +82,76 @@ async def test_three_and_four_player_games_and_match_bonuses_of_the_catalog(ten_
     # LADDER-TV-13 (second case, all present), LADDER-AMB-2: 14 / 12 / 8 / 6; 14 > 20, 12 > 14 and 14 > 26
     # all fail → bonus 3 / 2 / 2 / 1
     assert [line[p][:2] for p in ("p7", "p8", "p9", "p10")] == [(14, 3), (12, 2), (8, 2), (6, 1)]
+
+
+@pytest.fixture
+async def four_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """The ten-player league's set-up with p1-p4 only (p1 the best by skill) and every normalizer 50,000,000."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(NIGHT)
+        league.emulator.quiet_window = 0.001
+        await ok(league, '/league create name:"Jersey Ladder" format:ladder commissioner_role:@Commissioner', "owner")
+        await ok(league, '/venue add name:"The Break"', "alice")
+        for machine in MACHINES:
+            await ok(league, f'/machine add venue:"The Break" model:"{machine}"', "alice")
+            await ok(league, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
+        for number, name in enumerate(PLAYERS[:4]):
+            league.emulator.add_member(name)
+            await ok(league, f"/ladder join skill:{10 - number}", name)
+        yield league
+
+
+async def test_two_player_games_and_match_bonuses_of_the_catalog(four_players: RunningBot) -> None:
+    """Four players make two groups of two, {p1,p2} and {p3,p4}; the games are LADDER-TV-3's, the week totals
+    LADDER-TV-14's."""
+    await play_night(
+        four_players,
+        {
+            "p1": [30, 29.99, 20, 20, 20],
+            "p2": [10, 10, 10, 10, 10],
+            "p3": [30, 20, 20, 10, 10],
+            "p4": [10, 10, 10, 20, 30],
+        },
+        groups=2,
+    )
+    results = await results_by_name(four_players)
+    # LADDER-AMB-11: 4 players → groups of 2 and 2
+    assert results["p1"].group_id == results["p2"].group_id != results["p3"].group_id == results["p4"].group_id
+    points = {name: [game["points"] for game in results[name].games] for name in PLAYERS[:4]}
+    # LADDER-TV-3, LADDER-AMB-1: base 3-0; 30M >= 3 x 10M → 4-0, 29,990,000 vs 10M → 3-1
+    assert (points["p1"][:2], points["p2"][:2]) == ([4, 3], [0, 1])
+    # LADDER-TV-14, LADDER-AMB-1: U 16, V 4: 16 >= 12 → bonus 4-0; U 11, V 9: 11 >= 27 fails → 3-1
+    bonus = {name: (results[name].game_points, results[name].bonus) for name in PLAYERS[:4]}
+    assert [bonus[p] for p in PLAYERS[:4]] == [(16, 4), (4, 0), (11, 3), (9, 1)]
+
+
+async def test_a_half_normalizer_ghost_in_a_two_player_group(four_players: RunningBot) -> None:
+    """LADDER-TV-8, LADDER-AMB-9: normalizer 50M, so absent p2 (no premakeups) is placed at 25M with 0 points
+    in every game; p1 scores 70M (3), 75M (≥ 1.5 x 50M: 4) and 20M (below the ghost: still 3)."""
+    await ok(four_players, "/ladder absent", "p2")
+    sheets = {"p1": [70, 75, 20, 70, 70], "p3": [30] * 5, "p4": [20] * 5}
+    await play_night(four_players, sheets, groups=2)
+    results = await results_by_name(four_players)
+    assert [(g["kind"], g["placement"], g["points"]) for g in results["p2"].games] == [("half_ghost", 25 * M, 0)] * 5
+    assert [game["points"] for game in results["p1"].games][:3] == [3, 4, 3]
+
+
+async def test_two_half_normalizer_ghosts_in_a_four_player_group(ten_players: RunningBot) -> None:
+    """LADDER-TV-9, LADDER-AMB-9: normalizer 50M; p8 (rank 8) and p10 (rank 10) are absent
+    without premakeups, both placed at 25M (p8 ahead on rank; the points do not depend on it). p7 40M, p9 10M: placement p7, p8, p10, p9;
+    40 > 25 + 25 fails → 3rd's point falls to p10 and is lost; 25 > 25 + 10 fails → p9 gets the 4th's +1."""
+    for machine in MACHINES:
+        await ok(ten_players, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
+    for name in ("p8", "p10"):
+        await ok(ten_players, "/ladder absent", name)
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS[:6])} | {"p7": [40] * 5, "p9": [10] * 5}
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    first = {name: results[name].games[0] for name in ("p7", "p8", "p9", "p10")}
+    assert first["p8"]["placement"] == first["p10"]["placement"] == 25 * M
+    assert [first[p]["points"] for p in ("p7", "p8", "p10", "p9")] == [3, 0, 0, 1]
 
 
 async def premakeups(league: RunningBot, name: str, machine: str, *scores: str) -> None:
