@@ -78,7 +78,9 @@ def record_premakeup(
 def set_order(
     current: MachinePremakeups, order: Sequence[Slot], *, any_use_this_season: bool, options: LadderOptions
 ) -> MachinePremakeups:
-    """LADDER-PMU-3, LADDER-AMB-32: the player orders the three values until the first use locks it."""
+    """LADDER-PMU-3, LADDER-AMB-32: the player orders the three values until the first use locks it.
+
+    LADDER-TV-24: a change after the first use is refused "Order locked"."""
     if sorted(order) != sorted(Slot):
         raise RuleViolation("LADDER-PMU-3", "Give each of S1, S2 and AVG exactly once, e.g. S2,AVG,S1.")
     locked = bool(current.used) or (options.pmu_order_lock == "global" and any_use_this_season)
@@ -105,7 +107,9 @@ def use_premakeup(current: MachinePremakeups, options: LadderOptions) -> tuple[i
 
 
 def _descending(current: MachinePremakeups, options: LadderOptions) -> tuple[Slot, ...]:
-    """LADDER-AMB-7: no order set → highest value first; equal values keep S1, S2, AVG order."""
+    """LADDER-AMB-7: no order set → highest value first; equal values keep S1, S2, AVG order.
+
+    LADDER-TV-24: 20M, 40M and AVG 30M are used 40M, 30M, 20M."""
     return tuple(sorted(Slot, key=lambda slot: -current.value(slot, options)))
 
 
@@ -123,7 +127,9 @@ def regime_ghost(current: MachinePremakeups | None, options: LadderOptions) -> i
 
 
 def half_normalizer_ghost(normalizer: int, options: LadderOptions) -> int:
-    """LADDER-GHOST-1, LADDER-AMB-9: half the machine's normalizer, rounded to the nearest 10."""
+    """LADDER-GHOST-1, LADDER-AMB-9: half the machine's normalizer, rounded to the nearest 10.
+
+    LADDER-TV-8, LADDER-TV-9: a 50,000,000 normalizer places an absent player at 25,000,000."""
     return round10(Fraction(normalizer, 2), half=options.round_half)
 
 

@@ -66,7 +66,10 @@ class TieNeedsPlayoff:
 
 
 def round10(value: Fraction | int, *, half: str = "up") -> int:
-    """Nearest multiple of 10 (LADDER-PMU-2); exact halves round up by default (LADDER-AMB-6)."""
+    """Nearest multiple of 10 (LADDER-PMU-2); exact halves round up by default (LADDER-AMB-6).
+
+    LADDER-TV-5: (12,345,670 + 23,456,780) / 2 = 17,901,225 → 17,901,230; 1,617,283.5 → 1,617,280.
+    """
     tens = Fraction(value) / 10
     floor = tens.numerator // tens.denominator
     remainder = tens - floor
@@ -96,6 +99,7 @@ def placement_order(
             if sorted(settled) != sorted(present):
                 return TieNeedsPlayoff(tuple(sorted(present)))
             present = settled
+        # LADDER-TV-9: two ghosts at 25M, the better-ranked absent player first
         absent = [e.player for e in sorted((e for e in level if e.kind.absent), key=lambda e: e.rank)]
         order += present + absent
     return tuple(order)
@@ -128,11 +132,14 @@ def game_points(
     by_player = {e.player: e for e in entries}
     ranked = [by_player[p] for p in order]
     scores = [e.placement for e in ranked]
-    awards = list(BASE_POINTS[size])
+    awards = list(BASE_POINTS[size])  # LADDER-AMB-1 (2 players 3-0), LADDER-AMB-2 (4 players 3-2-1-0)
     voided = 0
 
     def first_place_point(earned: bool, fallback: int | None) -> None:
-        """The decisive 1st-place point; a premakeup 1st never receives it (LADDER-SCORE-2, LADDER-AMB-4)."""
+        """The decisive 1st-place point; a premakeup 1st never receives it (LADDER-SCORE-2, LADDER-AMB-4).
+
+        LADDER-TV-10: a premakeup 90M > 30M + 20M still scores 3; the point is void (or goes to 3rd).
+        """
         nonlocal voided
         if earned and ranked[0].kind is EntryKind.PREMAKEUP:
             if options.pmu_4th_point == "to_third" and fallback is not None:
@@ -158,10 +165,11 @@ def game_points(
                 voided += points[present.player]
                 points[present.player] = 0
             return GameResult(order, points, voided)
-        first_place_point(scores[0] >= 3 * scores[1], 1)
+        first_place_point(scores[0] >= 3 * scores[1], 1)  # LADDER-AMB-1, LADDER-TV-3: 30M >= 3 x 10M → 4-0
     elif size == 3:
+        # LADDER-TV-1: 50 > 25 + 20 → 4-2-0; LADDER-TV-2, LADDER-AMB-3: strict, 45 > 25 + 20 fails → 3-2-1
         first_place_point(scores[0] > scores[1] + scores[2], 2)
-    else:
+    else:  # LADDER-TV-4: 100/40/30/5 → 4-3-1-0, 60/40/30/20 → 3-2-2-1
         first_place_point(scores[0] > scores[1] + scores[2], 2)
         awards[1 if scores[1] > scores[2] + scores[3] else 3] += 1
     points = {}
@@ -258,10 +266,10 @@ def match_bonus(lines: Sequence[NightLine], options: LadderOptions) -> MatchResu
     tns = [line.tns for line in ranked]
     awards = list(BASE_POINTS[size])
     if size == 2:
-        awards[0 if pts[0] >= 3 * pts[1] else 1] += 1
+        awards[0 if pts[0] >= 3 * pts[1] else 1] += 1  # LADDER-TV-14: 16 >= 3 x 4 → 4-0; 11 >= 27 fails → 3-1
     elif size == 3:
-        awards[_three_player_point(pts, tns, options)] += 1
-    else:
+        awards[_three_player_point(pts, tns, options)] += 1  # LADDER-TV-11, LADDER-TV-12
+    else:  # LADDER-TV-13: 14 / 12 / 8 / 6 → 3 / 2 / 2 / 1
         awards[_beats(pts[0], pts[1] + pts[2], tns[0], tns[1] + tns[2], 0, 2)] += 1
         awards[_beats(pts[1], pts[2] + pts[3], tns[1], tns[2] + tns[3], 1, 3)] += 1
         if _beats(pts[0], pts[1] + pts[2] + pts[3], tns[0], tns[1] + tns[2] + tns[3], 0, -1) == 0:

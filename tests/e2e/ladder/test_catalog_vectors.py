@@ -1,0 +1,214 @@
+"""The catalog's LADDER worked examples (LADDER-TV-*) played through the bot: the scores go in with
+/ladder score, the night is closed with /ladder night close, and the points are read back from the stored
+results."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+from sqlmodel import col, func, select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.ladder import LadderResult
+from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok, results_by_name
+from tests.e2e.season import refused
+
+M = 1_000_000
+FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
+
+
+async def play_night(league: RunningBot, sheets: dict[str, list[float]], groups: int, week: int = 1) -> None:
+    """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
+    millions) and close the night."""
+    if week > 1:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(timedelta(days=7))
+    await ok(league, "/ladder night open", "alice")
+    for group in range(1, groups + 1):
+        await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
+    for name, millions in sheets.items():
+        await ok(league, "/ladder checkin", name)
+        scores = " ".join(f"{round(m * 1_000_000):,}" for m in millions)
+        await ok(league, f'/ladder score game:1 score:"{scores}"', name)
+    await ok(league, "/ladder night close", "alice")
+
+
+async def test_three_and_four_player_games_and_match_bonuses_of_the_catalog(ten_players: RunningBot) -> None:
+    """Ten players: groups {p1,p2,p3}, {p4,p5,p6}, {p7,p8,p9,p10}, each game one worked example."""
+    await play_night(
+        ten_players,
+        {
+            # group 1, X = p1, Y = p3, Z = p2. Game 1 is LADDER-TV-1 (P = p1, R = p3, Q = p2), games 3 and 4
+            # LADDER-TV-2's close and exact cases
+            "p1": [50, 50, 40, 45, 40],
+            "p2": [20, 10, 20, 25, 25],
+            "p3": [25, 20, 25, 20, 20],
+            # group 2, X = p4, Y = p5, Z = p6: every game 3-2-1, TNS 5.0 / 3.5 / 2.0 (normalizer 20M)
+            "p4": [20, 20, 20, 20, 20],
+            "p5": [15, 15, 15, 15, 10],
+            "p6": [7, 7, 7, 7, 12],
+            # group 3, W = p7, X = p8, Y = p9, Z = p10: games 1 and 2 are LADDER-TV-4's two games
+            "p7": [100, 60, 25, 30, 10],
+            "p8": [40, 40, 30, 20, 20],
+            "p9": [30, 30, 10, 10, 15],
+            "p10": [5, 20, 5, 15, 30],
+        },
+        groups=3,
+    )
+    results = await results_by_name(ten_players)
+    points = {name: [game["points"] for game in results[name].games] for name in PLAYERS}
+    # LADDER-TV-1: 50 > 25 + 20, so P (p1) 4, R (p3) 2, Q (p2) 0
+    assert (points["p1"][0], points["p3"][0], points["p2"][0]) == (4, 2, 0)
+    # LADDER-TV-2, LADDER-AMB-3: 40 > 45 no → 3-2-1; exactly 45 > 45 no (strict) → 3-2-1, the point to 3rd
+    assert (points["p1"][2], points["p3"][2], points["p2"][2]) == (3, 2, 1)
+    assert (points["p1"][3], points["p2"][3], points["p3"][3]) == (3, 2, 1)
+    # LADDER-TV-4, LADDER-AMB-2: base 3-2-1-0; 100/40/30/5 → 4-3-1-0 and 60/40/30/20 → 3-2-2-1 (sums 8)
+    assert [points[p][0] for p in ("p7", "p8", "p9", "p10")] == [4, 3, 1, 0]
+    assert [points[p][1] for p in ("p7", "p8", "p9", "p10")] == [3, 2, 2, 1]
+    line = {
+        name: (results[name].game_points, results[name].bonus, results[name].game_points + results[name].bonus)
+        for name in PLAYERS
+    }
+    # LADDER-TV-11: week game points 17 / 8 / 5, 17 > 13 → bonus 4 / 2 / 0, week TLP 21 / 10 / 5
+    assert [line[p] for p in ("p1", "p3", "p2")] == [(17, 4, 21), (8, 2, 10), (5, 0, 5)]
+    # LADDER-TV-12, LADDER-AMB-3 (case2_literal): 15 = 9 + 6 and TNS 5.0 > 5.5 fails, so the point goes to
+    # the higher TNS of 2nd and 3rd (3.5 > 2.0): bonus 3 / 3 / 0
+    assert [line[p][:2] for p in ("p4", "p5", "p6")] == [(15, 3), (9, 3), (6, 0)]
+    # LADDER-TV-13 (second case, all present), LADDER-AMB-2: 14 / 12 / 8 / 6; 14 > 20, 12 > 14 and 14 > 26
+    # all fail → bonus 3 / 2 / 2 / 1
+    assert [line[p][:2] for p in ("p7", "p8", "p9", "p10")] == [(14, 3), (12, 2), (8, 2), (6, 1)]
+
+
+@pytest.fixture
+async def four_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """The ten-player league's set-up with p1-p4 only (p1 the best by skill) and every normalizer 50,000,000."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(NIGHT)
+        league.emulator.quiet_window = 0.001
+        await ok(league, '/league create name:"Jersey Ladder" format:ladder commissioner_role:@Commissioner', "owner")
+        await ok(league, '/venue add name:"The Break"', "alice")
+        for machine in MACHINES:
+            await ok(league, f'/machine add venue:"The Break" model:"{machine}"', "alice")
+            await ok(league, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
+        for number, name in enumerate(PLAYERS[:4]):
+            league.emulator.add_member(name)
+            await ok(league, f"/ladder join skill:{10 - number}", name)
+        yield league
+
+
+async def test_two_player_games_and_match_bonuses_of_the_catalog(four_players: RunningBot) -> None:
+    """Four players make two groups of two, {p1,p2} and {p3,p4}; the games are LADDER-TV-3's, the week totals
+    LADDER-TV-14's."""
+    await play_night(
+        four_players,
+        {
+            "p1": [30, 29.99, 20, 20, 20],
+            "p2": [10, 10, 10, 10, 10],
+            "p3": [30, 20, 20, 10, 10],
+            "p4": [10, 10, 10, 20, 30],
+        },
+        groups=2,
+    )
+    results = await results_by_name(four_players)
+    # LADDER-AMB-11: 4 players → groups of 2 and 2
+    assert results["p1"].group_id == results["p2"].group_id != results["p3"].group_id == results["p4"].group_id
+    points = {name: [game["points"] for game in results[name].games] for name in PLAYERS[:4]}
+    # LADDER-TV-3, LADDER-AMB-1: base 3-0; 30M >= 3 x 10M → 4-0, 29,990,000 vs 10M → 3-1
+    assert (points["p1"][:2], points["p2"][:2]) == ([4, 3], [0, 1])
+    # LADDER-TV-14, LADDER-AMB-1: U 16, V 4: 16 >= 12 → bonus 4-0; U 11, V 9: 11 >= 27 fails → 3-1
+    bonus = {name: (results[name].game_points, results[name].bonus) for name in PLAYERS[:4]}
+    assert [bonus[p] for p in PLAYERS[:4]] == [(16, 4), (4, 0), (11, 3), (9, 1)]
+
+
+async def test_a_half_normalizer_ghost_in_a_two_player_group(four_players: RunningBot) -> None:
+    """LADDER-TV-8, LADDER-AMB-9: normalizer 50M, so absent p2 (no premakeups) is placed at 25M with 0 points
+    in every game; p1 scores 70M (3), 75M (≥ 1.5 x 50M: 4) and 20M (below the ghost: still 3)."""
+    await ok(four_players, "/ladder absent", "p2")
+    sheets = {"p1": [70, 75, 20, 70, 70], "p3": [30] * 5, "p4": [20] * 5}
+    await play_night(four_players, sheets, groups=2)
+    results = await results_by_name(four_players)
+    assert [(g["kind"], g["placement"], g["points"]) for g in results["p2"].games] == [("half_ghost", 25 * M, 0)] * 5
+    assert [game["points"] for game in results["p1"].games][:3] == [3, 4, 3]
+
+
+async def test_two_half_normalizer_ghosts_in_a_four_player_group(ten_players: RunningBot) -> None:
+    """LADDER-TV-9, LADDER-AMB-9: normalizer 50M; p8 (rank 8) and p10 (rank 10) are absent
+    without premakeups, both placed at 25M (p8 ahead on rank; the points do not depend on it). p7 40M, p9 10M: placement p7, p8, p10, p9;
+    40 > 25 + 25 fails → 3rd's point falls to p10 and is lost; 25 > 25 + 10 fails → p9 gets the 4th's +1."""
+    for machine in MACHINES:
+        await ok(ten_players, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
+    for name in ("p8", "p10"):
+        await ok(ten_players, "/ladder absent", name)
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS[:6])} | {"p7": [40] * 5, "p9": [10] * 5}
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    first = {name: results[name].games[0] for name in ("p7", "p8", "p9", "p10")}
+    assert first["p8"]["placement"] == first["p10"]["placement"] == 25 * M
+    assert [first[p]["points"] for p in ("p7", "p8", "p10", "p9")] == [3, 0, 0, 1]
+
+
+async def premakeups(league: RunningBot, name: str, machine: str, *scores: str) -> None:
+    for score in scores:
+        await ok(league, f'/ladder premakeup declare machine:"{machine}" with:"bob and carol"', name)
+        await ok(league, f'/ladder premakeup record machine:"{machine}" score:{score}', name)
+
+
+async def test_premakeup_averages_and_use_order_of_the_catalog(ten_players: RunningBot) -> None:
+    """p1 records the catalog's premakeup pairs and reads them back; p3, p4 and p10 miss a night with
+    premakeups on Attack from Mars, game 1."""
+    await premakeups(ten_players, "p1", "Black Knight", "20,000,000", "40,000,000")
+    await premakeups(ten_players, "p1", "Cirqus Voltaire", "12,345,670", "23,456,780")
+    await premakeups(ten_players, "p1", "Demolition Man", "1,234,567", "2,000,000")
+    shown = await ok(ten_players, "/ladder premakeup show", "p1")
+    # LADDER-TV-5, LADDER-AMB-6: AVG = round10((S1 + S2) / 2), an exact half rounded up
+    assert "S1 20,000,000 · S2 40,000,000 · AVG 30,000,000" in shown, shown
+    assert "S1 12,345,670 · S2 23,456,780 · AVG 17,901,230" in shown, shown
+    assert "S1 1,234,567 · S2 2,000,000 · AVG 1,617,280" in shown, shown
+
+    await premakeups(ten_players, "p3", "Attack from Mars", "90,000,000")
+    await premakeups(ten_players, "p4", "Attack from Mars", "20,000,000", "40,000,000")
+    await ok(ten_players, '/ladder premakeup order machine:"Attack from Mars" order:S1,S2,AVG', "p4")
+    await premakeups(ten_players, "p10", "Attack from Mars", "20,000,000", "40,000,000")
+    for name in ("p3", "p4", "p10"):
+        await ok(ten_players, "/ladder absent", name)
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p3", "p4", "p10")}
+    sheets["p1"], sheets["p2"] = [30] * 5, [20] * 5
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    first = {name: results[name].games[0] for name in PLAYERS}
+    # LADDER-TV-10, LADDER-AMB-4: p3's premakeup 90M > 30M + 20M, but a premakeup 1st never gets the point,
+    # and by default nobody does: p3 3, p1 2, p2 0
+    assert first["p3"]["kind"] == "premakeup" and first["p3"]["placement"] == 90_000_000
+    assert (first["p3"]["points"], first["p1"]["points"], first["p2"]["points"]) == (3, 2, 0)
+    # LADDER-TV-24, LADDER-AMB-7: no order set → the 1st use is the highest (40M), then AVG 30M, then 20M;
+    # p4 set S1, S2, AVG before the first use, so p4's 1st use is 20M
+    assert first["p10"]["placement"] == 40_000_000 and first["p4"]["placement"] == 20_000_000
+    shown = await ok(ten_players, "/ladder premakeup show", "p10")
+    assert "Order S2 → AVG → S1; used S2" in shown, shown
+    present = sheets | {"p3": [9] * 5, "p4": [8] * 5}
+    for week, value in ((2, 30_000_000), (3, 20_000_000)):  # LADDER-TV-24: then AVG 30M, then 20M
+        await ok(ten_players, "/ladder absent", "p10")
+        await play_night(ten_players, present, groups=3, week=week)
+        latest = await last_night_results(ten_players)
+        assert latest["P10"].games[0]["placement"] == value, latest["P10"].games
+    # LADDER-TV-24, LADDER-AMB-32: the first use on the machine locks the order
+    await refused(
+        ten_players, '/ladder premakeup order machine:"Attack from Mars" order:S1,S2,AVG', as_member="p10",
+        rule=None, message="Order locked",
+    )  # fmt: skip
+
+
+async def last_night_results(league: RunningBot) -> dict[str, LadderResult]:
+    async with league.db.reading() as session:
+        last = (await session.exec(select(func.max(col(LadderResult.night_id))))).one()
+        rows = (await session.exec(select(LadderResult).where(LadderResult.night_id == last))).all()
+    by_id = {row.ladder_player_id: row for row in rows}
+    names = await results_by_name(league)
+    return {name.upper(): by_id[result.ladder_player_id] for name, result in names.items()}
