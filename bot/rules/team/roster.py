@@ -113,6 +113,8 @@ def validate_roster_change(
     the request's shape. Then every other problem is reported at once: -2 (role steps), -11, -8, TEAM-MULTI-1
     (each added player), TEAM-ROSTER-1, -3, -2 (the resulting roster), -5 (IFPA). The returned entries carry
     the ranks the IFPA check used; their rank date is the submission's local date (TEAM-AMB-13).
+    TEAM-TV-12 (a)–(h) is this function's worked example: full at 12, 6 starters kept, captains stay starters,
+    one or two captains, the 4 PM cutoff, no return after a drop, captains only.
     """
     if not context.requested_by_captain:
         names = " or ".join(e.name for e in state.captains)
@@ -310,6 +312,7 @@ def _check_not_frozen(effective_on: date, context: RosterContext, options: TeamO
     """TEAM-ROSTER-10: nothing may take effect after the last regular-season match date.
 
     Checked before the deadline so a change that could only land after the season says why.
+    TEAM-TV-21: an add submitted the day after the final regular-season match → "Rosters are frozen".
     """
     season_end = context.regular_season_ends_on
     if season_end is None:
@@ -353,6 +356,7 @@ def playoff_team_lock(
     `player_playoff_teams` are the player's teams in these playoffs; `locked_to` is the recorded choice or
     the team of the first playoff lineup that included the player. A lock applies only when another of
     the player's playoff teams is in the lineup team's conference.
+    TEAM-TV-22: P played T1's first playoff match, so a later T3 playoff lineup (same conference) with P is refused.
     """
     rivals = [
         t for t in player_playoff_teams if t.team_id != lineup_team.team_id and t.conference == lineup_team.conference

@@ -143,6 +143,7 @@ def game_result(game: GameScores, options: TeamOptions) -> GameResult:
     worth = game_points(game.kind, options)
     if game.forfeited_by:
         return _no_result() if game.forfeited_by == BOTH_SIDES else _won_by(_other(game.forfeited_by), worth)
+    # TEAM-TV-18 (b): HOME's pair outscores AWAY 80M to 40M, but a HOME slam tilt gives AWAY the game
     losing = frozenset(_side_of(game, p.player) for p in game.penalties if p.offence in GAME_LOSS_OFFENCES)
     if losing:
         return _no_result(Flag.GAME_LOSS_BOTH_SIDES) if losing == BOTH_SIDES else _won_by(_other(losing), worth)
@@ -155,6 +156,7 @@ def game_result(game: GameScores, options: TeamOptions) -> GameResult:
     if _tallies_wins(game, options):
         tally = _one_on_one_wins(game)
     else:
+        # TEAM-TV-2: 12,340,000 + 3,500,000 = 15,840,000 < 9,000,000 + 6,900,000 = 15,900,000, so AWAY wins
         tally = {side: sum(entry.score for entry in counted[side]) for side in Side}
     if tally[Side.HOME] == tally[Side.AWAY]:
         return GameResult(points=_nil(), winner=None, needs_replay=True)
@@ -320,7 +322,10 @@ def match_result(facts: MatchFacts, options: TeamOptions) -> MatchResult:
 
 
 def _venue_forfeit(loser: Side, options: TeamOptions) -> MatchResult:
-    """TEAM-VENUE-1/4: the team in breach gets a forfeit Loss with 0, the other a Win with 12."""
+    """TEAM-VENUE-1/4: the team in breach gets a forfeit Loss with 0, the other a Win with 12.
+
+    TEAM-TV-8 (a): HOME moves with a machine working and the venue open → HOME L 0, AWAY W 12.
+    """
     return MatchResult(
         points={loser: 0, loser.other: options.illegal_move_win_pts},
         outcome=_won(loser.other),

@@ -67,6 +67,8 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
     await enter_and_confirm(night, 1, 1, ("30,000,000", "20,000,000"), ("10,000,000", "9,000,000"))
     echo = await enter_and_confirm(night, 1, 2, ("12,340,000", "3,500,000"), ("9,000,000", "6,900,000"))
     assert "H3 12,340,000, H4 3,500,000, A3 9,000,000, A4 6,900,000" in echo
+    # TEAM-TV-2: the pairs' sums decide game 2: AWAY's 15,900,000 beats HOME's 15,840,000, so 2–2 after round 1
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 2}
 
     # Round 2, Doubles: HOME first; the same pair may not play twice (TEAM-LINEUP-6).
     repeat = await night.run(f"/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4 m1:{m1} m2:{m3}", "h1")
