@@ -139,9 +139,9 @@ async def test_a_half_normalizer_ghost_in_a_two_player_group(four_players: Runni
 
 
 async def test_two_half_normalizer_ghosts_in_a_four_player_group(ten_players: RunningBot) -> None:
-    """LADDER-TV-9, LADDER-AMB-9: normalizer 50M; p8 (rank 8) and p10 (rank 10) are absent
-    without premakeups, both placed at 25M (p8 ahead on rank; the points do not depend on it). p7 40M, p9 10M: placement p7, p8, p10, p9;
-    40 > 25 + 25 fails → 3rd's point falls to p10 and is lost; 25 > 25 + 10 fails → p9 gets the 4th's +1."""
+    """LADDER-TV-9, LADDER-AMB-9: normalizer 50M; p8 (rank 8) and p10 (rank 10) are absent without
+    premakeups, both placed at 25M (p8 ahead on rank; the points do not depend on it). p7 40M, p9 10M:
+    40 > 25 + 25 fails → 3rd's point falls to a ghost and is lost; 25 > 25 + 10 fails → p9 gets the 4th's +1."""
     for machine in MACHINES:
         await ok(ten_players, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
     for name in ("p8", "p10"):

@@ -151,7 +151,8 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
 
     nextweek = (await ladder.run("/ladder groups", as_member="p5")).text().lower()
     # LADDER-GROUP-3: p4 up, p3 down; LADDER-GROUP-4: G3 has 4, so p7 and p8 (10 points) go up, p6 and p5
-    # (10 points) come down
+    # (10 points) come down. LADDER-AMB-12: the double swap applies though only the lower group has 4, and the
+    # 10 points are week game points without the bonus (p5 has 10 + 2)
     assert "groups for week 2" in nextweek, nextweek
     blocks = nextweek.split("group ")[1:]
     members = [sorted(part.split()[1] for part in block.split("#")[1:]) for block in blocks]
