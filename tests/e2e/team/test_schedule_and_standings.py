@@ -363,3 +363,37 @@ async def test_the_away_winning_percentage_splits_teams_that_never_met_team_stan
     # TEAM-STAND-3: away winning % (1 of 1 against 0 of 1) splits them, after record and match points.
     assert rows[away_winner.name] == ("1-1", "12", "Away") and rows[home_winner.name][:2] == ("1-1", "12"), rows
     assert names.index(away_winner.name) < names.index(home_winner.name), names
+
+
+async def test_a_three_way_tie_restarts_once_a_team_is_separated_team_amb_10(season_league: RunningBot) -> None:
+    """Kings, Busters and Warriors beat Drain Masters and each other in a circle, all 2-1 with 21 match points.
+    Among the three, Kings took only 9 head-to-head points (a forfeit win) against 12 each for the others."""
+    league = season_league
+    await league.run("/schedule generate weeks:3 start:2027-03-01", as_member="alice")
+    matches, teams = await stored_matches(league), await teams_by_name(league)
+    facts = await Facts.load(league)
+
+    async def win(winner: str, loser: str, *, forfeit: bool) -> None:
+        match = between(matches, teams, winner, loser)
+        if forfeit:  # only the winner came: 9–0
+            await facts.attendance_forfeit(match, side_of(match, teams[winner]))
+        else:  # the loser moved the match without cause: 12–0
+            await facts.venue_forfeit(match, side_of(match, teams[loser]))
+
+    await win("Flipper Kings", "Ball Busters", forfeit=True)
+    await win("Ball Busters", "Tilt Warriors", forfeit=False)
+    await win("Tilt Warriors", "Flipper Kings", forfeit=False)
+    await win("Flipper Kings", "Drain Masters", forfeit=False)
+    await win("Ball Busters", "Drain Masters", forfeit=True)
+    await win("Tilt Warriors", "Drain Masters", forfeit=True)
+    league.bot.clock.set(datetime(2027, 3, 22, 9, 0, tzinfo=NEW_YORK))  # type: ignore[attr-defined]
+    reply = await league.run("/standings conference:east", as_member="fk3")
+    rows = table_rows(reply.embeds[0]["fields"][0]["value"])
+    # TEAM-AMB-10: the three-team mini-table separates Kings (9 head-to-head points); Busters and Warriors,
+    # still level, start again from the top and Busters' win over Warriors puts them first.
+    assert [(rank, name, mp, step) for rank, name, _, _, mp, step in rows] == [
+        ("1", "Ball Busters", "21", "H2H"),
+        ("2", "Tilt Warriors", "21", "H2H"),
+        ("3", "Flipper Kings", "21", "H2H-MP"),
+        ("4", "Drain Masters", "0", ""),
+    ], rows
