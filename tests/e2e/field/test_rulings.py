@@ -354,3 +354,49 @@ async def test_a_stuck_plunged_extra_ball_is_recorded_only(meet: RunningBot) -> 
     sheet = await league.run("/field maintenance", as_member=player)
     assert "Godzilla: stuck plunged extra ball (minor)" in sheet.content, sheet.content  # FIELD-MALF-6: recorded
     assert len(await machine_scores(league, 1)) == 4  # the game's scores stand
+
+
+async def test_officials_rank_by_their_roles_when_choosing_who_rules(sqlite_db: Database) -> None:
+    """FIELD-OFF-1 with FIELD-OFF-2: Alice holds the commissioner role (President), Vp and Stat the extra official
+    roles added in that order (Vice President, Statistician). Alice joins group 1, Vp group 2, Stat (arriving last,
+    both groups full) plays alone."""
+    async with running_bot(sqlite_db) as league:
+        league.emulator.quiet_window = 0.001
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 6, 1, 19, 0, tzinfo=ZONE))
+        await league.run(
+            '/league create name:"LPL" format:field timezone:America/Indiana/Indianapolis '
+            "commissioner_role:@Commissioner",
+            as_member="owner",
+        )
+        for role, member in (("VP", "vp"), ("Stat", "stat")):
+            league.emulator.add_role(role)
+            league.emulator.add_member(member, [role])
+            added = await league.run(f"/league config add_official_role:@{role}", as_member="alice")
+            assert "commissioners too" in added.content, added.content
+        await league.run('/venue add name:"MSA"', as_member="alice")
+        await league.run('/machine add venue:"MSA" model:"Godzilla"', as_member="alice")
+        for name in PLAYERS:
+            league.emulator.add_member(name)
+        for name in [*PLAYERS, "alice", "vp", "stat"]:
+            await league.run(f"/player register member:@{name}", as_member="alice")
+        for model in MACHINES[1:5]:
+            await league.run(f'/machine add venue:"MSA" model:"{model}"', as_member="alice")
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in PLAYERS:
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        for name in ("alice", "vp", "stat"):
+            await league.run("/field checkin", as_member=name)
+        groups = await groups_of(league)
+        assert groups[1][-1] == "alice" and groups[2][-1] == "vp", groups
+        claim = "/field malfunction machine:2 incident:catastrophic scores:stand member:@"
+        in_one = await league.run(claim + groups[1][0], as_member="stat")
+        # FIELD-OFF-1: with the President involved, the Vice President outranks the Statistician
+        assert in_one.ephemeral and "Vp rules on this" in in_one.content, in_one.content
+        in_two = await league.run(claim + groups[2][0], as_member="stat")
+        # FIELD-OFF-1: with the Vice President involved, the President outranks the Statistician
+        assert in_two.ephemeral and "Alice rules on this" in in_two.content, in_two.content
+        ruled = await league.run(claim + groups[2][0], as_member="alice")
+        assert "the scores on the machine stand" in ruled.content, ruled.content
