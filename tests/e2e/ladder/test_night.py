@@ -123,10 +123,12 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     # 3-player groups: 4-2-0 every game (50 > 20 + 10) → 20/10/0; bonus 4/2/0 → TLP 24/12/0 (LADDER-TV-11)
     for players in (groups[1], groups[2]):
         assert [results[p].game_points for p in players] == [20, 10, 0]
+        # LADDER-BONUS-1: ranked by week game points, the winner gets the bonus's 4 and the loser 0
         assert [results[p].bonus for p in players] == [4, 2, 0]
     # Group 3 with p10 absent: Attack from Mars on p10's highest premakeup (12M, LADDER-AMB-7): 50, 20, 12, 10
     # → 4, 2, 1, 1 (20 > 12 + 10 is false: 4th +1). The other four games: ghost at 10M, level with p9's 10M, so
     # p9 goes ahead (LADDER-AMB-10); 20 > 10 + 10 false → the 4th's point falls to the ghost and is lost.
+    # LADDER-SCORE-3: absent p10 has no usable premakeup for the other four games, so 0 points in each
     assert [results[p].game_points for p in ("p7", "p8", "p9", "p10")] == [20, 10, 5, 1]
     assert [results[p].bonus for p in ("p7", "p8", "p9", "p10")] == [5, 3, 1, 0]  # LADDER-BONUS-2, 4 players
     assert Fraction(results["p10"].tns) == Fraction(12, 20)  # premakeup counts, ghosts 0 (LADDER-NORM-2)
