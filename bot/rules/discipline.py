@@ -96,7 +96,10 @@ def require_in_good_standing(name: str, sanctions: Iterable[Sanction], *, season
 
 
 def second_warning_suspends(sanctions: Iterable[Sanction], *, season_id: int) -> bool:
-    """TEAM-DISC-2: with the warning just recorded, has the player had their 2nd warning this season?"""
+    """TEAM-DISC-2: with the warning just recorded, has the player had their 2nd warning this season?
+
+    TEAM-TV-19: warned in week 3 and again in week 8 of one season → suspended to the season's end.
+    """
     warnings = [s for s in sanctions if s.kind is DisciplineKind.WARNING and s.season_id == season_id and not s.lifted]
     return len(warnings) == WARNINGS_BEFORE_SUSPENSION
 

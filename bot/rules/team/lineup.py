@@ -390,7 +390,11 @@ def _check_machine_available(night: MatchNight, machine_id: MachineId) -> None:
 
 
 def _check_machine_use(night: MatchNight, machines: Iterable[MachineId | None]) -> None:
-    """TEAM-MACH-1: with more than one working machine, at least 2 machines a round and at most 2 games each."""
+    """TEAM-MACH-1: with more than one working machine, at least 2 machines a round and at most 2 games each.
+
+    TEAM-TV-16 (a) both Doubles games on M1 → "Use at least 2 machines"; (b) M1,M1,M2,M2 is fine, M1,M1,M1,M2 is not;
+    (c) a venue with a single working machine takes all four Singles games on it.
+    """
     if len(_available_machines(night)) <= 1:
         return
     uses = Counter(m for m in machines if m is not None)
@@ -586,7 +590,11 @@ def _check_minimum_play(
 
 def remove_machine(night: MatchNight, machine_id: MachineId, *, both_captains_agree: bool) -> frozenset[MachineId]:
     """TEAM-MACH-3: an annoying (minor) failure removes a machine only if both captains agree and at least two
-    other working machines stay. Returns the match's new set of removed machines; it never shrinks."""
+    other working machines stay. Returns the match's new set of removed machines; it never shrinks.
+
+    TEAM-TV-16 (d) M2 removed with M1 and M3 left is then refused in a later pick; (e) with only M1 and M2 at the
+    venue, removing M2 is refused (one other machine).
+    """
     _check_machine_available(night, machine_id)
     others = [m for m in _available_machines(night) if m.machine_id != machine_id]
     if not both_captains_agree or len(others) < 2:

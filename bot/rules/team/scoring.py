@@ -480,7 +480,10 @@ def _level_outcome(points: Mapping[Side, int], facts: MatchFacts) -> _Decision:
 
 
 def tiebreaker_winner(scores: TiebreakerScores) -> Side | None:
-    """TEAM-TB-4: the higher team score wins the match. Equal scores → None: replay it (TEAM-AMB-4 by analogy)."""
+    """TEAM-TB-4: the higher team score wins the match. Equal scores → None: replay it (TEAM-AMB-4 by analogy).
+
+    TEAM-TV-17: at 8–8, AWAY's 2,450,000,000 beats HOME's 1,980,000,000 → AWAY W, match points stay 8–8.
+    """
     if scores.home == scores.away:
         return None
     return Side.HOME if scores.home > scores.away else Side.AWAY
