@@ -76,6 +76,9 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
         ladder, '/ladder premakeup declare machine:"Attack from Mars" with:bob', as_member="p10",
         rule="LADDER-PMU-1", message="You already have 2 premakeup games on Attack from Mars",
     )  # fmt: skip
+    shown = await ok(ladder, "/ladder premakeup show", "p10")
+    # LADDER-PMU-2: the machine's third value is AVG = round10((8M + 12M) / 2) = 10M
+    assert "S1 8,000,000 · S2 12,000,000 · AVG 10,000,000" in shown, shown
     await ok(ladder, "/ladder absent", "p10")
 
     opened = await ladder.run("/ladder night open", as_member="alice")
@@ -135,7 +138,10 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
     assert Fraction(results["p7"].tns) == Fraction(5 * 50, 20)
     assert Fraction(results["p1"].tns) == 15
     assert results["p10"].presence.value == "premakeup"
-    assert [g["kind"] for g in results["p10"].games] == ["premakeup"] + ["half_ghost"] * 4  # LADDER-GHOST-6
+    # LADDER-PMU-7: no premakeup was ever recorded on the other four machines, so p10 is a half-normalizer ghost
+    # there with 0 points (LADDER-GHOST-6: placement and official side by side)
+    assert [g["kind"] for g in results["p10"].games] == ["premakeup"] + ["half_ghost"] * 4
+    assert [g["points"] for g in results["p10"].games] == [1, 0, 0, 0, 0]
 
     async with ladder.db.reading() as session:
         night = (await session.exec(select(LadderNight))).one()
