@@ -152,6 +152,7 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
             )
         ).one()
     assert p10.premakeup_uses == 1 and p10.missed_weeks == 1  # LADDER-PMU-5/9
+    assert p10.no_shows == 0  # LADDER-ATT-4: p10 told the league beforehand (`/ladder absent`): not a No-Show
     assert night.pot_cents == 3_000  # 10 × $6.00, half to the pot (LADDER-PAY-1)
     payouts = [(row.ladder_player_id, row.cents) for row in ledger if row.kind is LedgerKind.PAYOUT]
     assert [cents for _, cents in payouts] == [2_250, 750]  # p7 (TLP 25), then p1 over p4 on TNS (LADDER-PAY-2)
