@@ -5,11 +5,13 @@ under. `/standings what-if:` marks the playoff places under another count and st
 from __future__ import annotations
 
 from datetime import timedelta
+from fractions import Fraction
 from typing import Any
 
 from sqlmodel import col, select
 
 from bot.clock import ManualClock
+from bot.rules.ladder.scoring import show
 from storage.ladder import LadderLedger, LadderNight, LadderResult, LedgerKind
 from tests.e2e.harness import RunningBot
 from tests.e2e.ladder.test_night import PLAYERS, ladder, ok  # noqa: F401 (the fixture)
@@ -30,6 +32,11 @@ async def play_week(league: RunningBot, week: int) -> str:
         millions = 30 - (number * 3 + week) % 10  # every player a different score, another order each week
         await ok(league, f'/ladder score game:1 score:"{" ".join([f"{millions},000,000"] * 5)}"', name)
     return await ok(league, "/ladder night close", "alice")
+
+
+def ans_by_name(table: str) -> dict[str, str]:
+    rows = [line.split() for line in table.replace("`", "").splitlines()]
+    return {row[1].rstrip("★"): row[-2] for row in rows if len(row) == 5 and row[0].isdigit() and row[4].isdigit()}
 
 
 def week_line(payouts: str, week: int) -> str:
@@ -70,7 +77,13 @@ async def test_a_change_after_week_one_leaves_week_one_alone(ladder: RunningBot)
 
     await play_week(league, 2)
     assert await week_facts(league, 1) == week_one
-    _results, ledger, pot = await week_facts(league, 2)
+    results, ledger, pot = await week_facts(league, 2)
+    # LADDER-NORM-3: each player's ANS in the table is the average of their two weekly TNS values
+    tns = {
+        row[0]: [Fraction(week[4]) for week in (row, *[r for r in week_one[0] if r[0] == row[0]])] for row in results
+    }
+    shown = ans_by_name((await league.run("/standings", as_member="p1")).text())
+    assert shown == {f"P{n}": show(sum(tns[n], Fraction(0)) / 2) for n in range(1, 11)}, shown
     dues_paid = [cents for kind, cents in ledger if kind == LedgerKind.DUES.value]
     assert dues_paid and set(dues_paid) == {1000} and {c for k, c in week_one[1] if k == LedgerKind.DUES.value} == {600}
     assert pot == sum(dues_paid) // 2  # half the new dues (LADDER-PAY-1)
