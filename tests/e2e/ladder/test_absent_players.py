@@ -1,0 +1,43 @@
+"""Absent players on a ladder night of ten, through Discord: one without premakeups in group 1 and one who wins
+group 2 on premakeups, and what that does to next week's groups and the weekly payout."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from storage.ladder import LadderLedger, LedgerKind
+from tests.e2e.harness import RunningBot
+from tests.e2e.ladder.test_night import ok
+
+FIVE = ["Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Funhouse"]
+
+
+async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_absent_winner_is_not_paid(
+    ten_players: RunningBot,
+) -> None:
+    league = ten_players
+    for machine in FIVE:  # p5 plays one 50M premakeup on each machine before the night
+        await ok(league, f'/ladder premakeup declare machine:"{machine}" with:"bob and carol"', "p5")
+        await ok(league, f'/ladder premakeup record machine:"{machine}" score:50,000,000', "p5")
+    for name in ("p2", "p5"):
+        await ok(league, "/ladder absent", name)
+    await ok(league, "/ladder night open", "alice")
+    for group in (1, 2, 3):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
+    millions = {"p1": 20, "p3": 30, "p4": 20, "p6": 10, "p7": 40, "p8": 30, "p9": 20, "p10": 10}
+    for name, score in millions.items():
+        await ok(league, "/ladder checkin", name)
+        await ok(league, f'/ladder score game:1 score:"{" ".join([f"{score},000,000"] * 5)}"', name)
+    await ok(league, "/ladder night close", "alice")
+
+    async with league.db.reading() as session:
+        ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
+    # LADDER-PAY-3: p5 wins group 2 on premakeups, but an absent winner is not paid; p3 (group 1) and p7
+    # (group 3) take the 75/25 of the pot
+    assert [row.ladder_player_id for row in ledger if row.kind is LedgerKind.PAYOUT] == [3, 7]
+    nextweek = (await league.run("/ladder groups", as_member="p1")).text().lower()
+    members = [sorted(part.split()[1] for part in block.split("#")[1:]) for block in nextweek.split("group ")[1:]]
+    # LADDER-GROUP-5: p2, absent without premakeups, stays in group 1 and the loser of the two present players,
+    # p1, goes down in p2's place. LADDER-GROUP-6: p5 won group 2 on premakeups and moves up; the two present
+    # players p4 and p6 go down to group 3, where p7 and p8 come up from (LADDER-GROUP-4)
+    assert members == [["p2", "p3", "p5"], ["p1", "p7", "p8"], ["p10", "p4", "p6", "p9"]], members
