@@ -3,11 +3,15 @@ group 2 on premakeups, and what that does to next week's groups and the weekly p
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import col, select
 
-from storage.ladder import LadderLedger, LedgerKind
+from bot.clock import ManualClock
+from storage.ladder import LadderLedger, LadderResult, LedgerKind
 from tests.e2e.harness import RunningBot
-from tests.e2e.ladder.test_night import ok
+from tests.e2e.ladder.test_night import PLAYERS, ok
+from tests.e2e.season import refused
 
 FIVE = ["Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Funhouse"]
 
@@ -41,3 +45,46 @@ async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_a
     # p1, goes down in p2's place. LADDER-GROUP-6: p5 won group 2 on premakeups and moves up; the two present
     # players p4 and p6 go down to group 3, where p7 and p8 come up from (LADDER-GROUP-4)
     assert members == [["p2", "p3", "p5"], ["p1", "p7", "p8"], ["p10", "p4", "p6", "p9"]], members
+
+
+async def play_night(league: RunningBot, week: int, away: set[str]) -> str:
+    """Week `week` (a week after the last): every group on the same five games, the players not `away` 20M down to
+    11M, p1 best; the reply of the last scoresheet entered."""
+    if week > 1:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(timedelta(days=7))
+    await ok(league, "/ladder night open", "alice")
+    for group in (1, 2, 3):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
+    entered = ""
+    for number, name in enumerate(PLAYERS):
+        if name not in away:
+            await ok(league, "/ladder checkin", name)
+            entered = await ok(league, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
+    await ok(league, "/ladder night close", "alice")
+    return entered
+
+
+async def test_a_missing_second_premakeup_is_used_as_zero_and_closes_the_machine(ten_players: RunningBot) -> None:
+    league = ten_players
+    await ok(league, '/ladder premakeup declare machine:"Attack from Mars" with:"bob and carol"', "p10")
+    await ok(league, '/ladder premakeup record machine:"Attack from Mars" score:12,000,000', "p10")
+    for week in (1, 2):
+        await ok(league, "/ladder absent", "p10")
+        await play_night(league, week, {"p10"})
+    async with league.db.reading() as session:
+        rows = (
+            await session.exec(
+                select(LadderResult).where(LadderResult.ladder_player_id == 10).order_by(col(LadderResult.night_id))
+            )
+        ).all()
+    # LADDER-PMU-4: only S1 was recorded, so week 1 uses S1 (12M) and week 2 uses 0 for the missing S2
+    assert [row.games[0]["placement"] for row in rows] == [12_000_000, 0], [row.games for row in rows]
+    shown = await ok(league, "/ladder premakeup show", "p10")
+    # LADDER-PMU-4: S2 := 0, AVG := round10(12M / 2), and the machine is closed to more premakeups
+    assert "S1 12,000,000 · S2 0 · AVG 6,000,000" in shown and "closed after a zero was used" in shown, shown
+    await refused(
+        league, '/ladder premakeup declare machine:"Attack from Mars" with:"bob and carol"', as_member="p10",
+        rule="LADDER-PMU-4", message="Premakeups on Attack from Mars are closed after a zero was used",
+    )  # fmt: skip
