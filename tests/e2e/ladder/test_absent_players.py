@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlmodel import col, select
 
 from bot.clock import ManualClock
-from storage.ladder import LadderLedger, LadderResult, LedgerKind
+from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LadderStatus, LedgerKind
 from tests.e2e.harness import RunningBot
 from tests.e2e.ladder.test_night import PLAYERS, ok
 from tests.e2e.season import refused
@@ -47,9 +47,9 @@ async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_a
     assert members == [["p2", "p3", "p5"], ["p1", "p7", "p8"], ["p10", "p4", "p6", "p9"]], members
 
 
-async def play_night(league: RunningBot, week: int, away: set[str]) -> str:
+async def play_night(league: RunningBot, week: int, away: set[str], *, close: bool = True) -> str:
     """Week `week` (a week after the last): every group on the same five games, the players not `away` 20M down to
-    11M, p1 best; the reply of the last scoresheet entered."""
+    11M, p1 best; closed unless told not to. The reply of the last scoresheet entered."""
     if week > 1:
         clock = league.bot.clock
         assert isinstance(clock, ManualClock)
@@ -62,7 +62,8 @@ async def play_night(league: RunningBot, week: int, away: set[str]) -> str:
         if name not in away:
             await ok(league, "/ladder checkin", name)
             entered = await ok(league, f'/ladder score game:1 score:"{" ".join([f"{20 - number},000,000"] * 5)}"', name)
-    await ok(league, "/ladder night close", "alice")
+    if close:
+        await ok(league, "/ladder night close", "alice")
     return entered
 
 
@@ -88,3 +89,33 @@ async def test_a_missing_second_premakeup_is_used_as_zero_and_closes_the_machine
         league, '/ladder premakeup declare machine:"Attack from Mars" with:"bob and carol"', as_member="p10",
         rule="LADDER-PMU-4", message="Premakeups on Attack from Mars are closed after a zero was used",
     )  # fmt: skip
+
+
+async def test_a_third_no_show_drops_the_player_and_forfeits_the_dues(ten_players: RunningBot) -> None:
+    league = ten_players
+    for week in (1, 2):
+        await play_night(league, week, {"p10"})
+    # LADDER-ATT-5: with 2 No-Shows (no notice, no game) p10 is still playing
+    assert await ladder_player(league, 10) == (2, LadderStatus.ACTIVE)
+    await play_night(league, 3, {"p10"}, close=False)
+    # LADDER-ATT-5: the 3rd No-Show comes as p10's group starts game 3 without them, before the night closes,
+    # and drops p10 for the season
+    assert await ladder_player(league, 10) == (3, LadderStatus.DROPPED)
+    await ok(league, "/ladder night close", "alice")
+    async with league.db.reading() as session:
+        ledger = (await session.exec(select(LadderLedger).where(LadderLedger.ladder_player_id == 10))).all()
+    money = [(row.kind, row.cents) for row in ledger]
+    # LADDER-PAY-4: all the dues p10 paid (2 × $6.00) are forfeited in one ledger entry
+    assert money == [(LedgerKind.DUES, 600), (LedgerKind.DUES, 600), (LedgerKind.FORFEIT, 1_200)], money
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(days=7))
+    opened = (await league.run("/ladder night open", as_member="alice")).text()
+    # LADDER-ATT-6: week 4's groups leave the dropped p10 out: nine players in three groups of 3
+    assert "week 4 groups" in opened and "P10" not in opened and opened.count("#") == 9, opened
+
+
+async def ladder_player(league: RunningBot, ladder_player_id: int) -> tuple[int, LadderStatus]:
+    async with league.db.reading() as session:
+        entry = (await session.exec(select(LadderPlayer).where(LadderPlayer.id == ladder_player_id))).one()
+    return entry.no_shows, entry.status
