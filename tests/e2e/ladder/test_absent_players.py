@@ -119,3 +119,27 @@ async def ladder_player(league: RunningBot, ladder_player_id: int) -> tuple[int,
     async with league.db.reading() as session:
         entry = (await session.exec(select(LadderPlayer).where(LadderPlayer.id == ladder_player_id))).one()
     return entry.no_shows, entry.status
+
+
+async def test_ten_players_split_into_divisions_after_week_five(ten_players: RunningBot) -> None:
+    league = ten_players
+    for week in range(1, 6):
+        await play_night(league, week, set(), close=week < 5)
+    closed = (await league.run("/ladder night close", as_member="alice")).text()
+    # LADDER-REG-3: 10 players (8 or more) split in two; LADDER-DIV-1: n = 10 is even, so the top 5 by TLP
+    # (P1 90, P7 80, P5 75, P2 65, P4 64) go to A and the rest to B
+    assert "Division A: P1, P7, P5, P2, P4\nDivision B: P9, P3, P8, P6, P10" in closed, closed
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(days=7))
+    opened = (await league.run("/ladder night open", as_member="alice")).text()
+    # LADDER-DIV-2: week 6 plays within each division, at least 2 groups each, dealt by TLP rank from the top
+    groups = [line for line in opened.splitlines() if line.startswith("Group ")]
+    assert groups == [
+        "Group 1 · Division A: #1 P1",
+        "Group 2 · Division A: #3 P5",
+        "Group 3 · Division B: #6 P9",
+        "Group 4 · Division B: #8 P8",
+    ], opened
+    assert "#2 P7\nGame 1" in opened and "#4 P2\n#5 P4" in opened and "#7 P3\nGame 1" in opened, opened
+    assert "#9 P6\n#10 P10" in opened, opened
