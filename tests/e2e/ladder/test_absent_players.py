@@ -10,7 +10,7 @@ from sqlmodel import col, select
 from bot.clock import ManualClock
 from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LadderStatus, LedgerKind
 from tests.e2e.harness import RunningBot
-from tests.e2e.ladder.test_night import PLAYERS, ok
+from tests.e2e.ladder.test_night import PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
 
 FIVE = ["Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Funhouse"]
@@ -34,6 +34,10 @@ async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_a
         await ok(league, f'/ladder score game:1 score:"{" ".join([f"{score},000,000"] * 5)}"', name)
     await ok(league, "/ladder night close", "alice")
 
+    results = await results_by_name(league)
+    # LADDER-SCORE-2: p5's 50M premakeups beat p4 and p6 together (20M + 10M) in every game, but a premakeup
+    # 1st never gets the decisive point: 3 + 3 + 3 + 3 + 3, not 4 a game
+    assert [results[p].game_points for p in ("p5", "p4", "p6")] == [15, 10, 0]
     async with league.db.reading() as session:
         ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
     # LADDER-PAY-3: p5 wins group 2 on premakeups, but an absent winner is not paid; p3 (group 1) and p7
