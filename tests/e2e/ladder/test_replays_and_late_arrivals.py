@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from tests.e2e.harness import RunningBot
-from tests.e2e.ladder.test_night import NEW_YORK, PLAYERS, ok
+from tests.e2e.ladder.test_night import NEW_YORK, PLAYERS, ok, scores_by_name
 from tests.e2e.season import refused
 
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
@@ -68,3 +68,14 @@ async def test_a_late_arrival_cannot_enter_a_game_finished_before_they_came_ladd
     assert "**9,000,000**" in await ok(night, "/ladder score game:2 score:9,000,000", "p3")
     # An on-time player entering late is not a late arrival: p4 (group 2) checked in at noon.
     assert "**8,000,000**" in await ok(night, "/ladder score game:1 score:8,000,000", "p4")
+
+
+async def test_a_malfunction_that_stops_everyone_is_replayed_by_the_whole_group_ladder_pen_2(night: RunningBot) -> None:
+    """LADDER-PEN-2: a malfunction stops all of group 2's game 1; everyone replays it and the new results count,
+    lower or higher."""
+    for name, first, replay in (("p4", 30, 10), ("p5", 20, 40), ("p6", 10, 20)):
+        await ok(night, f"/ladder score game:1 score:{first},000,000", name)
+        await ok(night, f"/ladder score game:1 score:{replay},000,000 replay:replaces", name)
+    scores = {(name, game): score for name, game, score in await scores_by_name(night)}
+    # LADDER-PEN-2: the stored game-1 scores are the replay's, for every player of the group
+    assert [scores[(name, 1)] for name in ("p4", "p5", "p6")] == [10_000_000, 40_000_000, 20_000_000]
