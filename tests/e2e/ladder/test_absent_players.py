@@ -130,6 +130,10 @@ async def test_ten_players_split_into_divisions_after_week_five(ten_players: Run
     for week in range(1, 6):
         await play_night(league, week, set(), close=week < 5)
     closed = (await league.run("/ladder night close", as_member="alice")).text()
+    rows = {row[0]: row[1:3] for row in (line.split() for line in closed.splitlines()) if len(row) == 5}
+    # LADDER-BONUS-3 "case 2": in group 1, P1's 15 points equal P2's 10 + P3's 5 and P1's TNS 5 is not more than
+    # 4.75 + 4.5, so the point goes to the higher TNS of 2nd and 3rd: bonus 3 / 2 + 1 / 0
+    assert [rows[p] for p in ("P1", "P2", "P3")] == [["15", "3"], ["10", "3"], ["5", "0"]], closed
     # LADDER-REG-3: 10 players (8 or more) split in two; LADDER-DIV-1: n = 10 is even, so the top 5 by TLP
     # (P1 90, P7 80, P5 75, P2 65, P4 64) go to A and the rest to B
     assert "Division A: P1, P7, P5, P2, P4\nDivision B: P9, P3, P8, P6, P10" in closed, closed
