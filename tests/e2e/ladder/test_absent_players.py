@@ -126,6 +126,8 @@ async def ladder_player(league: RunningBot, ladder_player_id: int) -> tuple[int,
 
 
 async def test_ten_players_split_into_divisions_after_week_five(ten_players: RunningBot) -> None:
+    """Five nights of ten players, the division split at the close of week 5, then week 6 dealt per division,
+    where P1 plays a 2-player group against an absent P7's ghost."""
     league = ten_players
     for week in range(1, 6):
         await play_night(league, week, set(), close=week < 5)
@@ -151,3 +153,21 @@ async def test_ten_players_split_into_divisions_after_week_five(ten_players: Run
     ], opened
     assert "#2 P7\nGame 1" in opened and "#4 P2\n#5 P4" in opened and "#7 P3\nGame 1" in opened, opened
     assert "#9 P6\n#10 P10" in opened, opened
+
+    await ok(league, "/ladder absent", "p7")  # P1 plays group 1 against P7's half-normalizer ghost (10M)
+    for group in (1, 2, 3, 4):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
+    for number, name in enumerate(PLAYERS):
+        if name != "p7":
+            sheet = "5 30 20 20 20" if name == "p1" else " ".join([str(20 - number)] * 5)
+            await ok(league, "/ladder checkin", name)
+            await ok(league, f'/ladder score game:1 score:"{sheet.replace(" ", ",000,000 ")},000,000"', name)
+    await ok(league, "/ladder night close", "alice")
+    async with league.db.reading() as session:
+        p1 = (
+            await session.exec(
+                select(LadderResult).where(LadderResult.ladder_player_id == 1).order_by(col(LadderResult.night_id))
+            )
+        ).all()[-1]
+    # LADDER-GHOST-2: against a ghost P1 scores 3 even below it (5M < 10M), and 4 at 1.5 x 20M = 30M
+    assert [game["points"] for game in p1.games] == [3, 4, 3, 3, 3], p1.games
