@@ -84,7 +84,7 @@ class LadderRulingService:
                 raise InvalidInput(f"Group {group.number} has no game {game} tonight.")
             earlier = await _earlier(session, offender.id)
             zeroed, review = False, False
-            if kind is LadderOffence.DEATH_SAVE:
+            if kind is LadderOffence.DEATH_SAVE:  # LADDER-PEN-4: a death save or bang-back sets the score to 0
                 zeroed, step = True, "The score is 0 and placed by that 0 (LADDER-SCORE-4)."
             elif kind is LadderOffence.TILTED_ANOTHERS_BALL:
                 tonight = sum(1 for p, g in earlier if p.offence is kind and g.night_id == night.id)

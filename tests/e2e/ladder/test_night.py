@@ -252,7 +252,7 @@ async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> 
             games[4] = "20,000,000"  # level with p1 in game 5: a one-ball playoff (LADDER-AMB-5)
         await ok(ladder, f'/ladder score game:1 score:"{" ".join(games)}"', name)
     death = await ok(ladder, "/ladder penalty game:2 offence:death_save player:@p2", "p1")
-    assert "Their score for the game is 0" in death, death
+    assert "Their score for the game is 0" in death, death  # LADDER-PEN-4: p2's death save zeroes the game
     first = await ok(ladder, "/ladder penalty game:1 offence:tilted_anothers_ball player:@p3", "p1")
     assert "higher of the two scores" in first and "is 0" not in first, first
     second = await ok(ladder, "/ladder penalty game:3 offence:tilted_anothers_ball player:@p3", "alice")
