@@ -72,9 +72,17 @@ async def play_night(league: RunningBot, week: int, away: set[str], *, close: bo
 
 
 async def test_a_missing_second_premakeup_is_used_as_zero_and_closes_the_machine(ten_players: RunningBot) -> None:
+    """p10 records one premakeup on Attack from Mars, a new machine joins the league, and p10 misses two nights."""
     league = ten_players
     await ok(league, '/ladder premakeup declare machine:"Attack from Mars" with:"bob and carol"', "p10")
     await ok(league, '/ladder premakeup record machine:"Attack from Mars" score:12,000,000', "p10")
+    await ok(league, '/machine add venue:"The Break" model:"Twilight Zone"', "alice")
+    await ok(league, '/ladder normalizer machine:"Twilight Zone" value:20,000,000', "alice")
+    owing = await ok(league, '/ladder premakeup show machine:"Twilight Zone"', "p1")
+    # LADDER-PMU-8: a machine added now is owed a premakeup by every active player; on Attack from Mars, all but p10
+    assert ", ".join(f"P{n}" for n in range(1, 11)) in owing, owing
+    owing = await ok(league, '/ladder premakeup show machine:"Attack from Mars"', "p1")
+    assert ", ".join(f"P{n}" for n in range(1, 10)) in owing and "P10" not in owing.split("premakeup (")[-1], owing
     for week in (1, 2):
         await ok(league, "/ladder absent", "p10")
         await play_night(league, week, {"p10"})
