@@ -179,3 +179,16 @@ async def test_ten_players_split_into_divisions_after_week_five(ten_players: Run
         ).all()[-1]
     # LADDER-GHOST-2: against a ghost P1 scores 3 even below it (5M < 10M), and 4 at 1.5 x 20M = 30M
     assert [game["points"] for game in p1.games] == [3, 4, 3, 3, 3], p1.games
+
+
+async def test_a_late_notice_binds_only_when_given_by_three_on_league_day(ten_players: RunningBot) -> None:
+    """LADDER-ATT-3: p10's late notice at noon of league day binds; p9's at 16:00 does not. Neither comes."""
+    league = ten_players
+    await ok(league, "/ladder absent late:true", "p10")
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(hours=4))
+    await ok(league, "/ladder absent late:true", "p9")
+    await play_night(league, 1, {"p9", "p10"})
+    # LADDER-ATT-3: the binding notice (by 15:00) spares p10 a No-Show; p9's late one counts as no notice
+    assert [await ladder_player(league, n) for n in (9, 10)] == [(1, LadderStatus.ACTIVE), (0, LadderStatus.ACTIVE)]
