@@ -51,7 +51,7 @@ async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_a
     assert members == [["p2", "p3", "p5"], ["p1", "p7", "p8"], ["p10", "p4", "p6", "p9"]], members
 
 
-async def play_night(league: RunningBot, week: int, away: set[str], *, close: bool = True) -> str:
+async def play_night(league: RunningBot, week: int, away: set[str], *, close: bool = True, groups: int = 3) -> str:
     """Week `week` (a week after the last): every group on the same five games, the players not `away` 20M down to
     11M, p1 best; closed unless told not to. The reply of the last scoresheet entered."""
     if week > 1:
@@ -59,7 +59,7 @@ async def play_night(league: RunningBot, week: int, away: set[str], *, close: bo
         assert isinstance(clock, ManualClock)
         clock.advance(timedelta(days=7))
     await ok(league, "/ladder night open", "alice")
-    for group in (1, 2, 3):
+    for group in range(1, groups + 1):
         await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
     entered = ""
     for number, name in enumerate(PLAYERS):
@@ -192,3 +192,15 @@ async def test_a_late_notice_binds_only_when_given_by_three_on_league_day(ten_pl
     await play_night(league, 1, {"p9", "p10"})
     # LADDER-ATT-3: the binding notice (by 15:00) spares p10 a No-Show; p9's late one counts as no notice
     assert [await ladder_player(league, n) for n in (9, 10)] == [(1, LadderStatus.ACTIVE), (0, LadderStatus.ACTIVE)]
+
+
+async def test_seven_players_left_at_week_five_stay_one_division(ten_players: RunningBot) -> None:
+    """p8, p9 and p10 never come and are dropped at their 3rd No-Show; weeks 4 and 5 are played by seven."""
+    league = ten_players
+    for week in (1, 2, 3):
+        await play_night(league, week, {"p8", "p9", "p10"})
+    for week in (4, 5):
+        await play_night(league, week, {"p8", "p9", "p10"}, groups=2, close=False)
+        closed = await ok(league, "/ladder night close", "alice")
+    # LADDER-DIV-3: n = 7 active players at week 5 is below 8, so there is no division split
+    assert "week 5 final" in closed and "Division split" not in closed and "Division A" not in closed, closed
