@@ -212,3 +212,16 @@ async def last_night_results(league: RunningBot) -> dict[str, LadderResult]:
     by_id = {row.ladder_player_id: row for row in rows}
     names = await results_by_name(league)
     return {name.upper(): by_id[result.ladder_player_id] for name, result in names.items()}
+
+
+async def test_exact_equalities_of_a_four_player_match_go_to_tns(ten_players: RunningBot) -> None:
+    """Group 3 {p7,p8,p9,p10} plays 50M / 30M / 15M / 10M on every game: each game 4-3-1-0, so the week
+    game points are 20 / 15 / 5 / 0, with 1st = 2nd + 3rd and 1st = 2nd + 3rd + 4th exactly."""
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS[:6])}
+    sheets |= {"p7": [50] * 5, "p8": [30] * 5, "p9": [15] * 5, "p10": [10] * 5}
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    line = {name: (results[name].game_points, results[name].bonus) for name in ("p7", "p8", "p9", "p10")}
+    # LADDER-AMB-31: 20 = 15 + 5 goes to TNS, 50 > 30 + 15 → 1st +1; 15 > 5 → 2nd +1; 20 = 15 + 5 + 0 goes to
+    # TNS, 50 > 30 + 15 + 10 fails → no extra point: bonus 4 / 3 / 1 / 0
+    assert [line[p] for p in ("p7", "p8", "p9", "p10")] == [(20, 4), (15, 3), (5, 1), (0, 0)]
