@@ -225,3 +225,21 @@ async def test_exact_equalities_of_a_four_player_match_go_to_tns(ten_players: Ru
     # LADDER-AMB-31: 20 = 15 + 5 goes to TNS, 50 > 30 + 15 → 1st +1; 15 > 5 → 2nd +1; 20 = 15 + 5 + 0 goes to
     # TNS, 50 > 30 + 15 + 10 fails → no extra point: bonus 4 / 3 / 1 / 0
     assert [line[p] for p in ("p7", "p8", "p9", "p10")] == [(20, 4), (15, 3), (5, 1), (0, 0)]
+
+
+async def test_an_absent_player_without_premakeups_neither_moves_nor_lowers_their_ans(ten_players: RunningBot) -> None:
+    """p3 misses week 1 without premakeups (a half-normalizer ghost, last in group 1), then plays week 2."""
+    await ok(ten_players, "/ladder absent", "p3")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name != "p3"}, groups=3)
+    nextweek = (await ten_players.run("/ladder groups", as_member="p5")).text().lower()
+    blocks = nextweek.split("group ")[1:]
+    members = [sorted(part.split()[1] for part in block.split("#")[1:]) for block in blocks]
+    # LADDER-AMB-13: absent p3 is skipped when picking who moves down, so p2 (the lowest present) goes down
+    # for p4; p7 and p8 come up for p6 and p5
+    assert members == [["p1", "p3", "p4"], ["p2", "p7", "p8"], ["p10", "p5", "p6", "p9"]], members
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS)} | {"p3": [20] * 5}
+    await play_night(ten_players, sheets, groups=3, week=2)
+    table = (await ten_players.run("/ladder standings", as_member="p1")).text()
+    row = next(line.split() for line in table.splitlines() if line.startswith(tuple("0123456789")) and " P3 " in line)
+    # LADDER-AMB-25: ANS averages only the weeks played or on premakeups: p3's is week 2's TNS, 5 x 20M / 20M
+    assert row[-2] == "5.0000", table
