@@ -146,7 +146,8 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
             )
         ).one()
     assert p10.premakeup_uses == 1 and p10.missed_weeks == 1  # LADDER-PMU-5/9
-    assert night.pot_cents == 3_000  # 10 × $6.00, half to the pot (LADDER-PAY-1)
+    # LADDER-AMB-20: absent p10 owes the dues too, so the pot is half of 10 x $6.00 (LADDER-PAY-1)
+    assert night.pot_cents == 3_000
     payouts = [(row.ladder_player_id, row.cents) for row in ledger if row.kind is LedgerKind.PAYOUT]
     assert [cents for _, cents in payouts] == [2_250, 750]  # p7 (TLP 25), then p1 over p4 on TNS (LADDER-PAY-2)
     assert sum(row.cents for row in ledger if row.kind is LedgerKind.DUES) == 6_000
