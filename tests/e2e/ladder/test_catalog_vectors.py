@@ -12,7 +12,7 @@ from sqlmodel import col, func, select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.ladder import LadderResult
+from storage.ladder import LadderPlayer, LadderResult
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
@@ -243,3 +243,15 @@ async def test_an_absent_player_without_premakeups_neither_moves_nor_lowers_thei
     row = next(line.split() for line in table.splitlines() if line.startswith(tuple("0123456789")) and " P3 " in line)
     # LADDER-AMB-25: ANS averages only the weeks played or on premakeups: p3's is week 2's TNS, 5 x 20M / 20M
     assert row[-2] == "5.0000", table
+
+
+async def test_a_silent_absence_is_a_no_show_when_the_night_closes(ten_players: RunningBot) -> None:
+    """p3 neither checks in nor gives notice; p6 gives an absence notice; both play no game."""
+    await ok(ten_players, "/ladder absent", "p6")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p3", "p6")}, 3)
+    results = await results_by_name(ten_players)
+    async with ten_players.db.reading() as session:
+        entries = {row.id: row for row in (await session.exec(select(LadderPlayer))).all()}
+    no_shows = {name: entries[results[name].ladder_player_id].no_shows for name in PLAYERS}
+    # LADDER-AMB-22: the first No-Show is assessed at night's end, for no notice and no game: p3 only
+    assert no_shows == {name: 1 if name == "p3" else 0 for name in PLAYERS}, no_shows
