@@ -255,3 +255,19 @@ async def test_a_silent_absence_is_a_no_show_when_the_night_closes(ten_players: 
     no_shows = {name: entries[results[name].ladder_player_id].no_shows for name in PLAYERS}
     # LADDER-AMB-22: the first No-Show is assessed at night's end, for no notice and no game: p3 only
     assert no_shows == {name: 1 if name == "p3" else 0 for name in PLAYERS}, no_shows
+
+
+async def test_an_absence_notice_counts_only_before_seven_on_league_night(ten_players: RunningBot) -> None:
+    """p6 gives an absence notice at 18:50 on league night, p9 at 19:05; neither plays."""
+    clock = ten_players.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(hours=6, minutes=50))
+    await ok(ten_players, "/ladder absent", "p6")
+    clock.advance(timedelta(minutes=15))
+    await ten_players.run("/ladder absent", as_member="p9")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p6", "p9")}, 3)
+    results = await results_by_name(ten_players)
+    async with ten_players.db.reading() as session:
+        entries = {row.id: row for row in (await session.exec(select(LadderPlayer))).all()}
+    # LADDER-AMB-21: the 18:50 notice is valid (no No-Show); the 19:05 one is too late, so p9 is a No-Show
+    assert [entries[results[name].ladder_player_id].no_shows for name in ("p6", "p9")] == [0, 1]
