@@ -251,7 +251,8 @@ async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> 
     assert "higher of the two scores" in first and "is 0" not in first, first
     second = await ok(ladder, "/ladder penalty game:3 offence:tilted_anothers_ball player:@p3", "alice")
     assert "Their score for the game is 0" in second, second
-    await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    slam = await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    assert "The others replay without the slammer" in slam, slam  # LADDER-AMB-27: the others' replay counts
     repeat = await ok(ladder, "/ladder penalty game:2 offence:slam_intentional player:@p4", "alice")
     assert "expulsion" in repeat, repeat
     await refused(
