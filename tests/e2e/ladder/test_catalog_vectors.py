@@ -4,7 +4,7 @@ results."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import timedelta
 
 import pytest
@@ -21,7 +21,7 @@ M = 1_000_000
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
-async def play_night(league: RunningBot, sheets: dict[str, list[float]], groups: int, week: int = 1) -> None:
+async def play_night(league: RunningBot, sheets: Mapping[str, Sequence[float]], groups: int, week: int = 1) -> None:
     """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
     millions) and close the night."""
     if week > 1:
