@@ -238,6 +238,9 @@ async def test_an_absent_player_without_premakeups_neither_moves_nor_lowers_thei
     # LADDER-AMB-13: absent p3 is skipped when picking who moves down, so p2 (the lowest present) goes down
     # for p4; p7 and p8 come up for p6 and p5
     assert members == [["p1", "p3", "p4"], ["p2", "p7", "p8"], ["p10", "p5", "p6", "p9"]], members
+    ranks = [part.split()[0] + part.split()[1] for block in blocks for part in block.split("#")[1:]]
+    # LADDER-AMB-16: the ranks shown are the standings after week 1 (TLP, then ANS), no longer the skill order
+    assert ranks == ["1p1", "2p4", "10p3", "3p7", "5p2", "6p8", "4p5", "7p9", "8p10", "9p6"], ranks
     sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS)} | {"p3": [20] * 5}
     await play_night(ten_players, sheets, groups=3, week=2)
     table = (await ten_players.run("/ladder standings", as_member="p1")).text()
