@@ -127,6 +127,8 @@ async def test_the_ladder_playoff_places_are_posted_when_the_last_regular_night_
     [post] = messages(league, "announcements")
     places = (await league.run("/ladder playoffs", as_member="p5")).embeds[0]
     assert "Final standings" in post.text() and post.embeds[0]["fields"] == places["fields"]
+    seeds = places["fields"][0]["value"].split("\nAlternates: ")[0].splitlines()
+    assert len(seeds) == 3  # LADDER-AMB-19: clamp(10 // 3, 2, 6) = 3 playoff places for 10 players
     [picture] = post.attachments
     assert picture.filename == "playoffs.png" and Image.open(io.BytesIO(picture.data)).width >= 800
 

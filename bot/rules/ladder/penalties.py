@@ -62,7 +62,8 @@ class SlamRuling:
 
 def slam_tilt(kind: SlamKind, intentional_slams_this_season: int) -> SlamRuling:
     """LADDER-PEN-6: intentional or accidental → slammer 0 and the others replay; a malfunction only
-    replays the victim. A repeated intentional slam (2+ in a season) flags an expulsion review."""
+    replays the victim. A repeated intentional slam (2+ in a season) flags an expulsion review. The others'
+    replay scores count, the noted ones stay in the audit (LADDER-AMB-27)."""
     if kind is SlamKind.MALFUNCTION:
         return SlamRuling(False, False, False, False)
     intentional = kind is SlamKind.INTENTIONAL

@@ -4,7 +4,7 @@ results."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import timedelta
 
 import pytest
@@ -12,7 +12,7 @@ from sqlmodel import col, func, select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.ladder import LadderResult
+from storage.ladder import LadderPlayer, LadderResult
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
@@ -21,7 +21,7 @@ M = 1_000_000
 FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
-async def play_night(league: RunningBot, sheets: dict[str, list[float]], groups: int, week: int = 1) -> None:
+async def play_night(league: RunningBot, sheets: Mapping[str, Sequence[float]], groups: int, week: int = 1) -> None:
     """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
     millions) and close the night."""
     if week > 1:
@@ -150,6 +150,7 @@ async def test_two_half_normalizer_ghosts_in_a_four_player_group(ten_players: Ru
     await play_night(ten_players, sheets, groups=3)
     results = await results_by_name(ten_players)
     first = {name: results[name].games[0] for name in ("p7", "p8", "p9", "p10")}
+    # LADDER-AMB-28: the normalizers the commissioner re-entered (50M, over the fixture's 20M) are the ones used
     assert first["p8"]["placement"] == first["p10"]["placement"] == 25 * M
     assert [first[p]["points"] for p in ("p7", "p8", "p10", "p9")] == [3, 0, 0, 1]
 
@@ -212,3 +213,65 @@ async def last_night_results(league: RunningBot) -> dict[str, LadderResult]:
     by_id = {row.ladder_player_id: row for row in rows}
     names = await results_by_name(league)
     return {name.upper(): by_id[result.ladder_player_id] for name, result in names.items()}
+
+
+async def test_exact_equalities_of_a_four_player_match_go_to_tns(ten_players: RunningBot) -> None:
+    """Group 3 {p7,p8,p9,p10} plays 50M / 30M / 15M / 10M on every game: each game 4-3-1-0, so the week
+    game points are 20 / 15 / 5 / 0, with 1st = 2nd + 3rd and 1st = 2nd + 3rd + 4th exactly."""
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS[:6])}
+    sheets |= {"p7": [50] * 5, "p8": [30] * 5, "p9": [15] * 5, "p10": [10] * 5}
+    await play_night(ten_players, sheets, groups=3)
+    results = await results_by_name(ten_players)
+    line = {name: (results[name].game_points, results[name].bonus) for name in ("p7", "p8", "p9", "p10")}
+    # LADDER-AMB-31: 20 = 15 + 5 goes to TNS, 50 > 30 + 15 → 1st +1; 15 > 5 → 2nd +1; 20 = 15 + 5 + 0 goes to
+    # TNS, 50 > 30 + 15 + 10 fails → no extra point: bonus 4 / 3 / 1 / 0
+    assert [line[p] for p in ("p7", "p8", "p9", "p10")] == [(20, 4), (15, 3), (5, 1), (0, 0)]
+
+
+async def test_an_absent_player_without_premakeups_neither_moves_nor_lowers_their_ans(ten_players: RunningBot) -> None:
+    """p3 misses week 1 without premakeups (a half-normalizer ghost, last in group 1), then plays week 2."""
+    await ok(ten_players, "/ladder absent", "p3")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name != "p3"}, groups=3)
+    nextweek = (await ten_players.run("/ladder groups", as_member="p5")).text().lower()
+    blocks = nextweek.split("group ")[1:]
+    members = [sorted(part.split()[1] for part in block.split("#")[1:]) for block in blocks]
+    # LADDER-AMB-13: absent p3 is skipped when picking who moves down, so p2 (the lowest present) goes down
+    # for p4; p7 and p8 come up for p6 and p5
+    assert members == [["p1", "p3", "p4"], ["p2", "p7", "p8"], ["p10", "p5", "p6", "p9"]], members
+    ranks = [part.split()[0] + part.split()[1] for block in blocks for part in block.split("#")[1:]]
+    # LADDER-AMB-16: the ranks shown are the standings after week 1 (TLP, then ANS), no longer the skill order
+    assert ranks == ["1p1", "2p4", "10p3", "3p7", "5p2", "6p8", "4p5", "7p9", "8p10", "9p6"], ranks
+    sheets = {name: [30 - n] * 5 for n, name in enumerate(PLAYERS)} | {"p3": [20] * 5}
+    await play_night(ten_players, sheets, groups=3, week=2)
+    table = (await ten_players.run("/ladder standings", as_member="p1")).text()
+    row = next(line.split() for line in table.splitlines() if line.startswith(tuple("0123456789")) and " P3 " in line)
+    # LADDER-AMB-25: ANS averages only the weeks played or on premakeups: p3's is week 2's TNS, 5 x 20M / 20M
+    assert row[-2] == "5.0000", table
+
+
+async def test_a_silent_absence_is_a_no_show_when_the_night_closes(ten_players: RunningBot) -> None:
+    """p3 neither checks in nor gives notice; p6 gives an absence notice; both play no game."""
+    await ok(ten_players, "/ladder absent", "p6")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p3", "p6")}, 3)
+    results = await results_by_name(ten_players)
+    async with ten_players.db.reading() as session:
+        entries = {row.id: row for row in (await session.exec(select(LadderPlayer))).all()}
+    no_shows = {name: entries[results[name].ladder_player_id].no_shows for name in PLAYERS}
+    # LADDER-AMB-22: the first No-Show is assessed at night's end, for no notice and no game: p3 only
+    assert no_shows == {name: 1 if name == "p3" else 0 for name in PLAYERS}, no_shows
+
+
+async def test_an_absence_notice_counts_only_before_seven_on_league_night(ten_players: RunningBot) -> None:
+    """p6 gives an absence notice at 18:50 on league night, p9 at 19:05; neither plays."""
+    clock = ten_players.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(timedelta(hours=6, minutes=50))
+    await ok(ten_players, "/ladder absent", "p6")
+    clock.advance(timedelta(minutes=15))
+    await ten_players.run("/ladder absent", as_member="p9")
+    await play_night(ten_players, {name: [30 - n] * 5 for n, name in enumerate(PLAYERS) if name not in ("p6", "p9")}, 3)
+    results = await results_by_name(ten_players)
+    async with ten_players.db.reading() as session:
+        entries = {row.id: row for row in (await session.exec(select(LadderPlayer))).all()}
+    # LADDER-AMB-21: the 18:50 notice is valid (no No-Show); the 19:05 one is too late, so p9 is a No-Show
+    assert [entries[results[name].ladder_player_id].no_shows for name in ("p6", "p9")] == [0, 1]

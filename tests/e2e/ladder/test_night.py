@@ -153,7 +153,8 @@ async def test_ten_player_night_with_an_absent_player_on_premakeups(ladder: Runn
         ).one()
     assert p10.premakeup_uses == 1 and p10.missed_weeks == 1  # LADDER-PMU-5/9
     assert p10.no_shows == 0  # LADDER-ATT-4: p10 told the league beforehand (`/ladder absent`): not a No-Show
-    assert night.pot_cents == 3_000  # 10 × $6.00, half to the pot (LADDER-PAY-1)
+    # LADDER-AMB-20: absent p10 owes the dues too, so the pot is half of 10 x $6.00 (LADDER-PAY-1)
+    assert night.pot_cents == 3_000
     payouts = [(row.ladder_player_id, row.cents) for row in ledger if row.kind is LedgerKind.PAYOUT]
     assert [cents for _, cents in payouts] == [2_250, 750]  # p7 (TLP 25), then p1 over p4 on TNS (LADDER-PAY-2)
     assert sum(row.cents for row in ledger if row.kind is LedgerKind.DUES) == 6_000
@@ -257,7 +258,8 @@ async def test_rulings_zero_scores_and_flag_repeat_slams(ladder: RunningBot) -> 
     assert "higher of the two scores" in first and "is 0" not in first, first
     second = await ok(ladder, "/ladder penalty game:3 offence:tilted_anothers_ball player:@p3", "alice")
     assert "Their score for the game is 0" in second, second
-    await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    slam = await ok(ladder, "/ladder penalty game:1 offence:slam_intentional player:@p4", "alice")
+    assert "The others replay without the slammer" in slam, slam  # LADDER-AMB-27: the others' replay counts
     repeat = await ok(ladder, "/ladder penalty game:2 offence:slam_intentional player:@p4", "alice")
     assert "expulsion" in repeat, repeat
     await refused(
