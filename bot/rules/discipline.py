@@ -99,6 +99,7 @@ def second_warning_suspends(sanctions: Iterable[Sanction], *, season_id: int) ->
     """TEAM-DISC-2: with the warning just recorded, has the player had their 2nd warning this season?
 
     TEAM-TV-19: warned in week 3 and again in week 8 of one season → suspended to the season's end.
+    COMMON-DISC-1: the ledger's escalation that applies by itself, read from the player's warning entries.
     """
     warnings = [s for s in sanctions if s.kind is DisciplineKind.WARNING and s.season_id == season_id and not s.lifted]
     return len(warnings) == WARNINGS_BEFORE_SUSPENSION
