@@ -1,0 +1,57 @@
+"""The catalog's TEAM worked examples, each played with its own numbers through `/lineup`, `/score` and
+`/match penalty` on a match night, and checked on the match's points."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from bot.clock import ManualClock
+from bot.rules.team.model import Side
+from storage.models import Machine
+from tests.e2e.team_night import Night, at, enter_and_confirm, four_each_checked_in, match_points, scoreboard
+
+
+async def _two_player_machine(night: Night) -> int:
+    added = await night.run('/machine add venue:"Ace Arcade" model:"Bride of Pinbot" players:2', "alice")
+    assert "Bride of Pinbot" in added, added
+    async with night.league.db.reading() as session:
+        return (await session.exec(select(Machine.id).order_by(col(Machine.id).desc()))).first() or 0
+
+
+async def test_team_tv_3_a_disqualified_doubles_score_leaves_the_partners_alone(night: Night) -> None:
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("48,000,000", "20,000,000"), ("15,000,000", "10,000,000"))
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}  # 68M–25M before the penalty
+    await night.run("/match penalty match:MATCH round:1 game:1 offence:out_of_turn member:@h1", "a1")
+    # TEAM-TV-3: H1 played out of turn, so H1's 48M is DQ and H2's 20M alone loses to AWAY's 25M: AWAY +2.
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+
+
+async def test_team_tv_4_doubles_on_a_two_player_machine_sums_the_one_on_one_scores(night: Night) -> None:
+    await four_each_checked_in(night)
+    small, m2 = await _two_player_machine(night), night.machines[1]
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{small} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    assert "played as 2 games: H1, A1; then H2, A2" in (await scoreboard(night)).text()
+    await enter_and_confirm(night, 1, 1, ("40,000,000", "10,000,000"), ("25,000,000", "30,000,000"))
+    # TEAM-TV-4 (default `tally=sum`): H1 beats A1 and A2 beats H2, but AWAY's 55M beats HOME's 50M: AWAY +2.
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+
+
+async def test_team_tv_23_a_short_teams_solo_on_a_two_player_machine_faces_the_pairs_sum(night: Night) -> None:
+    clock = night.league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(at(19, 50))
+    for name in ("h1", "h2", "h3", "h4", "a1", "a2", "a3"):
+        await night.run("/checkin match:MATCH", name)
+    clock.set(at(20, 1))
+    small = await _two_player_machine(night)
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{night.machines[0]} m2:{small}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    assert "played as 2 games: H3, A3; then H4" in (await scoreboard(night)).text()
+    await enter_and_confirm(night, 1, 2, ("30,000,000", "15,000,000"), ("40,000,000",))
+    # TEAM-TV-23: A3 (the vector's Z) beats H3 in their 1-on-1, but HOME's 30M + 15M = 45M beats A3's 40M: HOME +2.
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
