@@ -72,7 +72,10 @@ class Sanction:
 
 
 def barring(sanctions: Iterable[Sanction], *, season_id: int, on: date) -> Sanction | None:
-    """COMMON-PLAYER-2: the expulsion, else the suspension, that bars a player on `on`; None when in good standing."""
+    """COMMON-PLAYER-2: the expulsion, else the suspension, that bars a player on `on`; None when in good standing.
+
+    COMMON-TV-3: a suspension to the end of season S bars the player in S and no longer in S+1.
+    """
     active = [s for s in sanctions if s.bars_on(on, season_id)]
     active.sort(key=lambda s: (s.kind is not DisciplineKind.EXPULSION, s.id))
     return active[0] if active else None
