@@ -49,6 +49,8 @@ async def test_common_tv_4_a_4050_cent_pot_at_75_25_pays_3038_and_1012(ladder: R
     async with ladder.db.reading() as session:
         night = (await session.exec(select(LadderNight))).one()
         ledger = (await session.exec(select(LadderLedger).order_by(col(LadderLedger.id)))).all()
+    # COMMON-MONEY-1: the ledger holds each player's dues and each payout as a row of integer cents.
+    assert [row.cents for row in ledger if row.kind is LedgerKind.DUES] == [1_350] * 6
     assert night.pot_cents == 4_050  # 6 × $13.50, half to the pot (LADDER-PAY-1)
     # COMMON-TV-4: 75/25 of $40.50 floors to 3037 + 1012 = 4049¢; the cent left goes to 1st: $30.38 / $10.12.
     assert [row.cents for row in ledger if row.kind is LedgerKind.PAYOUT] == [3_038, 1_012]
