@@ -55,3 +55,23 @@ async def test_team_tv_23_a_short_teams_solo_on_a_two_player_machine_faces_the_p
     await enter_and_confirm(night, 1, 2, ("30,000,000", "15,000,000"), ("40,000,000",))
     # TEAM-TV-23: A3 (the vector's Z) beats H3 in their 1-on-1, but HOME's 30M + 15M = 45M beats A3's 40M: HOME +2.
     assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+
+
+async def test_common_tv_5_a_confirmed_score_overridden_with_a_reason_keeps_both_values(night: Night) -> None:
+    await four_each_checked_in(night)
+    m1, m2, _ = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 1, 1, ("12,000,000", "1,000,000"), ("10,000,000", "10,000,000"))
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 13M–20M as confirmed
+    line = "/admin override score match:MATCH round:1 game:1 member:@h1 score:21,000,000 reason:{}"
+    # COMMON-TV-5: an override with no reason is refused and changes nothing.
+    assert "needs a reason" in await night.run(line.format('" "'), "alice")
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
+    done = await night.run(line.format('"transposed digits"'), "alice")
+    # COMMON-TV-5: the change is told with both values, recomputed (22M–20M: HOME +2) and logged with its reason.
+    assert "round 1 game 1: 12,000,000 → 21,000,000" in done, done
+    assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}
+    [logged] = [e for e in await night.league.audit() if e.action == "override"]
+    assert (logged.before or {})["score"] == 12_000_000 and (logged.after or {})["score"] == 21_000_000
+    assert logged.reason == "transposed digits"
