@@ -164,7 +164,10 @@ def game_result(game: GameScores, options: TeamOptions) -> GameResult:
 
 
 def _standing_scores(entries: Sequence[PlayerScore]) -> dict[PlayerId, PlayerScore]:
-    """The entry that stands for each player, in order of first appearance: a replay beats the original."""
+    """The entry that stands for each player, in order of first appearance: a replay beats the original.
+
+    COMMON-SCORE-2: the statuses' effects: REPLAY_REPLACES counts even if lower, VOID never counts.
+    """
     standing: dict[PlayerId, PlayerScore | None] = {}
     for entry in entries:
         held = standing.get(entry.player)

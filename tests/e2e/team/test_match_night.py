@@ -640,7 +640,8 @@ async def test_a_replay_replaces_the_first_score_even_when_lower(night: Night) -
     assert "replaces the first score" in replayed.content
     confirmed = await night.league.emulator.click(replayed, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     assert "confirmed by A1" in confirmed.text()
-    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 12M + 20M < 26M + 23M
+    # COMMON-SCORE-2: H1's replay has status REPLAY_REPLACES, so its lower 12M counts: 12M + 20M < 26M + 23M
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
     # The away captain enters a replay for his own player: he cannot confirm it; the home captain does.
     own = await night.league.run(
         f"/match replay match:{night.match_id} round:1 game:1 member:@a2 score:1", as_member="a1"
