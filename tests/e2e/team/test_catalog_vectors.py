@@ -75,3 +75,29 @@ async def test_common_tv_5_a_confirmed_score_overridden_with_a_reason_keeps_both
     [logged] = [e for e in await night.league.audit() if e.action == "override"]
     assert (logged.before or {})["score"] == 12_000_000 and (logged.after or {})["score"] == 21_000_000
     assert logged.reason == "transposed digits"
+
+
+async def test_team_tv_9_leaving_after_round_3_hands_over_or_drops_the_last_4_points(night: Night) -> None:
+    await four_each_checked_in(night)
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    for game in (1, 2):
+        await enter_and_confirm(night, 1, game, ("3", "3"), ("1", "1"))
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H3 p3:H2 p4:H4 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A1 p2:A3 p3:A2 p4:A4", "a1")
+    await enter_and_confirm(night, 2, 1, ("3", "3"), ("1", "1"))
+    await enter_and_confirm(night, 2, 2, ("1", "1"), ("3", "3"))
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 p4:A4 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
+    await enter_and_confirm(night, 3, 1, ("5,000,000",), ("4,000,000",))
+    for game in (2, 3, 4):
+        await enter_and_confirm(night, 3, game, ("1,000,000",), ("2,000,000",))
+    assert await match_points(night) == {Side.HOME: 7, Side.AWAY: 5}  # R4's 4 singles points unplayed
+    await night.run("/match walkout match:MATCH side:away kind:refused", "alice")
+    # TEAM-TV-9 (a): AWAY leaves, so HOME gets R4's 4 points: 11–5.
+    assert await match_points(night) == {Side.HOME: 11, Side.AWAY: 5}
+    await night.run("/match walkout match:MATCH side:home kind:refused", "alice")
+    # TEAM-TV-9 (b): both refuse to go on: it stays 7–5, the 4 points go to no one, and HOME wins.
+    assert await match_points(night) == {Side.HOME: 7, Side.AWAY: 5}
+    assert "Tilt Warriors 5–7 **Flipper Kings**" in await night.run('/schedule show team:"Tilt Warriors"', "carol")
