@@ -7,7 +7,9 @@ from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.rules.team.model import Side
-from storage.models import Machine
+from bot.services.team import match_facts
+from storage.matches import Match
+from storage.models import League, Machine
 from tests.e2e.team_night import Night, at, enter_and_confirm, four_each_checked_in, match_points, scoreboard
 
 
@@ -41,13 +43,17 @@ async def test_team_tv_4_doubles_on_a_two_player_machine_sums_the_one_on_one_sco
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
 
 
-async def test_team_tv_23_a_short_teams_solo_on_a_two_player_machine_faces_the_pairs_sum(night: Night) -> None:
+async def _checked_in(night: Night, *names: str) -> None:
     clock = night.league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(at(19, 50))
-    for name in ("h1", "h2", "h3", "h4", "a1", "a2", "a3"):
+    for name in names:
         await night.run("/checkin match:MATCH", name)
     clock.set(at(20, 1))
+
+
+async def test_team_tv_23_a_short_teams_solo_on_a_two_player_machine_faces_the_pairs_sum(night: Night) -> None:
+    await _checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
     small = await _two_player_machine(night)
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{night.machines[0]} m2:{small}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
@@ -101,3 +107,34 @@ async def test_team_tv_9_leaving_after_round_3_hands_over_or_drops_the_last_4_po
     # TEAM-TV-9 (b): both refuse to go on: it stays 7–5, the 4 points go to no one, and HOME wins.
     assert await match_points(night) == {Side.HOME: 7, Side.AWAY: 5}
     assert "Tilt Warriors 5–7 **Flipper Kings**" in await night.run('/schedule show team:"Tilt Warriors"', "carol")
+
+
+async def test_team_tv_6_both_teams_short_play_for_14_points_and_end_7_7(night: Night) -> None:
+    await _checked_in(night, "h1", "h2", "h3", "a1", "a2", "a3")
+    m1, m2, m3 = night.machines
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{m1} m2:{m2}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p3:H2 p4:H3", "h1")
+    await enter_and_confirm(night, 1, 1, ("1",), ("3", "3"))  # H-solo vs A-pair → A
+    await enter_and_confirm(night, 1, 2, ("3", "3"), ("1",))  # H-pair vs A-solo → H
+    await night.run(f"/lineup match:MATCH p1:H1 p2:H2 p3:H3 m1:{m1} m2:{m3}", "h1")
+    await night.run("/lineup match:MATCH p1:A2 p3:A1 p4:A3", "a1")
+    await enter_and_confirm(night, 2, 1, ("3", "3"), ("1",))
+    await enter_and_confirm(night, 2, 2, ("1",), ("3", "3"))
+    assert await match_points(night) == {Side.HOME: 4, Side.AWAY: 4}
+    await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{m1} m2:{m1} m3:{m2} m4:{m3}", "a1")
+    await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3", "h1")
+    await night.run(f"/lineup match:MATCH p1:H3 p2:H2 p3:H1 m1:{m2} m2:{m2} m3:{m3} m4:{m1}", "h1")
+    await night.run("/lineup match:MATCH p1:A3 p2:A2 p3:A1", "a1")
+    for round_index, winners in ((3, "HHA"), (4, "HAA")):
+        for game, winner in enumerate(winners, start=1):
+            home, away = ("2",), ("1",)
+            await enter_and_confirm(night, round_index, game, *((home, away) if winner == "H" else (away, home)))
+    async with night.league.db.reading() as session:
+        match = await session.get(Match, night.match_id)
+        assert match is not None
+        context = await match_facts.context_for(session, (await session.exec(select(League))).one(), match)
+        level = await match_facts.result(session, context, night.league.bot.clock.now())
+    # TEAM-TV-6: both short: game 4 of each Singles round is empty on both sides, so 8 + 3 + 3 = 14 points are
+    # played for; R3 6–5, R4 7–7, and the level match goes to a tie-breaker game.
+    assert dict(level.points) == {Side.HOME: 7, Side.AWAY: 7} and level.available_points == 14
+    assert level.needs_tiebreaker and not level.final
