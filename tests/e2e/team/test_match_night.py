@@ -175,6 +175,8 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
 
     # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
     high = await night.run("/highscores", "carol")
+    # COMMON-HS-1: one entry per model, with its player and the event it came from.
+    assert "**Attack from Mars**: 40,000,000 · A2 (week 1)" in high and "Madness**: 12,340,000 · H3 (week 1)" in high
     assert "Godzilla**: 40,000,000 · H1 (week 1)" in high  # TEAM-MATCH-5: H1's own score from a match game
     assert "Medieval Madness**: 30,000,000 · H1" not in high  # R1 game 1 was on Godzilla
     assert "2,450,000,000" not in high
