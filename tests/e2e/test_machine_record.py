@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.rules.setup import MachineStatus
@@ -56,6 +56,7 @@ async def test_common_tv_2_variants_share_a_family_only_as_the_commissioner_ente
         for model in ('"Godzilla" variant:Premium', '"Godzilla" variant:Pro', '"Medieval Madness (Remake)"'):
             await league.run(f'/machine add venue:"Ace Arcade" model:{model}', as_member="alice")
         async with league.db.reading() as session:
-            rows = [(m.family, m.variant) for m in (await session.exec(select(Machine).order_by(Machine.id))).all()]
+            machines = (await session.exec(select(Machine).order_by(col(Machine.id)))).all()
+    rows = [(m.family, m.variant) for m in machines]
     # COMMON-TV-2: Premium and Pro are variants of one family; "(Remake)" in a title is not guessed as a variant.
     assert rows == [("godzilla", "Premium"), ("godzilla", "Pro"), ("medieval_madness_remake", None)]
