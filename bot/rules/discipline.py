@@ -72,7 +72,10 @@ class Sanction:
 
 
 def barring(sanctions: Iterable[Sanction], *, season_id: int, on: date) -> Sanction | None:
-    """COMMON-PLAYER-2: the expulsion, else the suspension, that bars a player on `on`; None when in good standing."""
+    """COMMON-PLAYER-2: the expulsion, else the suspension, that bars a player on `on`; None when in good standing.
+
+    COMMON-TV-3: a suspension to the end of season S bars the player in S and no longer in S+1.
+    """
     active = [s for s in sanctions if s.bars_on(on, season_id)]
     active.sort(key=lambda s: (s.kind is not DisciplineKind.EXPULSION, s.id))
     return active[0] if active else None
@@ -99,6 +102,7 @@ def second_warning_suspends(sanctions: Iterable[Sanction], *, season_id: int) ->
     """TEAM-DISC-2: with the warning just recorded, has the player had their 2nd warning this season?
 
     TEAM-TV-19: warned in week 3 and again in week 8 of one season → suspended to the season's end.
+    COMMON-DISC-1: the ledger's escalation that applies by itself, read from the player's warning entries.
     """
     warnings = [s for s in sanctions if s.kind is DisciplineKind.WARNING and s.season_id == season_id and not s.lifted]
     return len(warnings) == WARNINGS_BEFORE_SUSPENSION

@@ -119,7 +119,10 @@ def balls_per_game(balls: int) -> int:
 
 
 def model_family(model_name: str) -> str:
-    """COMMON-MACH-1: the family key ignores the variant, which is kept apart; never guessed from the title."""
+    """COMMON-MACH-1: the family key ignores the variant, which is kept apart; never guessed from the title.
+
+    COMMON-TV-2: "Godzilla" as Premium and as Pro → family godzilla; "Medieval Madness (Remake)" stays its own.
+    """
     folded = unicodedata.normalize("NFKD", model_name).encode("ascii", "ignore").decode().casefold()
     return re.sub(r"[^a-z0-9]+", "_", folded).strip("_") or model_name.casefold()
 

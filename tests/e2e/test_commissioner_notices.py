@@ -140,4 +140,7 @@ async def test_common_notify_1_a_field_tie_and_a_major_malfunction_are_told(fiel
     assert "week 1: P03 and P04 on Godzilla; the night cannot close" in tie.text(), tie.text()
     [failure] = await arrived(league, "Major machine malfunction")
     assert "Godzilla: ball_launched_early (autolaunch on ball 2)" in failure.text(), failure.text()
+    sheet = await league.run("/field maintenance", as_member="p02")
+    # COMMON-MALF-1: the maintenance sheet logs the machine, the report, its severity and the description.
+    assert "Week 1 Godzilla: ball launched early (major) — autolaunch on ball 2" in sheet.content, sheet.content
     assert await league.bot.posts.catch_up() == 0

@@ -170,6 +170,7 @@ async def test_second_warning_suspends_and_the_next_lineup_is_refused(night: Nig
     )  # fmt: skip
 
     history = await night.run("/admin history member:@h2", "alice")
+    # COMMON-DISC-1: the ledger keeps each entry's type and rule, and the suspension escalated by itself.
     assert history.count(" warning [TEAM-DISC-1]") == 2 and "suspension to the end of the season (automatic)" in history
     lifted = await night.run('/admin lift member:@h2 reason:"Apologised to the league"', "alice")
     assert f"suspension (ruling #{ruling[1]}) is lifted" in lifted

@@ -77,6 +77,7 @@ async def test_a_suspended_ladder_player_is_refused_at_check_in_and_score_entry(
     later = await ok(league, '/admin suspend member:@p1 reason:"Threatened a player"', "alice")
     second = re.search(r"ruling #(\d+)", later)
     assert second, later
+    # COMMON-TV-3: suspended to the end of this season, P1 is refused naming the ruling.
     await refused(
         league, "/ladder score game:1 score:1,000,000", as_member="p1", rule="COMMON-PLAYER-2",
         message=f"suspended for the rest of the season (ruling #{second[1]}) and cannot have a score entered",

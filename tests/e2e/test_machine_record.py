@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from bot.rules.setup import MachineStatus
@@ -47,3 +47,16 @@ async def test_each_status_is_stored_with_its_time_and_audited_common_mach_2(db:
             change = (await league.audit())[-1]
             assert change.before is not None and change.after is not None
             assert change.after["status"] == status.value != change.before["status"]
+
+
+async def test_common_tv_2_variants_share_a_family_only_as_the_commissioner_enters_them(db: Database) -> None:
+    async with running_bot(db) as league:
+        await league.run(CREATE, as_member="owner")
+        await league.run('/venue add name:"Ace Arcade"', as_member="alice")
+        for model in ('"Godzilla" variant:Premium', '"Godzilla" variant:Pro', '"Medieval Madness (Remake)"'):
+            await league.run(f'/machine add venue:"Ace Arcade" model:{model}', as_member="alice")
+        async with league.db.reading() as session:
+            machines = (await session.exec(select(Machine).order_by(col(Machine.id)))).all()
+    rows = [(m.family, m.variant) for m in machines]
+    # COMMON-TV-2: Premium and Pro are variants of one family; "(Remake)" in a title is not guessed as a variant.
+    assert rows == [("godzilla", "Premium"), ("godzilla", "Pro"), ("medieval_madness_remake", None)]

@@ -186,6 +186,7 @@ async def test_ladder_season_then_season_2_seeded_by_the_final_standings(league:
     assert await stage_shown(league) == "Season 1 (complete)"
     header, table = await standings(league)
     assert header == "Season 1 (complete)" and table.index("P3★") < table.index("P2★") < table.index("P1 ")
+    await ok(league, '/admin suspend member:@p2 reason:"Abusive to the host"')  # to the end of Season 1
 
     started = await league.run("/season new", as_member="alice")
     assert "**Season 2** of **Jersey** has started" in started.content, started.content
@@ -206,6 +207,7 @@ async def test_ladder_season_then_season_2_seeded_by_the_final_standings(league:
 
     set_clock(league, date(2027, 3, 17))
     opened = (await league.run("/ladder night open", as_member="alice")).text().lower()
+    # COMMON-TV-3: P2's suspension to the end of Season 1 bars nobody in Season 2: P2 is placed in the group.
     assert "group 1: #1 p3\n#2 p2\n#3 p1" in opened, opened
     assert await stage_shown(league) == "Season 2 (active)"
     hint = "`/season new override:true`"

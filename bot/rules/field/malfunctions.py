@@ -40,7 +40,10 @@ class Severity(StrEnum):
 
 
 def severity(incident: Incident, *, announced_before_play: bool) -> Severity:
-    """FIELD-MALF-1: only an abnormal loss of ball in play is major, never a problem announced before play."""
+    """FIELD-MALF-1: only an abnormal loss of ball in play is major, never a problem announced before play.
+
+    COMMON-MALF-1: this is the severity the maintenance sheet keeps with the report.
+    """
     if incident is Incident.CATASTROPHIC:
         return Severity.CATASTROPHIC
     if incident is Incident.POSITIVE:

@@ -61,7 +61,8 @@ class HighScore:
 
 
 def high_score_table(entries: Iterable[ScoreEntry], options: TeamOptions) -> list[HighScore]:
-    """TEAM-HS-1: the best qualifying score per (conference, model), sorted by conference and model.
+    """TEAM-HS-1: the best qualifying score per (conference, model), sorted by conference and model. COMMON-HS-1: the
+    table is keyed by (scope, model), each entry keeping its player, score, date and the match it came from.
 
     Only match games and forfeit-evening games count, and DQ, forfeited and void scores never do
     (TEAM-HS-2..4). On equal scores the earlier one holds the record.

@@ -88,6 +88,18 @@ def check_schedule(matches: Iterable[ScheduledMatch], team_names: Mapping[TeamId
             raise RuleViolation("TEAM-SCHED-1", f"{team_names[team]} has two matches in week {week}.")
 
 
+def check_move_venue(venue: str, *, regular: bool, justification: str | None, regular_venues: Sequence[str]) -> None:
+    """TEAM-VENUE-2: HOME moves the match to a regular league venue, or to another only with a recorded
+    justification of why no regular league venue could host it."""
+    if not regular and justification is None:
+        raise RuleViolation(
+            "TEAM-VENUE-2",
+            f"{venue} is not a regular league venue. HOME chooses a regular league venue "
+            f"({', '.join(regular_venues) or 'none yet'}) unless none can host the match; if so, say why with "
+            "`justification:`.",
+        )
+
+
 def league_week(week_one: date, day: date) -> int:
     """The league week `day` falls in: weeks are 7 days long, counted from the first day of week 1."""
     return (day - week_one).days // 7 + 1

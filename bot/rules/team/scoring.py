@@ -158,13 +158,16 @@ def game_result(game: GameScores, options: TeamOptions) -> GameResult:
     else:
         # TEAM-TV-2: 12,340,000 + 3,500,000 = 15,840,000 < 9,000,000 + 6,900,000 = 15,900,000, so AWAY wins
         tally = {side: sum(entry.score for entry in counted[side]) for side in Side}
-    if tally[Side.HOME] == tally[Side.AWAY]:
+    if tally[Side.HOME] == tally[Side.AWAY]:  # COMMON-AMB-4: a raw-score tie takes the TEAM-AMB-4 default
         return GameResult(points=_nil(), winner=None, needs_replay=True)
     return _won_by(max(Side, key=lambda side: tally[side]), worth)
 
 
 def _standing_scores(entries: Sequence[PlayerScore]) -> dict[PlayerId, PlayerScore]:
-    """The entry that stands for each player, in order of first appearance: a replay beats the original."""
+    """The entry that stands for each player, in order of first appearance: a replay beats the original.
+
+    COMMON-SCORE-2: the statuses' effects: REPLAY_REPLACES counts even if lower, VOID never counts.
+    """
     standing: dict[PlayerId, PlayerScore | None] = {}
     for entry in entries:
         held = standing.get(entry.player)

@@ -395,6 +395,7 @@ def _summary(group: LadderGroup, night: ScoredNight, everyone: Mapping[int, Entr
 def _ledger(
     ladder: LadderLeague, night: LadderNight, entrant: Entrant, kind: LedgerKind, cents: int, now: datetime
 ) -> LadderLedger:
+    """COMMON-MONEY-1: one row of the money ledger (dues in, a payout or forfeited monies out), in integer cents."""
     return LadderLedger(
         league_id=ladder.league_id,
         season_id=ladder.season_id,

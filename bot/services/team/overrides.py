@@ -52,7 +52,8 @@ class OverrideService:
         dispute_id: int | None = None,
     ) -> Overridden:
         """Correct a player's score in a game, even on a signed match. With `dispute_id` the correction is the
-        ruling on that dispute, kept as a precedent (COMMON-RULING-1)."""
+        ruling on that dispute, kept as a precedent (COMMON-RULING-1). COMMON-TV-5: the old and new values and the
+        reason are kept in the audit entry, and the game's points follow the new score."""
         match_id, round_index, game_number = game
         text, now = _reason(reason), self.clock.now()
         async with self.db.writing() as session:
@@ -268,6 +269,7 @@ def _arrival(day: date, text: str, zone: ZoneInfo) -> datetime:
 
 
 def _reason(reason: str) -> str:
+    """COMMON-TV-5: an override without a reason is refused."""
     text = reason.strip()
     if not text:
         raise InvalidInput("An override needs a reason (COMMON-ROLE-1); it is kept with the old and new values.")

@@ -213,14 +213,13 @@ class ScheduleService:
             venue = await find_venue(session, league, venue_name)
             if venue.id == match.venue_id:
                 raise InvalidInput(f"Match #{match_id} is already at {venue.name}; pick the venue it moves to.")
-            if not venue.regular_league_venue and not_regular_because is None:
-                regular = await _regular_venue_names(session, league)
-                raise RuleViolation(
-                    "TEAM-VENUE-2",
-                    f"{venue.name} is not a regular league venue. HOME chooses a regular league venue "
-                    f"({', '.join(regular) or 'none yet'}) unless none can host the match; if so, say why with "
-                    "`justification:`.",
-                )
+            regular = [] if venue.regular_league_venue else await _regular_venue_names(session, league)
+            rules.check_move_venue(
+                venue.name,
+                regular=venue.regular_league_venue,
+                justification=not_regular_because,
+                regular_venues=regular,
+            )
             venue_before = await session.get(Venue, match.venue_id) if match.venue_id is not None else None
             before = audit.snapshot(match)
             match.venue_id, match.state = venue.id, MatchState.MOVED

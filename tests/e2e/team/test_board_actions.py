@@ -130,6 +130,7 @@ async def test_a_tied_game_is_replayed_from_the_board_and_the_opposing_captain_c
     tied = await enter_from_board(night, 1, 1, level, "h1")
     await night.league.emulator.click(tied, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     board = await scoreboard(night)
+    # COMMON-AMB-4: the exactly equal 10,000,000 totals are a raw-score tie, replayed by TEAM-AMB-4's default.
     assert "tied: replay, same machine, same players" in board.text()
     assert buttons(board)[f"score:enter:{night.match_id}:1:1"].startswith("Replay R1 G1")
     form = await night.league.emulator.click(board, f"score:enter:{night.match_id}:1:1", as_member="a1")

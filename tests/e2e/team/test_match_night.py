@@ -175,6 +175,8 @@ async def test_a_whole_match_through_discord(night: Night) -> None:
 
     # TEAM-HS-1/2: the best counted score per model, from match games (the tie-breaker's billions never count).
     high = await night.run("/highscores", "carol")
+    # COMMON-HS-1: one entry per model, with its player and the event it came from.
+    assert "**Attack from Mars**: 40,000,000 · A2 (week 1)" in high and "Madness**: 12,340,000 · H3 (week 1)" in high
     assert "Godzilla**: 40,000,000 · H1 (week 1)" in high  # TEAM-MATCH-5: H1's own score from a match game
     assert "Medieval Madness**: 30,000,000 · H1" not in high  # R1 game 1 was on Godzilla
     assert "2,450,000,000" not in high
@@ -640,7 +642,8 @@ async def test_a_replay_replaces_the_first_score_even_when_lower(night: Night) -
     assert "replaces the first score" in replayed.content
     confirmed = await night.league.emulator.click(replayed, f"score:confirm:{night.match_id}:1:1", as_member="a1")
     assert "confirmed by A1" in confirmed.text()
-    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}  # 12M + 20M < 26M + 23M
+    # COMMON-SCORE-2: H1's replay has status REPLAY_REPLACES, so its lower 12M counts: 12M + 20M < 26M + 23M
+    assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
     # The away captain enters a replay for his own player: he cannot confirm it; the home captain does.
     own = await night.league.run(
         f"/match replay match:{night.match_id} round:1 game:1 member:@a2 score:1", as_member="a1"
