@@ -3,7 +3,8 @@ no night of their own yet."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -13,11 +14,11 @@ from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok
 
 
-@pytest.fixture
-async def ten_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
-    """Jersey Ladder: six machines with normalizers, ten players joined (p1 the best by skill), the clock at noon
-    of league night (Wednesday 2027-03-03)."""
-    async with running_bot(sqlite_db) as league:
+@asynccontextmanager
+async def ladder_league(db: Database, players: Sequence[str], normalizer: str) -> AsyncIterator[RunningBot]:
+    """Jersey Ladder: six machines, each with this normalizer, and these players joined (the first the best by
+    skill), the clock at noon of league night (Wednesday 2027-03-03)."""
+    async with running_bot(db) as league:
         clock = league.bot.clock
         assert isinstance(clock, ManualClock)
         clock.set(NIGHT)
@@ -26,8 +27,15 @@ async def ten_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
         await ok(league, '/venue add name:"The Break"', "alice")
         for machine in MACHINES:
             await ok(league, f'/machine add venue:"The Break" model:"{machine}"', "alice")
-            await ok(league, f'/ladder normalizer machine:"{machine}" value:20,000,000', "alice")
-        for number, name in enumerate(PLAYERS):
+            await ok(league, f'/ladder normalizer machine:"{machine}" value:{normalizer}', "alice")
+        for number, name in enumerate(players):
             league.emulator.add_member(name)
             await ok(league, f"/ladder join skill:{10 - number}", name)
+        yield league
+
+
+@pytest.fixture
+async def ten_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
+    """The ten players, every normalizer 20,000,000."""
+    async with ladder_league(sqlite_db, PLAYERS, "20,000,000") as league:
         yield league

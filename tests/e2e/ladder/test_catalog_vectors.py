@@ -13,8 +13,9 @@ from sqlmodel import col, func, select
 from bot.clock import ManualClock
 from storage.db import Database
 from storage.ladder import LadderPlayer, LadderResult
-from tests.e2e.harness import RunningBot, running_bot
-from tests.e2e.ladder.test_night import MACHINES, NIGHT, PLAYERS, ok, results_by_name
+from tests.e2e.harness import RunningBot
+from tests.e2e.ladder.conftest import ladder_league
+from tests.e2e.ladder.test_night import MACHINES, PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
 
 M = 1_000_000
@@ -87,19 +88,7 @@ async def test_three_and_four_player_games_and_match_bonuses_of_the_catalog(ten_
 @pytest.fixture
 async def four_players(sqlite_db: Database) -> AsyncIterator[RunningBot]:
     """The ten-player league's set-up with p1-p4 only (p1 the best by skill) and every normalizer 50,000,000."""
-    async with running_bot(sqlite_db) as league:
-        clock = league.bot.clock
-        assert isinstance(clock, ManualClock)
-        clock.set(NIGHT)
-        league.emulator.quiet_window = 0.001
-        await ok(league, '/league create name:"Jersey Ladder" format:ladder commissioner_role:@Commissioner', "owner")
-        await ok(league, '/venue add name:"The Break"', "alice")
-        for machine in MACHINES:
-            await ok(league, f'/machine add venue:"The Break" model:"{machine}"', "alice")
-            await ok(league, f'/ladder normalizer machine:"{machine}" value:50,000,000', "alice")
-        for number, name in enumerate(PLAYERS[:4]):
-            league.emulator.add_member(name)
-            await ok(league, f"/ladder join skill:{10 - number}", name)
+    async with ladder_league(sqlite_db, PLAYERS[:4], "50,000,000") as league:
         yield league
 
 
