@@ -83,10 +83,15 @@ async def night(sqlite_db: Database) -> AsyncIterator[Night]:
 
 async def four_each_checked_in(night: Night) -> None:
     """Four players a side check in before 20:00; the clock then moves past the start (TEAM-SCHED-3)."""
+    await checked_in(night, *HOME[:4], *AWAY[:4])
+
+
+async def checked_in(night: Night, *names: str) -> None:
+    """These players check in before 20:00; the clock then moves past the start (TEAM-SCHED-3)."""
     clock = night.league.bot.clock
     assert isinstance(clock, ManualClock)
     clock.set(at(19, 50))
-    for name in HOME[:4] + AWAY[:4]:
+    for name in names:
         await night.run("/checkin match:MATCH", name)
     clock.set(at(20, 1))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 import pytest
 
@@ -32,6 +33,20 @@ async def ladder_league(db: Database, players: Sequence[str], normalizer: str) -
             league.emulator.add_member(name)
             await ok(league, f"/ladder join skill:{10 - number}", name)
         yield league
+
+
+FIVE = ("Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Funhouse")
+
+
+async def open_night(league: RunningBot, week: int, groups: int) -> None:
+    """Open week `week`'s night (a week after the last) with the same five games in each of its groups."""
+    if week > 1:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(timedelta(days=7))
+    await ok(league, "/ladder night open", "alice")
+    for group in range(1, groups + 1):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
 
 
 @pytest.fixture

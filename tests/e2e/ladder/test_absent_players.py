@@ -10,10 +10,9 @@ from sqlmodel import col, select
 from bot.clock import ManualClock
 from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LadderStatus, LedgerKind
 from tests.e2e.harness import RunningBot
+from tests.e2e.ladder.conftest import FIVE, open_night
 from tests.e2e.ladder.test_night import PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
-
-FIVE = ["Attack from Mars", "Black Knight", "Cirqus Voltaire", "Demolition Man", "Funhouse"]
 
 
 async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_absent_winner_is_not_paid(
@@ -54,13 +53,7 @@ async def test_absent_players_keep_their_group_or_move_up_on_premakeups_and_an_a
 async def play_night(league: RunningBot, week: int, away: set[str], *, close: bool = True, groups: int = 3) -> str:
     """Week `week` (a week after the last): every group on the same five games, the players not `away` 20M down to
     11M, p1 best; closed unless told not to. The reply of the last scoresheet entered."""
-    if week > 1:
-        clock = league.bot.clock
-        assert isinstance(clock, ManualClock)
-        clock.advance(timedelta(days=7))
-    await ok(league, "/ladder night open", "alice")
-    for group in range(1, groups + 1):
-        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
+    await open_night(league, week, groups)
     entered = ""
     for number, name in enumerate(PLAYERS):
         if name not in away:

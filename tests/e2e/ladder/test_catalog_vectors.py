@@ -14,24 +14,17 @@ from bot.clock import ManualClock
 from storage.db import Database
 from storage.ladder import LadderPlayer, LadderResult
 from tests.e2e.harness import RunningBot
-from tests.e2e.ladder.conftest import ladder_league
+from tests.e2e.ladder.conftest import ladder_league, open_night
 from tests.e2e.ladder.test_night import MACHINES, PLAYERS, ok, results_by_name
 from tests.e2e.season import refused
 
 M = 1_000_000
-FIVE = "Attack from Mars, Black Knight, Cirqus Voltaire, Demolition Man, Funhouse"
 
 
 async def play_night(league: RunningBot, sheets: Mapping[str, Sequence[float]], groups: int, week: int = 1) -> None:
     """Open week `week`'s night, give every group the same five games, enter each player's five scores (in
     millions) and close the night."""
-    if week > 1:
-        clock = league.bot.clock
-        assert isinstance(clock, ManualClock)
-        clock.advance(timedelta(days=7))
-    await ok(league, "/ladder night open", "alice")
-    for group in range(1, groups + 1):
-        await ok(league, f'/ladder games set group:{group} games:"{FIVE}"', "alice")
+    await open_night(league, week, groups)
     for name, millions in sheets.items():
         await ok(league, "/ladder checkin", name)
         scores = " ".join(f"{round(m * 1_000_000):,}" for m in millions)

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from bot.clock import ManualClock
 from bot.rules.team.model import Side
 from bot.services.team import match_facts
 from storage.matches import Match
 from storage.models import League, Machine
-from tests.e2e.team_night import Night, at, enter_and_confirm, four_each_checked_in, match_points, scoreboard
+from tests.e2e.team_night import (
+    Night,
+    checked_in,
+    enter_and_confirm,
+    four_each_checked_in,
+    match_points,
+    scoreboard,
+)
 
 
 async def _two_player_machine(night: Night) -> int:
@@ -43,17 +49,8 @@ async def test_team_tv_4_doubles_on_a_two_player_machine_sums_the_one_on_one_sco
     assert await match_points(night) == {Side.HOME: 0, Side.AWAY: 2}
 
 
-async def _checked_in(night: Night, *names: str) -> None:
-    clock = night.league.bot.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(at(19, 50))
-    for name in names:
-        await night.run("/checkin match:MATCH", name)
-    clock.set(at(20, 1))
-
-
 async def test_team_tv_23_a_short_teams_solo_on_a_two_player_machine_faces_the_pairs_sum(night: Night) -> None:
-    await _checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
+    await checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
     small = await _two_player_machine(night)
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{night.machines[0]} m2:{small}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3 p4:H4", "h1")
@@ -110,7 +107,7 @@ async def test_team_tv_9_leaving_after_round_3_hands_over_or_drops_the_last_4_po
 
 
 async def test_team_tv_6_both_teams_short_play_for_14_points_and_end_7_7(night: Night) -> None:
-    await _checked_in(night, "h1", "h2", "h3", "a1", "a2", "a3")
+    await checked_in(night, "h1", "h2", "h3", "a1", "a2", "a3")
     m1, m2, m3 = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{m1} m2:{m2}", "a1")
     await night.run("/lineup match:MATCH p1:H1 p3:H2 p4:H3", "h1")

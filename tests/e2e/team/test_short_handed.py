@@ -5,28 +5,18 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from bot.clock import ManualClock
 from bot.rules.team.model import Side
 from bot.services.team import match_facts
 from storage.matches import Match
 from storage.models import League, Machine
-from tests.e2e.team_night import Night, at, enter_and_confirm, match_points, scoreboard
-
-
-async def _checked_in(night: Night, *names: str) -> None:
-    clock = night.league.bot.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(at(19, 50))
-    for name in names:
-        await night.run("/checkin match:MATCH", name)
-    clock.set(at(20, 1))
+from tests.e2e.team_night import Night, at, checked_in, enter_and_confirm, match_points, scoreboard
 
 
 async def test_a_short_team_plays_one_alone_and_forfeits_a_singles_game(night: Night) -> None:
     """Tilt Warriors come with three. A3 plays alone against H3 and H4 on a 2-player machine and loses to the
     pair's sum; A3 may not play alone again; in round 3 they forfeit a Singles game; A4 arrives, and round 4
     needs all four."""
-    await _checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
+    await checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
     m1, m2, m3 = night.machines
     added = await night.run('/machine add venue:"Ace Arcade" model:"Bride of Pinbot" players:2', "alice")
     assert "Bride of Pinbot" in added, added
@@ -78,7 +68,7 @@ async def test_a_short_team_plays_one_alone_and_forfeits_a_singles_game(night: N
 async def test_when_both_teams_are_short_each_plays_one_alone_and_they_forfeit_the_same_game(night: Night) -> None:
     """Three a side. In Doubles each team's single player faces the other's pair; in Singles both teams leave the
     same game empty, and its point goes to no one."""
-    await _checked_in(night, "h1", "h2", "h3", "a1", "a2", "a3")
+    await checked_in(night, "h1", "h2", "h3", "a1", "a2", "a3")
     m1, m2, m3 = night.machines
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 m1:{m1} m2:{m2}", "a1")
     solo_vs_solo = await night.run("/lineup match:MATCH p1:H1 p2:H2 p3:H3", "h1")
