@@ -1123,7 +1123,9 @@ def _greedy_lineup(night: MatchNight, side: Side, round_index: int, now: datetim
 
 
 class TestMinimumPlayProperties:
-    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors]
+    )
     @given(
         starters=st.integers(4, 9),
         reserves=st.integers(0, 3),
