@@ -23,6 +23,7 @@ OFFENCES = [
     app_commands.Choice(name="slam tilt, intentional (LADDER-PEN-6)", value="slam_intentional"),
     app_commands.Choice(name="slam tilt, accidental (LADDER-PEN-6)", value="slam_accidental"),
     app_commands.Choice(name="slam tilt from a malfunction (LADDER-PEN-6)", value="slam_malfunction"),
+    app_commands.Choice(name="wrong number of players started: game restarted (LADDER-PEN-8)", value="restart"),
 ]
 REPLAY_CHOICES = [
     app_commands.Choice(name="after a malfunction: the replay counts, even if lower (LADDER-PEN-1)", value="replaces"),
@@ -199,7 +200,7 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         )
         return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
 
-    @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball or a slam tilt")
+    @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball, a slam tilt or a restarted game")
     @app_commands.describe(
         game="The game's number tonight",
         offence="What happened",
