@@ -200,7 +200,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         )
         return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
 
-    @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball, a slam tilt or a restarted game")
+    @app_commands.command(
+        name="penalty", description="Rule on a death save, a tilted ball, a slam tilt or a restarted game"
+    )
     @app_commands.describe(
         game="The game's number tonight",
         offence="What happened",

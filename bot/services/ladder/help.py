@@ -137,7 +137,7 @@ def night_overview(games: int) -> str:
 
 
 GUIDE = Guide(
-    night=night_overview(LadderOptions().games_per_match),
+    night=night_overview(LadderOptions.model_validate({}).games_per_match),
     commands={
         Role.OFFICIAL: (
             "`/schedule nights` — date the season's nights, skipping holidays",

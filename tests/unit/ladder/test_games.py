@@ -146,7 +146,9 @@ def test_another_pass_says_how_many_games_are_missing(working, chosen, games, mi
         "LADDER-AMB-14",
         f"{missing} must be named: another pass of picks starts from the lowest-ranked player.",
     ):
-        select_games(working, picks(*chosen, pickers=(1,) * max(len(chosen), 1)), pickers=max(len(chosen), 1), games=games)
+        select_games(
+            working, picks(*chosen, pickers=(1,) * max(len(chosen), 1)), pickers=max(len(chosen), 1), games=games
+        )
 
 
 def test_a_league_playing_four_games_a_night_leaves_out_two_of_six():
