@@ -59,7 +59,7 @@ class GroupView:
     number: int
     division: str | None
     players: list[tuple[str, int, bool]]  # name, league rank, checked in
-    games: list[str] | None  # the five slots once chosen (LADDER-GSEL-4)
+    games: list[str] | None  # the night's slots once chosen (LADDER-GSEL-4)
 
 
 @dataclass(frozen=True)

@@ -477,7 +477,7 @@ def _machine_id(night: LadderNight, name: str) -> int:
 async def _set_slots(
     session: AsyncSession, actor: Actor, group: LadderGroup, night: LadderNight, slots: list[str], now: datetime
 ) -> None:
-    """LADDER-GSEL-4: the five slots are stored before play starts."""
+    """LADDER-GSEL-4: the night's slots are stored before play starts."""
     before = audit.snapshot(group)
     group.slots = [_machine_id(night, name) for name in slots]
     session.add(group)
