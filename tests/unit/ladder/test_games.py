@@ -9,6 +9,7 @@ from bot.rules.ladder.games import (
     Pick,
     Standing,
     check_pick,
+    commissioner_games,
     first_game_order,
     league_ranks,
     next_game_order,
@@ -155,3 +156,19 @@ def test_a_league_playing_four_games_a_night_leaves_out_two_of_six():
     """LADDER-CFG-1 `games_per_match` / LADDER-GSEL-2: P = 6 for 4 games → two picks are left out."""
     assert picks_needed(list("ABCDEF"), games=4) == 2
     assert select_games(list("ABCDEF"), picks("B", "E", pickers=(2, 1)), pickers=2, games=4) == list("ACDF")
+
+
+def test_the_commissioners_games_are_taken_as_named():
+    """LADDER-CFG-2 / LADDER-AMB-15: the commissioner's games, in the order named (one may repeat), spelled as the
+    working set spells them; a game outside it, or the wrong number of games, is refused with the fix."""
+    assert commissioner_games(["Attack", "Bride"], ["bride", "Attack", "BRIDE"], games=3) == [
+        "Bride",
+        "Attack",
+        "Bride",
+    ]
+    with refused_saying(
+        "LADDER-GSEL-2", "Name 2 games from tonight's working set, separated by commas; not working tonight: Cactus."
+    ):
+        commissioner_games(["Attack", "Bride"], ["Attack", "Cactus"], games=2)
+    with refused_saying("LADDER-GSEL-2", "Name 2 games from tonight's working set, separated by commas."):
+        commissioner_games(["Attack", "Bride"], ["Attack"], games=2)
