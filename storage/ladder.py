@@ -28,6 +28,7 @@ class LadderOffence(StrEnum):
     SLAM_INTENTIONAL = "slam_intentional"  # LADDER-PEN-6
     SLAM_ACCIDENTAL = "slam_accidental"
     SLAM_MALFUNCTION = "slam_malfunction"
+    RESTART = "restart"  # LADDER-PEN-8: the wrong number of players started, the game aborted and restarted
 
 
 class LadderStatus(StrEnum):
@@ -133,7 +134,7 @@ class LadderScore(SQLModel, table=True):
 
 
 class LadderPenalty(SQLModel, table=True):
-    """LADDER-PEN-4/5/6: a ruling in one game of a group, against the offending player."""
+    """LADDER-PEN-4/5/6/8: a ruling in one game of a group, against the offending player."""
 
     __tablename__ = "ladder_penalty"
     __table_args__ = (sa.UniqueConstraint("group_id", "slot", "ladder_player_id", "offence"),)

@@ -41,7 +41,8 @@ def help_embed(view: LeagueHelp) -> discord.Embed:
     for part in parts:
         if commands := view.guide.commands.get(part):
             embed.add_field(name=PARTS[part], value=_lines(commands), inline=False)
-    embed.add_field(name="How a night goes", value=view.guide.night[:EMBED_FIELD_MAX], inline=False)
+    night = situation.night or view.guide.night
+    embed.add_field(name="How a night goes", value=night[:EMBED_FIELD_MAX], inline=False)
     embed.add_field(name="Every command", value=ALL_COMMANDS, inline=False)
     budget = min(DESCRIPTION_MAX, EMBED_MAX - len(embed) - 1)  # len(embed): every text counted so far
     embed.description = _with_due(who, situation.due, budget)

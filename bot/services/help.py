@@ -50,6 +50,7 @@ class Situation:
     role: Role
     described: str
     due: tuple[Due, ...]
+    night: str | None = None  # "How a night goes" with this league's own settings; None: the format's `Guide.night`
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ OFFENCES = [
     app_commands.Choice(name="slam tilt, intentional (LADDER-PEN-6)", value="slam_intentional"),
     app_commands.Choice(name="slam tilt, accidental (LADDER-PEN-6)", value="slam_accidental"),
     app_commands.Choice(name="slam tilt from a malfunction (LADDER-PEN-6)", value="slam_malfunction"),
+    app_commands.Choice(name="wrong number of players started: game restarted (LADDER-PEN-8)", value="restart"),
 ]
 REPLAY_CHOICES = [
     app_commands.Choice(name="after a malfunction: the replay counts, even if lower (LADDER-PEN-1)", value="replaces"),
@@ -199,7 +200,9 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         )
         return Reply(f"⚖️ {name} won the playoff for game {game} (LADDER-AMB-5).", ephemeral=False)
 
-    @app_commands.command(name="penalty", description="Rule on a death save, a tilted ball or a slam tilt")
+    @app_commands.command(
+        name="penalty", description="Rule on a death save, a tilted ball, a slam tilt or a restarted game"
+    )
     @app_commands.describe(
         game="The game's number tonight",
         offence="What happened",
@@ -319,9 +322,11 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
         view = await self.bot.services.ladder_nights.groups(actor_from(interaction), league)
         return Reply(embeds=[render.groups_embed(view)])
 
-    games = app_commands.Group(name="games", description="Choose a group's five games for the night")
+    games = app_commands.Group(name="games", description="Choose a group's games for the night")
 
-    @games.command(name="pick", description="Your pick: a game to leave out (over 5 machines) or play twice (under 5)")
+    @games.command(
+        name="pick", description="Your pick: a game to leave out (more machines than games) or play twice (fewer)"
+    )
     @app_commands.describe(game="A machine in tonight's working set", league=LEAGUE_OPTION)
     @app_commands.autocomplete(game=tonight_autocomplete)
     @replies(ephemeral=False)
@@ -331,9 +336,11 @@ class LadderCommands(commands.GroupCog, group_name="ladder", group_description="
             LADDER_BOARD.publish(self.bot, interaction.channel, (state.group_id,))
         return Reply(render.pick_text(state), ephemeral=False)
 
-    @games.command(name="set", description="Set a group's five games yourself (commissioners)")
+    @games.command(name="set", description="Set a group's games for the night yourself (commissioners)")
     @app_commands.describe(
-        group="The group's number tonight", games="Five working machines, comma-separated", league=LEAGUE_OPTION
+        group="The group's number tonight",
+        games="The night's games (five by default), working machines, comma-separated",
+        league=LEAGUE_OPTION,
     )
     @replies(ephemeral=False)
     async def games_set(

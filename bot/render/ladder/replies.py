@@ -256,7 +256,7 @@ def playoffs_embed(view: Playoffs) -> discord.Embed:
 
 
 def ruling_text(ruling: Ruling) -> str:
-    """LADDER-PEN-4/5/6: what was ruled, whether the score is now 0, and what the players do next."""
+    """LADDER-PEN-4/5/6/8: what was ruled, whether the score is now 0, and what the players do next."""
     offence = ruling.offence.value.replace("_", " ")
     text = f"⚖️ {ruling.offender}, game {ruling.game} ({ruling.machine}): {offence}."
     if ruling.zeroed:

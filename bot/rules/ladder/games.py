@@ -1,7 +1,8 @@
-"""A group's five games for the night and the order players go in (LADDER-GSEL-*, LADDER-ORDER-*).
+"""A group's games for the night and the order players go in (LADDER-GSEL-*, LADDER-ORDER-*).
 
-Picks are made in passes, worst-placed player first (LADDER-GSEL-3). With more than five working machines
-a pick is a game to leave out; with fewer, a game to play twice.
+A group plays the league's `games_per_match` games (five on the sheet, LADDER-CFG-1). Picks are made in passes,
+worst-placed player first (LADDER-GSEL-3). With more working machines than that a pick is a game to leave out;
+with fewer, a game to play twice.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from bot.rules.ladder.groups import seeding
 from bot.rules.refusals import RuleViolation
 
 PlayerId = int
-GAMES_PER_MATCH = 5
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,9 @@ class Pick:
     game: str
 
 
-def picks_needed(working: Sequence[str], games: int = GAMES_PER_MATCH) -> int:
-    """LADDER-GSEL-2: games to leave out (P > 5) or to repeat (P < 5); none when P = 5."""
-    if not working:
-        raise RuleViolation("LADDER-GSEL-1", "Record the night's working machines first (`/ladder night open`).")
+def picks_needed(working: Sequence[str], games: int) -> int:
+    """LADDER-GSEL-2: games to leave out (P > 5) or to repeat (P < 5); none when P = 5. The sheet's 5 is the
+    league's `games` per match (LADDER-CFG-1)."""
     return abs(len(working) - games) if len(working) != 1 else 0
 
 
@@ -62,10 +61,8 @@ def _ranked_games(picks: Sequence[Pick]) -> list[str]:
     return sorted(votes, key=lambda game: (-votes[game], first_pick[game]))
 
 
-def select_games(
-    working: Sequence[str], picks: Sequence[Pick], pickers: int, games: int = GAMES_PER_MATCH
-) -> list[str]:
-    """LADDER-GSEL-2/3/4, LADDER-AMB-14: the group's five game slots once every pass is complete.
+def select_games(working: Sequence[str], picks: Sequence[Pick], pickers: int, games: int) -> list[str]:
+    """LADDER-GSEL-2/3/4, LADDER-AMB-14: the group's `games` slots (LADDER-CFG-1) once every pass is complete.
 
     Raises LADDER-AMB-14 when the finished passes do not yet name enough different games.
     """
@@ -80,7 +77,7 @@ def select_games(
             raise RuleViolation("LADDER-AMB-14", _another_pass(needed - len(ranked)))
         excluded = set(ranked[:needed])
         return [game for game in working if game not in excluded]
-    cap = ceil(games / len(working))  # LADDER-AMB-14: no game played more than ceil(5/P) times
+    cap = ceil(games / len(working))  # LADDER-AMB-14: no game played more than ceil(games/P) times
     extra = Counter[str]()
     remaining = needed
     for game in ranked:
@@ -90,6 +87,21 @@ def select_games(
     if remaining:
         raise RuleViolation("LADDER-AMB-14", _another_pass(ceil(remaining / (cap - 1))))
     return [slot for game in working for slot in [game] * (1 + extra[game])]
+
+
+def commissioner_games(working: Sequence[str], named: Sequence[str], games: int) -> list[str]:
+    """LADDER-CFG-2, LADDER-AMB-15: the commissioner's final decision on a group's games replaces its picks. The
+    decision names the league's `games` per match (LADDER-GSEL-2), each from tonight's working set, in the order
+    they are played; a game may be named twice."""
+    by_name = {name.casefold(): name for name in working}
+    unknown = [name for name in named if name.casefold() not in by_name]
+    if unknown or len(named) != games:
+        raise RuleViolation(
+            "LADDER-GSEL-2",
+            f"Name {games} games from tonight's working set, separated by commas"
+            + (f"; not working tonight: {', '.join(unknown)}." if unknown else "."),
+        )
+    return [by_name[name.casefold()] for name in named]
 
 
 def _another_pass(missing: int) -> str:

@@ -68,3 +68,19 @@ def slam_tilt(kind: SlamKind, intentional_slams_this_season: int) -> SlamRuling:
         return SlamRuling(False, False, False, False)
     intentional = kind is SlamKind.INTENTIONAL
     return SlamRuling(True, True, intentional, intentional and intentional_slams_this_season + 1 >= 2)
+
+
+@dataclass(frozen=True)
+class RestartRuling:
+    offender_zeroed: bool
+    next_step: str
+
+
+def wrong_number_of_players() -> RestartRuling:
+    """LADDER-PEN-8: a game started for the wrong number of players is fixed while player 1 is on ball 1;
+    caught later, it is aborted and restarted with the right number. Record only: the `restart` note on the game,
+    no penalty for the player who started it, and the restarted game's scores are the ones entered."""
+    return RestartRuling(
+        offender_zeroed=False,
+        next_step="Record only: the game restarts with every player and no one is penalized; enter its scores.",
+    )

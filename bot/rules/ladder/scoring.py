@@ -83,9 +83,9 @@ def placement_order(
 ) -> tuple[PlayerId, ...] | TieNeedsPlayoff:
     """Rank a game by placement score (LADDER-SCORE-1).
 
-    Level scores: a present player goes ahead of an absent one (LADDER-AMB-10); absent players go by league
-    rank (LADDER-GHOST-4); present players need the one-ball playoff of LADDER-AMB-5, whose finishing order
-    is `playoff_order`.
+    Exactly level scores (LADDER-SCORE-5): a present player goes ahead of an absent one (LADDER-AMB-10); absent
+    players go by league rank (LADDER-GHOST-4); present players need the one-ball playoff of LADDER-AMB-5, whose
+    finishing order is `playoff_order`.
     """
     by_score: dict[int, list[GameEntry]] = {}
     for entry in entries:

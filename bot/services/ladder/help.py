@@ -6,6 +6,7 @@ as the commands that check it do."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -13,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.formats import Guide
 from bot.rules.ladder.attendance import check_registration_open
 from bot.rules.ladder.games import next_picker
+from bot.rules.ladder.options import LadderOptions
 from bot.rules.ladder.scoring import TieNeedsPlayoff
 from bot.rules.refusals import RuleViolation
 from bot.services.help import Asker, Due, Role, Situation
@@ -27,6 +29,10 @@ from storage.models import League
 
 async def situation(session: AsyncSession, league: League, asker: Asker, now: datetime) -> Situation:
     ladder = await ladder_league_of(session, league, now)
+    return replace(await _situation(session, ladder, asker), night=night_overview(ladder.options.games_per_match))
+
+
+async def _situation(session: AsyncSession, ladder: LadderLeague, asker: Asker) -> Situation:
     everyone = await entrants(session, ladder)
     me = next((e for e in everyone.values() if e.discord_user_id == asker.user_id), None)
     season_nights = await nights(session, ladder)
@@ -120,13 +126,18 @@ async def _games_due(
     return mine
 
 
-GUIDE = Guide(
-    night=(
+def night_overview(games: int) -> str:
+    """How a night goes, with the league's games per match (`games_per_match`, LADDER-CFG-1)."""
+    return (
         "Players are dealt into groups of three or four by standing (by skill in week 1). Check in when you arrive; "
-        "your group picks five games, worst-placed first, and plays them, entering each game's scores from the group's "
-        "board (or `/ladder score`) for another player of the group to confirm. "
+        f"your group picks {games} {'game' if games == 1 else 'games'}, worst-placed first, and plays them, entering "
+        "each game's scores from the group's board (or `/ladder score`) for another player of the group to confirm. "
         "Points per game, a bonus and the night's totals move players up and down for next week."
-    ),
+    )
+
+
+GUIDE = Guide(
+    night=night_overview(LadderOptions.model_validate({}).games_per_match),
     commands={
         Role.OFFICIAL: (
             "`/schedule nights` — date the season's nights, skipping holidays",

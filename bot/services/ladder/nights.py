@@ -59,7 +59,7 @@ class GroupView:
     number: int
     division: str | None
     players: list[tuple[str, int, bool]]  # name, league rank, checked in
-    games: list[str] | None  # the five slots once chosen (LADDER-GSEL-4)
+    games: list[str] | None  # the night's slots once chosen (LADDER-GSEL-4)
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,9 @@ class LadderNightService:
             assert night.id is not None
             audit.created(session, actor, night, at=now)
             names = [m["name"] for m in working]
-            fixed = None if picks_needed(names) else select_games(names, [], pickers=1)  # LADDER-GSEL-2: P = 5
+            games = ladder.options.games_per_match
+            # LADDER-GSEL-2: as many working machines as games (or one machine), so there is nothing to pick
+            fixed = None if picks_needed(names, games) else select_games(names, [], pickers=1, games=games)
             ids = {m["name"]: m["id"] for m in working}
             for number, (division, members) in enumerate(groups, start=1):
                 session.add(
@@ -259,7 +261,9 @@ async def _has_play(session: AsyncSession, group: LadderGroup) -> bool:
 
 
 async def _working_machines(session: AsyncSession, ladder: LadderLeague) -> list[dict[str, Any]]:
-    """LADDER-GSEL-1 / LADDER-NORM-1: the machines in service tonight, each with its normalizer."""
+    """LADDER-GSEL-1 / LADDER-NORM-1: the commissioner records tonight's working set P when opening the night: the
+    league's machines in service (a machine out of service after a malfunction is left out), each with its
+    normalizer."""
     machines = (
         await session.exec(
             select(Machine)

@@ -20,7 +20,14 @@ from bot.rules.ladder.attendance import (
     late_arrival_can_play,
     third_no_show,
 )
-from bot.rules.ladder.games import Pick, check_pick, next_game_order, next_picker, select_games
+from bot.rules.ladder.games import (
+    Pick,
+    check_pick,
+    commissioner_games,
+    next_game_order,
+    next_picker,
+    select_games,
+)
 from bot.rules.ladder.penalties import malfunction_replay, take_higher
 from bot.rules.ladder.scoring import EntryKind, GameEntry, TieNeedsPlayoff, placement_order, players_in_a_tie
 from bot.rules.refusals import Conflict, InvalidInput, NotFound, RuleViolation
@@ -53,9 +60,9 @@ from storage.ladder import LadderAttendance, LadderGroup, LadderNight, LadderPic
 class PickState:
     group: int
     picks: list[tuple[str, str]]  # (player, game) in pick order
-    excluding: bool  # True: picks leave games out (P > 5); False: picks repeat games (P < 5)
+    excluding: bool  # True: picks leave games out (P > games per match); False: picks repeat games
     next_picker: str | None
-    games: list[str] | None  # the five slots once set
+    games: list[str] | None  # the night's slots once set
     note: str | None  # why another pass is needed (LADDER-AMB-14)
     group_id: int  # whose board shows the games once set
 
@@ -107,7 +114,7 @@ class LadderPlayService:
             picks.append(Pick(me.id, chosen))
             note = None
             try:
-                slots = select_games(working, picks, pickers=len(pickers))
+                slots = select_games(working, picks, pickers=len(pickers), games=ladder.options.games_per_match)
             except RuleViolation as unfinished:
                 slots, note = None, unfinished.message if unfinished.rule_id == "LADDER-AMB-14" else None
             if slots is not None:
@@ -115,7 +122,7 @@ class LadderPlayService:
             return PickState(
                 group.number,
                 [(everyone[p.player].name, p.game) for p in picks],
-                len(working) > 5,
+                len(working) > ladder.options.games_per_match,
                 None if slots else everyone[next_picker(pickers, picks)].name,
                 slots,
                 note,
@@ -123,7 +130,7 @@ class LadderPlayService:
             )
 
     async def set_games(self, actor: Actor, league_name: str | None, *, group_number: int, games: str) -> PickState:
-        """LADDER-AMB-15: the commissioner overrides a group's choice with five games from the working set."""
+        """LADDER-AMB-15: the commissioner overrides a group's choice with the night's games from the working set."""
         now = self.clock.now()
         async with self.db.writing() as session:
             ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now())
@@ -134,18 +141,12 @@ class LadderPlayService:
                 raise NotFound(f"Tonight has no group {group_number}; see `/ladder groups`.")
             if await _has_scores(session, group):
                 raise Conflict(f"Group {group_number} has entered scores; its games can no longer change.")
-            working = {m["name"].casefold(): m["name"] for m in night.machines}
+            working = [m["name"] for m in night.machines]
             named = [name.strip() for name in games.split(",") if name.strip()]
-            unknown = [name for name in named if name.casefold() not in working]
-            if unknown or len(named) != ladder.options.games_per_match:
-                raise RuleViolation(
-                    "LADDER-GSEL-2",
-                    f"Name {ladder.options.games_per_match} games from tonight's working set, separated by commas"
-                    + (f"; not working tonight: {', '.join(unknown)}." if unknown else "."),
-                )
-            slots = [working[name.casefold()] for name in named]
+            slots = commissioner_games(working, named, ladder.options.games_per_match)
             await _set_slots(session, actor, group, night, slots, now)
-            return PickState(group.number, [], len(working) > 5, None, slots, None, group.id or 0)
+            excluding = len(working) > ladder.options.games_per_match
+            return PickState(group.number, [], excluding, None, slots, None, group.id or 0)
 
     async def score(
         self,
@@ -476,7 +477,7 @@ def _machine_id(night: LadderNight, name: str) -> int:
 async def _set_slots(
     session: AsyncSession, actor: Actor, group: LadderGroup, night: LadderNight, slots: list[str], now: datetime
 ) -> None:
-    """LADDER-GSEL-4: the five slots are stored before play starts."""
+    """LADDER-GSEL-4: the night's slots are stored before play starts."""
     before = audit.snapshot(group)
     group.slots = [_machine_id(night, name) for name in slots]
     session.add(group)

@@ -1,6 +1,6 @@
-"""In-game rulings on a league night (LADDER-PEN-3..6): a death save, tilting another player's ball, slam
-tilts. A ruling that zeroes a score stores the 0 (LADDER-SCORE-4); replays are entered with `/ladder score`,
-which replaces the first score (LADDER-PEN-1/2)."""
+"""In-game rulings on a league night (LADDER-PEN-3..6, LADDER-PEN-8): a death save, tilting another player's
+ball, slam tilts, a game restarted for the wrong number of players. A ruling that zeroes a score stores the 0
+(LADDER-SCORE-4); replays are entered with `/ladder score`, which replaces the first score (LADDER-PEN-1/2)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from bot.rules.ladder.penalties import (
     check_claim_raised_in_match,
     slam_tilt,
     tilted_anothers_ball,
+    wrong_number_of_players,
 )
 from bot.rules.refusals import InvalidInput
 from bot.services import audit
@@ -86,6 +87,9 @@ class LadderRulingService:
             zeroed, review = False, False
             if kind is LadderOffence.DEATH_SAVE:  # LADDER-PEN-4: a death save or bang-back sets the score to 0
                 zeroed, step = True, "The score is 0 and placed by that 0 (LADDER-SCORE-4)."
+            elif kind is LadderOffence.RESTART:
+                restart = wrong_number_of_players()
+                zeroed, step = restart.offender_zeroed, restart.next_step
             elif kind is LadderOffence.TILTED_ANOTHERS_BALL:
                 tonight = sum(1 for p, g in earlier if p.offence is kind and g.night_id == night.id)
                 ruling = tilted_anothers_ball(tonight, buy_in_possible)

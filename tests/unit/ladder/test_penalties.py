@@ -10,6 +10,7 @@ from bot.rules.ladder.penalties import (
     slam_tilt,
     take_higher,
     tilted_anothers_ball,
+    wrong_number_of_players,
 )
 from tests.unit.ladder.helpers import refused, refused_saying
 
@@ -68,3 +69,9 @@ def test_a_late_claim_is_refused_saying_when_to_raise_it():
     """LADDER-PEN-3: the refusal word for word."""
     with refused_saying("LADDER-PEN-3", "Problems must be raised during the match."):
         check_claim_raised_in_match(False)
+
+
+def test_a_restart_for_the_wrong_number_of_players_is_recorded_only():
+    """LADDER-PEN-8: no penalty for the player who started the game; the restarted game's scores are entered."""
+    restart = wrong_number_of_players()
+    assert not restart.offender_zeroed and "enter its scores" in restart.next_step
