@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -24,6 +24,7 @@ from bot.rules.ratings.metrics import pairwise_hits, spearman
 from bot.ukpl_replay import DEFAULT_DATA, Dataset, load_dataset
 
 MEASURED_SEASONS = range(10, 19)
+CHOSEN_ON = range(4, 10)  # the seasons the margin filter's variances were chosen on, printed beside
 MIN_EARLIER_MEETS = 3
 
 
@@ -85,7 +86,7 @@ class Prediction:
 
 
 def predictions(
-    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
+    dataset: Dataset, meets: Iterable[int], seasons: Container[int], settings: RatingSettings = DEFAULT_SETTINGS
 ) -> Iterator[Prediction]:
     """For each meet of `seasons`, in the order given, the strength of each player with MIN_EARLIER_MEETS earlier
     meets; each is made before that meet's own games are read."""
@@ -118,16 +119,20 @@ class Figures:
 
 
 def evaluate(
-    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
-) -> Figures:
-    """The tallies of the margin filter, the rating and the baseline over the meets of `seasons`."""
-    figures = Figures()
-    for predicted in predictions(dataset, meets, seasons, settings):
+    dataset: Dataset, meets: Iterable[int], season_ranges: Sequence[range], settings: RatingSettings = DEFAULT_SETTINGS
+) -> list[Figures]:
+    """For each range of seasons, the tallies of the margin filter, the rating and the baseline over its meets."""
+    figures = [Figures() for _ in season_ranges]
+    wanted = {season for seasons in season_ranges for season in seasons}
+    for predicted in predictions(dataset, meets, wanted, settings):
+        season = dataset.calendar[predicted.competition].season
         machines = machine_scores(dataset, predicted.competition)
         positions = {result.player: result.position for result in dataset.results[predicted.competition]}
-        figures.margin.add(predicted.margin, machines, positions)
-        figures.rating.add(predicted.rating, machines, positions)
-        figures.baseline.add(predicted.baseline, machines, positions)
+        for seasons, tallies in zip(season_ranges, figures, strict=True):
+            if season in seasons:
+                tallies.margin.add(predicted.margin, machines, positions)
+                tallies.rating.add(predicted.rating, machines, positions)
+                tallies.baseline.add(predicted.baseline, machines, positions)
     return figures
 
 
@@ -143,11 +148,16 @@ def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
     meets = in_date_order(dataset)
     if limit is not None:
         meets = meets[:limit]
-    figures = evaluate(dataset, meets, MEASURED_SEASONS)
-    margin, rating, baseline = figures.margin, figures.rating, figures.baseline
+    measured, chosen_on = evaluate(dataset, meets, (MEASURED_SEASONS, CHOSEN_ON))
+    margin, rating, baseline = measured.margin, measured.rating, measured.baseline
     print(f"meets measured: {len(margin.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
     print(f"pairwise accuracy: {margin.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {margin.pairs} pairs)")
     print(f"mean Spearman: {margin.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
     print(f"openskill rating alone: pairwise {rating.accuracy:.4f}, Spearman {rating.mean_spearman:.4f}")
+    print(
+        f"seasons 4-9, where the filter was tuned: pairwise {chosen_on.margin.accuracy:.4f}, "
+        f"Spearman {chosen_on.margin.mean_spearman:.4f} (baseline {chosen_on.baseline.accuracy:.4f} / "
+        f"{chosen_on.baseline.mean_spearman:.4f}, {len(chosen_on.margin.spearmans)} meets)"
+    )
     print(f"run time: {time.perf_counter() - started:.1f} s")
     return 0

@@ -69,6 +69,8 @@ def test_a_small_run_prints_both_figures_and_beats_the_baseline_on_both(tmp_path
         assert (measured, baseline) == documented, (label, out)
     assert re.search(r"^meets measured: [1-9]\d*", out, re.MULTILINE), out
     assert re.search(r"^openskill rating alone: pairwise 0\.\d{4}, Spearman 0\.\d{4}$", out, re.MULTILINE)
+    tuned = r"^seasons 4-9, where the filter was tuned: pairwise 0\.\d{4}, Spearman 0\.\d{4} \(baseline 0\.\d{4} / "
+    assert re.search(tuned, out, re.MULTILINE), out
     assert re.search(r"^run time: [0-9.]+ s$", out, re.MULTILINE), out
 
 
