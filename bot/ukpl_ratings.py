@@ -1,29 +1,30 @@
 """`pinleague ukpl-ratings`: rate the UK Pinball League's players meet by meet, in date order, and measure how
 well ratings from earlier meets predicted each meet, beside a simple baseline computed in the same run.
 
-Each meet feeds the rating its machine games and then its final positions as one more game: the positions say
-who was steady across the machines, which single games do not (chosen on seasons 1-9, docs/ratings.md).
-What is measured is the rating blended with each player's score form, their recent margins over the field
-(bot/rules/ratings/form.py); the rating alone is printed beside it. Only this check uses the blend: the bot's
-ratings are the rating alone (docs/ratings.md says why)."""
+What is measured is the margin filter (bot/rules/ratings/margins.py): each player's skill on the log-score scale,
+read from how far above or below each machine's field they scored. The bot's own rating, openskill over the
+finishing orders, is printed beside it: each meet feeds it its machine games and then its final positions as one
+more game (the positions say who was steady across the machines, which single games do not). Only this check
+uses the filter (docs/ratings.md says why)."""
 
 from __future__ import annotations
 
 import argparse
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from statistics import fmean
 
 from bot.rules.ratings.engine import DEFAULT_SETTINGS, Game, RatingBook, RatingSettings
-from bot.rules.ratings.form import FORM_WEIGHT, FormBook, blend, meet_margins
+from bot.rules.ratings.margins import MarginFilter
 from bot.rules.ratings.metrics import pairwise_hits, spearman
 from bot.ukpl_replay import DEFAULT_DATA, Dataset, load_dataset
 
 MEASURED_SEASONS = range(10, 19)
+CHOSEN_ON = range(4, 10)  # the seasons the margin filter's variances were chosen on, printed beside
 MIN_EARLIER_MEETS = 3
 
 
@@ -79,18 +80,18 @@ class Prediction:
     """What was expected of one measured meet's players, from the meets before it only."""
 
     competition: int
-    blended: dict[str, float]  # what the command measures: the rating blended with score form
-    rating: dict[str, float]  # the rating alone (mean skill)
+    margin: dict[str, float]  # what the command measures: the margin filter's mean skill
+    rating: dict[str, float]  # the bot's rating (openskill's mean skill)
     baseline: dict[str, float]  # each player's mean past meet percentile
 
 
 def predictions(
-    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
+    dataset: Dataset, meets: Iterable[int], seasons: Container[int], settings: RatingSettings = DEFAULT_SETTINGS
 ) -> Iterator[Prediction]:
     """For each meet of `seasons`, in the order given, the strength of each player with MIN_EARLIER_MEETS earlier
     meets; each is made before that meet's own games are read."""
     book: RatingBook[str] = RatingBook(settings)
-    form: FormBook[str] = FormBook()
+    margins: MarginFilter[str] = MarginFilter()
     percentiles: dict[str, list[float]] = defaultdict(list)
     for competition in meets:
         machines = machine_scores(dataset, competition)
@@ -99,12 +100,12 @@ def predictions(
             present = {*positions, *(player for scores in machines.values() for player in scores)}
             known = [p for p in present if len(percentiles[p]) >= MIN_EARLIER_MEETS]
             rating = {p: book.rating(p).mu for p in known}
-            forms = {p: f for p in known if (f := form.form(p)) is not None}
+            margin = {p: margins.skill(p) for p in known}
             baseline = {p: fmean(percentiles[p]) for p in known}
-            yield Prediction(competition, blend(rating, forms, FORM_WEIGHT), rating, baseline)
+            yield Prediction(competition, margin, rating, baseline)
         book.play_all(Game.from_scores(scores) for scores in machines.values())
         book.play(Game.from_scores({player: -position for player, position in positions.items()}))
-        form.add(meet_margins(machines.values()))
+        margins.add(machines.values())
         field_size = len(positions)
         for player, position in positions.items():
             percentiles[player].append((field_size - position) / (field_size - 1))
@@ -112,22 +113,26 @@ def predictions(
 
 @dataclass
 class Figures:
-    blended: Tally = field(default_factory=Tally)
+    margin: Tally = field(default_factory=Tally)
     rating: Tally = field(default_factory=Tally)
     baseline: Tally = field(default_factory=Tally)
 
 
 def evaluate(
-    dataset: Dataset, meets: Iterable[int], seasons: range, settings: RatingSettings = DEFAULT_SETTINGS
-) -> Figures:
-    """The tallies of the blend, the rating alone and the baseline over the meets of `seasons`."""
-    figures = Figures()
-    for predicted in predictions(dataset, meets, seasons, settings):
+    dataset: Dataset, meets: Iterable[int], season_ranges: Sequence[range], settings: RatingSettings = DEFAULT_SETTINGS
+) -> list[Figures]:
+    """For each range of seasons, the tallies of the margin filter, the rating and the baseline over its meets."""
+    figures = [Figures() for _ in season_ranges]
+    wanted = {season for seasons in season_ranges for season in seasons}
+    for predicted in predictions(dataset, meets, wanted, settings):
+        season = dataset.calendar[predicted.competition].season
         machines = machine_scores(dataset, predicted.competition)
         positions = {result.player: result.position for result in dataset.results[predicted.competition]}
-        figures.blended.add(predicted.blended, machines, positions)
-        figures.rating.add(predicted.rating, machines, positions)
-        figures.baseline.add(predicted.baseline, machines, positions)
+        for seasons, tallies in zip(season_ranges, figures, strict=True):
+            if season in seasons:
+                tallies.margin.add(predicted.margin, machines, positions)
+                tallies.rating.add(predicted.rating, machines, positions)
+                tallies.baseline.add(predicted.baseline, machines, positions)
     return figures
 
 
@@ -143,11 +148,16 @@ def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
     meets = in_date_order(dataset)
     if limit is not None:
         meets = meets[:limit]
-    figures = evaluate(dataset, meets, MEASURED_SEASONS)
-    blended, rating, baseline = figures.blended, figures.rating, figures.baseline
-    print(f"meets measured: {len(blended.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
-    print(f"pairwise accuracy: {blended.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {blended.pairs} pairs)")
-    print(f"mean Spearman: {blended.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
-    print(f"rating alone, without score form: pairwise {rating.accuracy:.4f}, Spearman {rating.mean_spearman:.4f}")
+    measured, chosen_on = evaluate(dataset, meets, (MEASURED_SEASONS, CHOSEN_ON))
+    margin, rating, baseline = measured.margin, measured.rating, measured.baseline
+    print(f"meets measured: {len(margin.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
+    print(f"pairwise accuracy: {margin.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {margin.pairs} pairs)")
+    print(f"mean Spearman: {margin.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
+    print(f"openskill rating alone: pairwise {rating.accuracy:.4f}, Spearman {rating.mean_spearman:.4f}")
+    print(
+        f"seasons 4-9, where the filter was tuned: pairwise {chosen_on.margin.accuracy:.4f}, "
+        f"Spearman {chosen_on.margin.mean_spearman:.4f} (baseline {chosen_on.baseline.accuracy:.4f} / "
+        f"{chosen_on.baseline.mean_spearman:.4f}, {len(chosen_on.margin.spearmans)} meets)"
+    )
     print(f"run time: {time.perf_counter() - started:.1f} s")
     return 0

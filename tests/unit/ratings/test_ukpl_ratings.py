@@ -1,5 +1,5 @@
-"""`pinleague ukpl-ratings` on real UKPL meets: the figures are printed, the blend beats the baseline, and each
-meet is predicted from earlier meets only."""
+"""`pinleague ukpl-ratings` on real UKPL meets: the figures are printed, the margin filter beats the baseline, and
+each meet is predicted from earlier meets only."""
 
 import csv
 import dataclasses
@@ -18,6 +18,8 @@ DATA = ukpl_ratings.DEFAULT_DATA
 # give the measured ones players with 3 earlier meets.
 REGIONS = {"5", "6"}
 SEASONS = range(8, 19)
+# What the subset prints (docs/ratings.md): the margin filter's figures and the baseline's, pairwise then Spearman.
+SUBSET_FIGURES = {"pairwise accuracy": (0.6444, 0.6367), "mean Spearman": (0.5860, 0.5508)}
 needs_data = pytest.mark.skipif(
     not (DATA / "scores.csv").exists() and os.environ.get("CI") != "true", reason=f"no UKPL data at {DATA}"
 )
@@ -61,11 +63,14 @@ def test_a_small_run_prints_both_figures_and_beats_the_baseline_on_both(tmp_path
     _subset(tmp_path)
     assert ukpl_ratings.run(tmp_path) == 0
     out = capsys.readouterr().out
-    for label in ("pairwise accuracy", "mean Spearman"):
+    for label, documented in SUBSET_FIGURES.items():
         measured, baseline = _figure(label, out)
         assert 0 <= baseline < measured <= 1, (label, out)
+        assert (measured, baseline) == documented, (label, out)
     assert re.search(r"^meets measured: [1-9]\d*", out, re.MULTILINE), out
-    assert re.search(r"^rating alone, without score form: pairwise 0\.\d{4}, Spearman 0\.\d{4}$", out, re.MULTILINE)
+    assert re.search(r"^openskill rating alone: pairwise 0\.\d{4}, Spearman 0\.\d{4}$", out, re.MULTILINE)
+    tuned = r"^seasons 4-9, where the filter was tuned: pairwise 0\.\d{4}, Spearman 0\.\d{4} \(baseline 0\.\d{4} / "
+    assert re.search(tuned, out, re.MULTILINE), out
     assert re.search(r"^run time: [0-9.]+ s$", out, re.MULTILINE), out
 
 
@@ -85,7 +90,7 @@ def _turned_over(dataset: Dataset, competition: int) -> Dataset:
 @needs_data
 def test_each_meet_is_predicted_from_earlier_meets_only(tmp_path):
     """Reversing one measured meet's outcome changes no prediction up to and including that meet (neither the
-    blend, the rating nor the baseline reads it early), and it does change the next meet's."""
+    margin filter, the rating nor the baseline reads it early), and it does change the next meet's."""
     _subset(tmp_path)
     dataset = load_dataset(tmp_path)
     meets = ukpl_ratings.in_date_order(dataset)
@@ -95,5 +100,5 @@ def test_each_meet_is_predicted_from_earlier_meets_only(tmp_path):
     after = list(ukpl_ratings.predictions(turned, meets, ukpl_ratings.MEASURED_SEASONS))
     assert len(after) == len(before) > middle + 1
     assert after[: middle + 1] == before[: middle + 1]
-    for kind in ("blended", "rating", "baseline"):
+    for kind in ("margin", "rating", "baseline"):
         assert getattr(after[middle + 1], kind) != getattr(before[middle + 1], kind), kind
