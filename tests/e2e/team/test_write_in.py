@@ -24,9 +24,9 @@ def set_clock(night: Night, hour: int, minute: int) -> None:
 
 
 async def test_a_write_in_who_arrives_before_game_2_starts_plays_it_team_short_4(night: Night) -> None:
-    """Tilt Warriors come with three. With three machines a write-in is refused; with one, A4 is written into
-    game 2, checks in at 20:10, is here when game 2 starts at 20:15 and has a score of their own. Flipper Kings,
-    with four, may not write anyone in, and no one may be written in after round 1."""
+    """TEAM-SHORT-4: Tilt Warriors come with three. With three machines a write-in is refused; with one, A4 is
+    written into game 2, checks in at 20:10, is here when game 2 starts at 20:15 and has a score of their own.
+    Flipper Kings, with four, may not write anyone in, and no one may be written in after round 1."""
     await checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
     m1 = night.machines[0]
     three_machines = await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 write_in:A4 m1:{m1} m2:{m1}", "a1")
@@ -60,8 +60,8 @@ async def test_a_write_in_who_arrives_before_game_2_starts_plays_it_team_short_4
 async def test_a_write_in_still_missing_when_game_2_starts_leaves_the_partner_alone_team_short_4(
     night: Night,
 ) -> None:
-    """A4 is written into game 2 but game 2 starts at 20:05 without them: arriving at 20:10 is too late, so A3
-    plays game 2 alone, only A3's score is entered, and it is compared with the pair's sum."""
+    """TEAM-SHORT-4: A4 is written into game 2 but game 2 starts at 20:05 without them: arriving at 20:10 is too
+    late, so A3 plays game 2 alone, only A3's score is entered, and it is compared with the pair's sum."""
     await checked_in(night, "h1", "h2", "h3", "h4", "a1", "a2", "a3")
     m1 = await one_machine_left(night)
     await night.run(f"/lineup match:MATCH p1:A1 p2:A2 p3:A3 write_in:A4 m1:{m1} m2:{m1}", "a1")
