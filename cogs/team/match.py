@@ -191,13 +191,13 @@ class MatchNightCommands(commands.Cog):
         m2=machine_autocomplete,
         m3=machine_autocomplete,
         m4=machine_autocomplete,
-        write_in=missing_player_autocomplete,
     )
     @app_commands.autocomplete(
         p1=player_autocomplete,
         p2=player_autocomplete,
         p3=player_autocomplete,
         p4=player_autocomplete,
+        write_in=missing_player_autocomplete,
     )
     @replies(ephemeral=False)  # public: it pings the captain who declares next
     async def lineup(
