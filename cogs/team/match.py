@@ -73,6 +73,12 @@ async def player_autocomplete(interaction: discord.Interaction, current: str) ->
     return _player_choices(choices, current)
 
 
+async def missing_player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The captain's rostered players who are not here: the ones a short team may write in (TEAM-SHORT-4)."""
+    choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.missing_choices)
+    return _player_choices(choices, current)
+
+
 async def machine_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     choices = await _in_the_match(interaction, bot_of(interaction).services.match_night.machine_choices)
     return _filtered(choices, current)
@@ -176,6 +182,7 @@ class MatchNightCommands(commands.Cog):
         m2="Machine for game 2",
         m3="Machine for game 3 (Singles)",
         m4="Machine for game 4 (Singles)",
+        write_in="Short team, round 1, one machine: a missing player for game 2, who plays if here when it starts",
         league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(
@@ -190,19 +197,22 @@ class MatchNightCommands(commands.Cog):
         p2=player_autocomplete,
         p3=player_autocomplete,
         p4=player_autocomplete,
+        write_in=missing_player_autocomplete,
     )
     @replies(ephemeral=False)  # public: it pings the captain who declares next
     async def lineup(
         self, interaction: discord.Interaction, match: int,
         p1: str | None = None, p2: str | None = None, p3: str | None = None, p4: str | None = None,
         m1: int | None = None, m2: int | None = None, m3: int | None = None, m4: int | None = None,
-        league: LeagueOption = None,
+        write_in: str | None = None, league: LeagueOption = None,
     ) -> Reply:  # fmt: skip
         board, round_index, side = await self.bot.services.match_night.declare(
-            actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4]
+            actor_from(interaction), league, match, [p1, p2, p3, p4], [m1, m2, m3, m4], write_in
         )
         await self._after(interaction, board)
         declared = f"📋 {board.context.teams[side].name} declared round {round_index}. It is locked now."
+        if write_in:
+            declared += f" {_written_in(board, side)} is written into game 2 and plays it if here when it starts."
         return _guided(interaction, declared, board, StepKind.DECLARE)
 
     @app_commands.command(name="score", description="Enter one game's scores, in lineup order (captains)")
@@ -656,3 +666,9 @@ def _guided(interaction: discord.Interaction, done: str, board: Scoreboard, *cre
 
 async def setup(bot: LeagueBot) -> None:
     await bot.add_cog(MatchNightCommands(bot))
+
+
+def _written_in(board: Scoreboard, side: Side) -> str:
+    """The name of the player `side` wrote into round 1 (TEAM-SHORT-4)."""
+    player = next(d.lineup.write_in for d in board.night.declarations if d.side is side and d.round_index == 1)
+    return board.names.get(player or 0, "The write-in")

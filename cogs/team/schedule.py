@@ -11,11 +11,16 @@ from bot.client import LeagueBot
 from bot.interactions import Reply
 from bot.render.exchange import calendar_ready, export_file
 from bot.render.nights import nights_embed
-from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed
+from bot.render.team.schedule import generated_embed, moved_embed, rescheduled_embed, tiebreaker_scheduled_embed
 from bot.rules.nights import MAX_NIGHTS, SKIP_REASON_MAX
 from bot.services.team.schedule import MAX_WEEKS, REASON_MAX
 from cogs._shared import LEAGUE_OPTION, LeagueOption, actor_from, bot_of, matching, replies, venue_autocomplete
 from cogs.team.match import MATCH_OPTION, match_autocomplete
+
+TOSS_CHOICES = [
+    app_commands.Choice(name="team A won the toss: HOME", value="team_a"),
+    app_commands.Choice(name="team B won the toss: HOME", value="team_b"),
+]
 
 
 async def team_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -123,6 +128,38 @@ class ScheduleCommands(commands.GroupCog, group_name="schedule", group_descripti
             justification=justification,
         )
         return Reply(embeds=[moved_embed(change)], ephemeral=False)
+
+    @app_commands.command(
+        name="tiebreaker", description="Schedule the tie-breaker match of two level teams (commissioners)"
+    )
+    @app_commands.describe(
+        team_a="One of the two teams level after every tie-break step",
+        team_b="The other team",
+        venue="A neutral venue: neither team's home",
+        toss="Who won the coin toss and is HOME; left out, the bot tosses the coin",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(toss=TOSS_CHOICES)
+    @app_commands.autocomplete(team_a=team_autocomplete, team_b=team_autocomplete, venue=venue_autocomplete)
+    @replies(ephemeral=False)
+    async def tiebreaker(
+        self,
+        interaction: discord.Interaction,
+        team_a: str,
+        team_b: str,
+        venue: str,
+        toss: app_commands.Choice[str] | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:
+        scheduled = await self.bot.services.standings.schedule_tiebreaker(
+            actor_from(interaction),
+            league,
+            team_a=team_a,
+            team_b=team_b,
+            venue_name=venue,
+            toss=toss.value if toss else None,
+        )
+        return Reply(embeds=[tiebreaker_scheduled_embed(scheduled)], ephemeral=False)
 
     @app_commands.command(name="show", description="Show the season's matches and results, or its nights")
     @app_commands.describe(

@@ -180,6 +180,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schedule reschedule": (
         '/schedule reschedule match:{match} date:2027-03-10 agreed:true reason:"Storm"', "RDDDDR"),
     "schedule show": ("/schedule show", "YYYYYR"),
+    # tonight's match is not final yet, so the regular season is not over
+    "schedule tiebreaker": (
+        '/schedule tiebreaker team_a:"Flipper Kings" team_b:"Tilt Warriors" venue:"{venue}"', "RDDDDR"),
     "score": ("/score match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
     "ratings": ("/ratings", "RRRRRR"),  # no game is final yet
     "standings": ("/standings", "YYYYYR"),

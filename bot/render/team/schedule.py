@@ -8,6 +8,7 @@ from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.scoring import Flag, MatchResult
 from bot.services.team.schedule import GeneratedSeason, MatchChange, ScheduledLine, ScheduleView
+from bot.services.team.standings import ScheduledTiebreaker
 from storage.matches import MatchKind, MatchState
 
 DESCRIPTION_MAX = 4000  # Discord allows 4096; leaves room for the "more" note
@@ -36,6 +37,29 @@ def generated_embed(season: GeneratedSeason) -> discord.Embed:
     week_one = [match_line(line) for line in lines if line.match.week == 1]
     embed.add_field(name="Week 1", value=_clip(week_one, FIELD_MAX), inline=False)
     return embed
+
+
+def tiebreaker_scheduled_embed(scheduled: ScheduledTiebreaker) -> discord.Embed:
+    """The tie-breaker match `/schedule tiebreaker` stored: when, where, who is HOME and why (TEAM-STAND-2,
+    TEAM-AMB-19)."""
+    line = scheduled.line
+    when = (
+        "the regular match night of the week after the regular season (a bye week comes before the playoffs)"
+        if scheduled.bye_week
+        else "two nights after the later of the two teams' last regular-season match (no bye week before the playoffs)"
+    )
+    toss = "the bot tossed the coin" if scheduled.tossed_by_bot else "as recorded"
+    return discord.Embed(
+        title="⚖️ Tie-breaker match scheduled",
+        description=(
+            f"{match_line(line)}\n"
+            f"On {line.match.play_on:%a %Y-%m-%d}: {when} (TEAM-STAND-2).\n"
+            f"A full match under the regular rules at a neutral venue. {line.home.name} is HOME: "
+            f"{scheduled.toss_winner.name} won the coin toss ({toss}, TEAM-AMB-19). "
+            "Its result decides step 6 of the standings only, never the record."
+        ),
+        colour=LEAGUE_COLOUR,
+    )
 
 
 def schedule_embed(view: ScheduleView) -> discord.Embed:

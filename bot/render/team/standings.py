@@ -83,7 +83,7 @@ def tie_notes(view: StandingsView) -> list[str]:
             on = table.tiebreaker_dates.get(group)
             then = (
                 (f"A tie-breaker match is due on {on:%a %Y-%m-%d}" if on else "A tie-breaker match is due")
-                + "; a commissioner schedules it."
+                + "; a commissioner schedules it with `/schedule tiebreaker`."
                 if view.season_complete
                 else "If the season ends like this, a tie-breaker match decides it."
             )

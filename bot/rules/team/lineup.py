@@ -283,6 +283,17 @@ class _Facts:
         return total
 
 
+def as_played(
+    night: MatchNight, side: Side, round_index: int, *, now: datetime, options: TeamOptions
+) -> tuple[tuple[PlayerId, ...], ...] | None:
+    """TEAM-SHORT-4: who plays each game of a declared round for `side` (None before it declares). A write-in
+    counts only if checked in before game 2 starts (until it starts: if here now); otherwise the slot stays
+    empty and the partner plays that game alone, so only the partner's score is entered."""
+    facts = _Facts(night, options, now)
+    facts.plan(round_index)
+    return facts.played_entries(side, round_index)
+
+
 # --- Declaring a lineup ---------------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Team standings (TEAM-STAND-1..3, TEAM-AMB-10/11/19) and when a tie-breaker match is due (TEAM-STAND-2).
+"""Team standings (TEAM-STAND-1..3, TEAM-AMB-10/11/19) and when a tie-breaker match is due and played
+(TEAM-STAND-2).
 
 Facts in, standings out: the finalized match results of the season are ranked per conference (TEAM-CFG-1) by
   1 record (win %), 2 cumulative match points, 3 head-to-head results, 4 head-to-head match points,
@@ -20,6 +21,7 @@ from fractions import Fraction
 from itertools import groupby
 
 from bot.rules.common import competition_ranks
+from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.team.model import MatchId, Side, TeamId
 
 
@@ -138,7 +140,7 @@ def ties_needing_tiebreaker_match(rows: Sequence[StandingRow], *, playoff_teams:
 def tiebreaker_match_date(
     tied: Iterable[StandingRow], *, regular_season_end: date, match_night: int, bye_week_before_playoffs: bool
 ) -> date:
-    """TEAM-STAND-2: when the tie-breaker match is played.
+    """TEAM-STAND-2, TEAM-TV-11 (a) and (b): when the tie-breaker match is played.
 
     With a bye week before the playoffs: on the regular match night (`match_night`, Monday = 0) of the week
     after the regular season ends. Without one: two nights after the later of the tied teams' last regular
@@ -150,6 +152,91 @@ def tiebreaker_match_date(
     if not last_matches:
         raise ValueError("the tied teams have played no regular-season match")
     return max(last_matches) + timedelta(days=2)
+
+
+@dataclass(frozen=True)
+class TiebreakerMatchPlan:
+    """TEAM-AMB-19: a full regular match under normal rules at a neutral venue; the coin toss's winner is HOME."""
+
+    play_on: date
+    home: TeamId
+    away: TeamId
+
+
+def plan_tiebreaker_match(
+    rows: Sequence[StandingRow],
+    pair: tuple[TeamId, TeamId],
+    *,
+    names: Mapping[TeamId, str],
+    playoff_teams: int,
+    unfinished_regular_matches: int,
+    regular_season_end: date,
+    match_night: int,
+    bye_week_before_playoffs: bool,
+    venue_name: str,
+    venue_home_of: Collection[TeamId],
+    toss_winner: TeamId,
+) -> TiebreakerMatchPlan:
+    """TEAM-STAND-2, TEAM-AMB-19, TEAM-TV-11: the tie-breaker match between two teams of one conference's table.
+
+    Only once every regular-season match is final, and only for two teams still level after step 5 whose tie
+    touches the top `playoff_teams` places: a tie wholly below the playoff line decides nothing (TEAM-TV-11 (c)).
+    It is played on `tiebreaker_match_date` (TEAM-TV-11 (a) and (b)) at a venue that is neither team's home
+    (`venue_home_of`: the teams whose home it is), and the team that won the recorded coin toss is HOME.
+    """
+    first, second = pair
+    if first == second:
+        raise InvalidInput("`team_b`: name the other team of the tie, not the same team twice.")
+    if unfinished_regular_matches:
+        raise RuleViolation(
+            "TEAM-STAND-2",
+            f"The regular season still has {unfinished_regular_matches} match(es) without a final result; a "
+            "tie-breaker match is scheduled once every result is final and the tie still stands.",
+        )
+    by_team = {row.team: row for row in rows}
+    if absent := [names[team] for team in pair if team not in by_team]:
+        raise RuleViolation(
+            "TEAM-STAND-2",
+            f"{' and '.join(absent)} {'has' if len(absent) == 1 else 'have'} no result in this conference's table; "
+            "a tie-breaker match is between two teams of one table. See `/standings`.",
+        )
+    row = by_team[first]
+    if second not in row.tied_with:
+        raise RuleViolation(
+            "TEAM-STAND-2",
+            f"{names[first]} and {names[second]} are not level after the tie-break steps "
+            f"({names[first]} is {_place(row.rank)}, {names[second]} {_place(by_team[second].rank)}); "
+            "a tie-breaker match is only for teams still level after step 5. See `/standings`.",
+        )
+    group = row.tied_with | {first}
+    if group not in ties_needing_tiebreaker_match(rows, playoff_teams=playoff_teams):
+        last = row.rank + len(group) - 1
+        raise RuleViolation(
+            "TEAM-STAND-2",
+            f"{names[first]} and {names[second]} are level for {_place(row.rank)}–{_place(last)} place, below the "
+            f"{playoff_teams} playoff places: the tie changes no qualification, seeding or home status, so no "
+            "tie-breaker match is scheduled.",
+        )
+    if hosts := [team for team in pair if team in venue_home_of]:
+        raise RuleViolation(
+            "TEAM-AMB-19",
+            f"{venue_name} is {names[hosts[0]]}'s home venue; a tie-breaker match is played at a neutral venue. "
+            "Pick a venue that is neither team's home.",
+        )
+    if toss_winner not in pair:
+        raise ValueError("the coin toss is won by one of the two teams")
+    played_on = tiebreaker_match_date(
+        [by_team[first], by_team[second]],
+        regular_season_end=regular_season_end,
+        match_night=match_night,
+        bye_week_before_playoffs=bye_week_before_playoffs,
+    )
+    return TiebreakerMatchPlan(played_on, toss_winner, second if toss_winner == first else first)
+
+
+def _place(rank: int) -> str:
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
 
 
 _Step = Callable[[Sequence[TeamId]], dict[TeamId, Fraction] | None]

@@ -166,7 +166,7 @@ GUIDE = Guide(
     ),
     commands={
         Role.OFFICIAL: (
-            "`/schedule generate` — the season's matches",
+            "`/schedule generate` · `/schedule tiebreaker` — the season's matches, a tie-breaker match",
             "`/match ruling` — rule on a dispute",
             "`/match forfeit` · `/match walkout` — forfeits",
             "`/admin override` — correct a fact, with a reason",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import IntegrityError
@@ -169,9 +169,11 @@ class MatchNightService:
         match_id: int,
         players: list[str | None],
         machines: list[int | None],
+        write_in: str | None = None,
     ) -> tuple[scoreboard.Scoreboard, int, Side]:
-        """Declare the acting captain's lineup for their next round. Returns the board after it, the round and
-        the side."""
+        """Declare the acting captain's lineup for their next round. `write_in`: a missing rostered player a short
+        team writes into game 2 of round 1 (TEAM-SHORT-4), who plays only if checked in before that game starts.
+        Returns the board after it, the round and the side."""
         now = self.clock.now()
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, match_id)
@@ -185,15 +187,17 @@ class MatchNightService:
             plan = lineup.round_plan(context.options)[round_index - 1]
             typed = [await player_text(session, context.league, text) if text else None for text in players]
             chosen = [player_from(night, side, text) if text else None for text in typed]
-            await require_in_good_standing(
-                session, context.league, [p for p in chosen if p is not None], on=today, doing="play in a lineup"
-            )
-            games = _games(plan.kind, chosen, machines)
+            written_in = None
+            if write_in:
+                written_in = player_from(night, side, await player_text(session, context.league, write_in))
+            named = [p for p in [*chosen, written_in] if p is not None]
+            await require_in_good_standing(session, context.league, named, on=today, doing="play in a lineup")
+            games = _with_write_in(_games(plan.kind, chosen, machines), written_in)
             declared = lineup.validate_declaration(
                 night,
                 side,
                 round_index,
-                lineup.Lineup(games=games),
+                lineup.Lineup(games=games, write_in=written_in),
                 by=lineup.Declarant(acting.player_id, official=acting.official),
                 now=now,
                 options=context.options,
@@ -207,6 +211,7 @@ class MatchNightService:
                 declared_by=acting.player_id,
                 by_official=acting.official,
                 games=[{"players": list(g.players), "machine": g.machine} for g in declared.lineup.games],
+                write_in=declared.lineup.write_in,
             )
             session.add(row)
             try:
@@ -239,7 +244,7 @@ class MatchNightService:
             night = await playoff_lineups.night(session, context, today)
             plan = lineup.round_plan(context.options)[round_index - 1]
             side = acting.side or (plan.first_declarer if machine is not None else plan.first_declarer.other)
-            current = _game_entries(night, context, game)[side]
+            current = _game_entries(night, context, game, now)[side]
             chosen = tuple(player_from(night, side, text) for text in players if text) or current.players
             await require_in_good_standing(session, context.league, chosen, on=today, doing="play in a lineup")
             accepted = lineup.validate_replacement(
@@ -324,7 +329,7 @@ class MatchNightService:
                 night, round_index, game_number, player, chosen, now=now, options=context.options
             )
             name = next((e.name for side in Side for e in night.rosters[side] if e.player_id == player), "The player")
-            machine_id = _game_entries(night, context, game)[
+            machine_id = _game_entries(night, context, game, now)[
                 lineup.round_plan(context.options)[round_index - 1].first_declarer
             ].machine
             machine = await session.get(Machine, machine_id) if machine_id else None
@@ -412,6 +417,16 @@ class MatchNightService:
                 if entry.player_id in attendance.present_players(night.visits, side, now)
             ]
 
+    async def missing_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
+        """Autocomplete: the acting captain's rostered players who are not here, the ones a write-in may name
+        (TEAM-SHORT-4)."""
+        async with self.db.reading() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            acting, night = await _acting_and_night(session, actor, context)
+            side = acting.side or _side_to_declare(night, context)
+            here = attendance.present_players(night.visits, side, self.clock.now())
+            return [(entry.player_id, entry.name) for entry in night.rosters[side] if entry.player_id not in here]
+
     async def machine_choices(self, actor: Actor, league_name: str | None, match_id: int) -> list[tuple[int, str]]:
         """Autocomplete: machines still legal for the round being declared (TEAM-MACH-1, 3)."""
         async with self.db.reading() as session:
@@ -460,7 +475,7 @@ class MatchNightService:
             context = await load_context(session, actor, league_name, match_id)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            entries = _game_entries(night, context, game)
+            entries = _game_entries(night, context, game, now)
             in_game = [p for side in Side for p in entries[side].players]
             today = now.astimezone(context.zone).date()
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
@@ -489,7 +504,7 @@ class MatchNightService:
                     "entered_for": acting.side,
                     "entered_at": now,
                 }
-                for side, player_id, score in _parsed(context, night, game, typed)
+                for side, player_id, score in _parsed(context, night, game, typed, now)
             ]
             try:  # one INSERT … RETURNING for the game's scores (the ORM's unit of work sends one per row)
                 inserted = await session.exec(insert(GameScore).returning(GameScore), params=values)
@@ -517,7 +532,7 @@ class MatchNightService:
             acting, night = await _acting_and_night(session, actor, context)
             played = _fixable(await scoreboard.build(session, context, now, night=night, photos=False), game, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
-            for _side, player_id, score in _parsed(context, night, game, typed):
+            for _side, player_id, score in _parsed(context, night, game, typed, now):
                 row = pending[player_id]
                 if row.score != score:
                     before = audit.snapshot(row)
@@ -781,7 +796,21 @@ def _games(kind: RoundKind, players: list[int | None], machines: list[int | None
     return tuple(games)
 
 
-def _game_entries(night: lineup.MatchNight, context: MatchContext, game: GameRef) -> dict[Side, lineup.GameEntry]:
+def _with_write_in(games: tuple[lineup.GameEntry, ...], write_in: int | None) -> tuple[lineup.GameEntry, ...]:
+    """A write-in takes a seat in game 2 (TEAM-SHORT-4) unless the captain already put them there or elsewhere:
+    the rules then say what is wrong with where they are."""
+    if write_in is None or any(write_in in g.players for g in games) or len(games) < lineup.WRITE_IN_GAME:
+        return games
+    seated = list(games)
+    game = seated[lineup.WRITE_IN_GAME - 1]
+    seated[lineup.WRITE_IN_GAME - 1] = replace(game, players=(*game.players, write_in))
+    return tuple(seated)
+
+
+def _game_entries(
+    night: lineup.MatchNight, context: MatchContext, game: GameRef, now: datetime
+) -> dict[Side, lineup.GameEntry]:
+    """Each side's entry for one game as played: a write-in who missed game 2's start leaves only the partner."""
     _, round_index, game_number = game
     lineups = match_facts.effective_lineups(night, round_index)
     if len(lineups) < 2:
@@ -789,7 +818,11 @@ def _game_entries(night: lineup.MatchNight, context: MatchContext, game: GameRef
     games = len(lineups[Side.HOME].games)
     if not 1 <= game_number <= games:
         raise InvalidInput(f"Round {round_index} has games 1 to {games}.")
-    return {side: lineups[side].games[game_number - 1] for side in Side}
+    entries = {}
+    for side in Side:
+        played = lineup.as_played(night, side, round_index, now=now, options=context.options) or ()
+        entries[side] = replace(lineups[side].games[game_number - 1], players=played[game_number - 1])
+    return entries
 
 
 def _entry_due(board: scoreboard.Scoreboard, game: GameRef) -> scoreboard.BoardGame:
@@ -838,10 +871,10 @@ def _fixable(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> sco
 
 
 def _parsed(
-    context: MatchContext, night: lineup.MatchNight, game: GameRef, typed: dict[Side, list[str]]
+    context: MatchContext, night: lineup.MatchNight, game: GameRef, typed: dict[Side, list[str]], now: datetime
 ) -> list[tuple[Side, int, int]]:
     """Each player's typed score, in lineup order (COMMON-SCORE-1); a refusal names the field and its player."""
-    entries = _game_entries(night, context, game)
+    entries = _game_entries(night, context, game, now)
     parsed = []
     for side in Side:
         players = entries[side].players

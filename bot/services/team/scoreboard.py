@@ -164,6 +164,7 @@ def _games(
     games = []
     for plan, played in zip(lineup.round_plan(context.options), facts.rounds, strict=False):
         declared = match_facts.effective_lineups(night, plan.index)
+        as_played = {side: lineup.as_played(night, side, plan.index, now=now, options=context.options) for side in Side}
         for number, game in enumerate(played, start=1):
             ref = GameRef(context.match.id or 0, plan.index, number)
             rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
@@ -173,7 +174,7 @@ def _games(
                 BoardGame(
                     ref=ref,
                     machine=machines.get(machine_id or 0, "—"),
-                    players={side: declared[side].games[number - 1].players for side in Side},
+                    players={side: (as_played[side] or ())[number - 1] for side in Side},
                     state=_state(game, rows, context.options),
                     result=scoring.game_result(game, context.options) if game.is_entered else None,
                     entered_for=next((row.entered_for for row in rows if row.confirmed_at is None), None),

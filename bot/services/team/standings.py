@@ -8,6 +8,7 @@ Ranking, tie-breaks and the tie-breaker-match test are `bot.rules.team.standings
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -17,18 +18,20 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
-from bot.rules.refusals import InvalidInput, NotFound
+from bot.rules.refusals import Conflict, InvalidInput, NotFound
 from bot.rules.team import standings as rules
 from bot.rules.team.model import MatchOutcome, Side
 from bot.rules.team.options import TeamOptions
+from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.league_options import options_on
-from bot.services.lookup import find_league, find_season, league_today
+from bot.services.lookup import current_season, find_league, find_season, find_team, find_venue, league_today
+from bot.services.permissions import require_commissioner
 from bot.services.reuse import ReusedPerLeague
-from bot.services.team.schedule import ScheduledLine, season_matches, team_league
+from bot.services.team.schedule import ScheduledLine, lock_season, season_matches, team_league, week_one
 from storage import results as stored_results
 from storage.db import Database
-from storage.matches import MatchKind
+from storage.matches import Match, MatchKind
 from storage.models import Conference, League, Season, Team
 
 log = logging.getLogger(__name__)
@@ -86,19 +89,16 @@ class SeasonResults:
     ) -> dict[frozenset[int], date]:
         """TEAM-STAND-2: with a bye week before the playoffs, the regular match night of the week after the regular
         season; without one, two nights after the later of the tied teams' last regular-season match."""
-        ends = [line.match.play_on for line in self.regular_lines]
-        if not ends:
+        end = self.regular_season_end
+        if end is None:
             return {}
-        end = max(ends)
-        bye = postseason_on is not None and postseason_on - end > timedelta(days=7)
         dates = {}
         for group in due:
             tied = [row for row in rows if row.team in group]
-            nights = [night for t in sorted(group) if (night := teams[t].match_weekday) is not None]
             try:
                 dates[group] = rules.tiebreaker_match_date(
-                    tied, regular_season_end=end, match_night=nights[0] if nights else end.weekday(),
-                    bye_week_before_playoffs=bye,
+                    tied, regular_season_end=end, match_night=match_night(teams, group, end),
+                    bye_week_before_playoffs=bye_week_before_playoffs(postseason_on, end),
                 )  # fmt: skip
             except ValueError:  # the tied teams have played no regular-season match yet
                 continue
@@ -107,6 +107,36 @@ class SeasonResults:
     @property
     def regular_lines(self) -> list[ScheduledLine]:
         return [line for line in self.lines if line.match.kind is MatchKind.REGULAR]
+
+    @property
+    def regular_season_end(self) -> date | None:
+        """The day of the regular season's last match; None before there is a schedule."""
+        return max((line.match.play_on for line in self.regular_lines), default=None)
+
+    @property
+    def unfinished_regular_matches(self) -> int:
+        return sum(1 for line in self.regular_lines if line.result is None or not line.result.final)
+
+
+def bye_week_before_playoffs(postseason_on: date | None, regular_season_end: date) -> bool:
+    """A week with no match before the playoffs' first day (`/season postseason`)."""
+    return postseason_on is not None and postseason_on - regular_season_end > timedelta(days=7)
+
+
+def match_night(teams: Mapping[int, Team], group: frozenset[int], regular_season_end: date) -> int:
+    """The tied teams' regular match night (the first team's, by id, that has one), else the last match's."""
+    nights = [night for team in sorted(group) if (night := teams[team].match_weekday) is not None]
+    return nights[0] if nights else regular_season_end.weekday()
+
+
+@dataclass(frozen=True)
+class ScheduledTiebreaker:
+    """A tie-breaker match `/schedule tiebreaker` stored, and how its date and HOME side were decided."""
+
+    line: ScheduledLine
+    toss_winner: Team
+    tossed_by_bot: bool
+    bye_week: bool
 
 
 class StandingsService:
@@ -180,6 +210,66 @@ class StandingsService:
         except Exception:
             log.exception("storing %d final match results failed; standings compute them again", len(rows))
 
+    async def schedule_tiebreaker(
+        self, actor: Actor, league_name: str | None, *, team_a: str, team_b: str, venue_name: str, toss: str | None
+    ) -> ScheduledTiebreaker:
+        """TEAM-STAND-2, TEAM-AMB-19: a commissioner schedules the tie-breaker match between two teams level after
+        step 5 at the playoff line, at a neutral venue. `toss`: which of the two won the coin toss and is HOME
+        ("team_a" or "team_b"); left out, the bot tosses the coin. The toss is kept in the audit entry."""
+        if toss not in (None, "team_a", "team_b"):
+            raise InvalidInput("`toss`: pick team_a or team_b, the team that won the coin toss, from the list.")
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            league = await team_league(session, actor, league_name)
+            require_commissioner(actor, league, "schedule a tie-breaker match")
+            season = await current_season(session, league)
+            await lock_season(session, season)  # two commissioners at once schedule it once
+            pair = (await find_team(session, league, team_a), await find_team(session, league, team_b))
+            venue = await find_venue(session, league, venue_name)
+            loaded = await season_results(session, league, season, now=now)
+            end = loaded.regular_season_end
+            if end is None:
+                raise NotFound(f"{season.name} has no schedule yet; it is created with `/schedule generate`.")
+            await _refuse_second_tiebreaker(session, season, pair)
+            tables = loaded.conferences.values()
+            table = next((table for table in tables if any(team.id == pair[0].id for team in table)), [])
+            teams = {team.id or 0: team for team in table}
+            options = TeamOptions.model_validate(options_on(league, league_today(league, now)))
+            tossed_by_bot = toss is None
+            winner = random.choice(pair) if toss is None else pair[0] if toss == "team_a" else pair[1]
+            ids = (pair[0].id or 0, pair[1].id or 0)
+            bye = bye_week_before_playoffs(season.postseason_on, end)
+            plan = rules.plan_tiebreaker_match(
+                [row for row in rules.standings(teams, loaded.results) if row.played],
+                ids,
+                names={team.id or 0: team.name for team in pair},
+                playoff_teams=options.playoff_teams,
+                unfinished_regular_matches=loaded.unfinished_regular_matches,
+                regular_season_end=end,
+                match_night=match_night({team.id or 0: team for team in pair}, frozenset(ids), end),
+                bye_week_before_playoffs=bye,
+                venue_name=venue.name,
+                venue_home_of=[team.id or 0 for team in pair if team.home_venue_id == venue.id],
+                toss_winner=winner.id or 0,
+            )
+            match = Match(
+                league_id=league.id or 0,
+                season_id=season.id or 0,
+                week=(plan.play_on - await week_one(session, season)).days // 7 + 1,
+                play_on=plan.play_on,
+                home_team_id=plan.home,
+                away_team_id=plan.away,
+                venue_id=venue.id,
+                kind=MatchKind.TIEBREAKER_MATCH,
+            )
+            session.add(match)
+            await session.flush()
+            how = "the bot tossed the coin" if tossed_by_bot else "the commissioner recorded the toss"
+            audit.created(session, actor, match, at=now, reason=f"Coin toss won by {winner.name}, HOME ({how}).")
+            home, away = (pair[0], pair[1]) if plan.home == ids[0] else (pair[1], pair[0])
+            line = ScheduledLine(match, home, away, venue, None)
+        return ScheduledTiebreaker(line, winner, tossed_by_bot, bye)
+
     async def conference_names(self, guild_id: int, league_name: str | None) -> list[str]:
         async with self.db.reading() as session:
             try:
@@ -235,6 +325,21 @@ def _final_result(line: ScheduledLine) -> rules.MatchResult | None:
         winner=winner,
         kind=rules.MatchKind(match.kind.value),
     )
+
+
+async def _refuse_second_tiebreaker(session: AsyncSession, season: Season, pair: tuple[Team, Team]) -> None:
+    ids = [team.id for team in pair]
+    query = select(Match).where(
+        Match.season_id == season.id,
+        Match.kind == MatchKind.TIEBREAKER_MATCH,
+        col(Match.home_team_id).in_(ids),
+        col(Match.away_team_id).in_(ids),
+    )
+    if (scheduled := (await session.exec(query)).first()) is not None:
+        raise Conflict(
+            f"{pair[0].name} and {pair[1].name} already have their tie-breaker match: match #{scheduled.id} on "
+            f"{scheduled.play_on:%a %Y-%m-%d}. See it with `/schedule show`."
+        )
 
 
 def _pick_conferences(league: League, names: Sequence[str], wanted: str | None) -> list[str]:
