@@ -1,0 +1,252 @@
+"""The catalog's LADDER worked examples that take a night or a season to play (LADDER-TV-*), played through the bot:
+players check in, pick games and enter scores, commissioners open and close the nights, and the numbers are read
+back from what the bot shows or stores."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from sqlmodel import col, select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.ladder import LadderPlayer, LadderResult
+from storage.models import Machine, Player
+from tests.e2e.harness import RunningBot
+from tests.e2e.ladder.conftest import FIVE, ladder_league
+from tests.e2e.ladder.test_night import NEW_YORK, PLAYERS, ok, scores_by_name
+from tests.e2e.season import refused
+
+M = 1_000_000
+
+
+def clock_of(league: RunningBot) -> ManualClock:
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    return clock
+
+
+async def open_week(league: RunningBot, week: int, games: Sequence[str] = FIVE, groups: int = 1) -> str:
+    """Open week `week`'s night (a week after the last) with `games` in each group; the open reply."""
+    if week > 1:
+        clock_of(league).advance(timedelta(days=7))
+    opened = await ok(league, "/ladder night open", "alice")
+    for group in range(1, groups + 1):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(games)}"', "alice")
+    return opened
+
+
+async def enter_sheets(league: RunningBot, sheets: Mapping[str, Sequence[float]], *, check_in: bool = True) -> None:
+    """Each player checks in (unless already in) and enters their five scores, in millions."""
+    for name, millions in sheets.items():
+        if check_in:
+            await ok(league, "/ladder checkin", name)
+        await ok(league, f'/ladder score game:1 score:"{" ".join(f"{round(m * M):,}" for m in millions)}"', name)
+
+
+async def play_week(
+    league: RunningBot, week: int, sheets: Mapping[str, Sequence[float]], games: Sequence[str] = FIVE, groups: int = 1
+) -> str:
+    """Open week `week`, enter every sheet, close; the close reply."""
+    await open_week(league, week, games, groups)
+    await enter_sheets(league, sheets)
+    return await ok(league, "/ladder night close", "alice")
+
+
+async def results_of(league: RunningBot, name: str) -> list[LadderResult]:
+    """The player's stored results, week 1 first."""
+    async with league.db.reading() as session:
+        query = (
+            select(LadderResult)
+            .where(
+                LadderResult.ladder_player_id == LadderPlayer.id,
+                LadderPlayer.player_id == Player.id,
+                Player.display_name == name.upper(),
+            )
+            .order_by(col(LadderResult.night_id))
+        )
+        return list((await session.exec(query)).all())
+
+
+async def entry_of(league: RunningBot, name: str) -> LadderPlayer:
+    async with league.db.reading() as session:
+        query = select(LadderPlayer).where(LadderPlayer.player_id == Player.id, Player.display_name == name.upper())
+        return (await session.exec(query)).one()
+
+
+async def add_machine(league: RunningBot, title: str) -> int:
+    """A new machine at The Break with a 20,000,000 normalizer; its id."""
+    await ok(league, f'/machine add venue:"The Break" model:"{title}"', "alice")
+    await ok(league, f'/ladder normalizer machine:"{title}" value:20,000,000', "alice")
+    async with league.db.reading() as session:
+        return (await session.exec(select(Machine.id).where(Machine.model_name == title))).one() or 0
+
+
+async def premakeups(league: RunningBot, name: str, machine: str, *scores: str) -> None:
+    for score in scores:
+        await ok(league, f'/ladder premakeup declare machine:"{machine}" with:"bob and carol"', name)
+        await ok(league, f'/ladder premakeup record machine:"{machine}" score:{score}', name)
+
+
+def group_members(groups_text: str) -> list[list[str]]:
+    """Each group's players, sorted, from a posted groups embed."""
+    blocks = groups_text.lower().split("group ")[1:]
+    return [sorted(part.split()[1] for part in block.split("#")[1:]) for block in blocks]
+
+
+async def test_movement_of_the_sheet_example(sqlite_db: Database) -> None:
+    """LADDER-TV-17: A..I are p1..p9, dealt {A,B,C}, {D,E,F}, {G,H,I} by skill. G1 finishes B, C, A; G2 F, D, E;
+    G3 G, H, I. Week 2: G1 {B,C,F}, G2 {A,D,G}, G3 {E,H,I}."""
+    async with ladder_league(sqlite_db, PLAYERS[:9], "20,000,000") as league:
+        finish = {"p2": 30, "p3": 20, "p1": 10, "p6": 30, "p4": 20, "p5": 10, "p7": 30, "p8": 20, "p9": 10}
+        await play_week(league, 1, {name: [millions] * 5 for name, millions in finish.items()}, groups=3)
+        nextweek = await ok(league, "/ladder groups", "p1")
+        assert group_members(nextweek) == [["p2", "p3", "p6"], ["p1", "p4", "p7"], ["p5", "p8", "p9"]], nextweek
+
+
+async def test_play_order_of_the_catalog(ten_players: RunningBot) -> None:
+    """LADDER-TV-25: the commissioner places league ranks #4, #9, #2 in group 1 and #1, #5, #6, #8 in group 3;
+    game 1 is played worst-placed first, game 2 in reverse finishing order of game 1. A second league of eight
+    puts #3 and #7 in its 2-player group."""
+    league = ten_players
+    await ok(league, "/ladder night open", "alice")
+    for first, second in (("p1", "p4"), ("p3", "p9"), ("p1", "p3"), ("p5", "p7"), ("p6", "p10")):
+        placed = await ok(league, f"/ladder swap first:@{first} second:@{second}", "alice")
+    assert "Group 1: #4 P4\n#2 P2\n#9 P9\nGame 1 order: P9, P4, P2" in placed, placed
+    assert "Group 3: #5 P5\n#8 P8\n#1 P1\n#6 P6\nGame 1 order: P8, P6, P5, P1" in placed, placed
+    for group in (1, 2, 3):
+        await ok(league, f'/ladder games set group:{group} games:"{", ".join(FIVE)}"', "alice")
+    for name in PLAYERS:
+        await ok(league, "/ladder checkin", name)
+    for name, score in (("p9", "30,000,000"), ("p2", "20,000,000"), ("p4", "10,000,000")):
+        entered = await ok(league, f"/ladder score game:1 score:{score}", name)
+    assert "Game 2 order: P4, P2, P9" in entered, entered
+    await league.scoreboards_published()
+    boards = [o.embeds[0] for o in league.emulator.messages_in("general") if o.embeds]
+    games = [field["value"] for field in next(b for b in boards if b["title"] == "Week 1 · group 1")["fields"]]
+    # the group's board seats game 1 worst-placed first and game 2 in reverse finishing order of game 1
+    assert games[0].startswith("Order: P9, P4, P2\n") and games[1].startswith("Order: P4, P2, P9\n"), games
+
+    await ok(league, '/league create name:"Second Ladder" format:ladder commissioner_role:@Commissioner', "owner")
+    second = 'league:"Second Ladder"'
+    await ok(league, f'/venue add name:"The Annex" {second}', "alice")
+    await ok(league, f'/machine add venue:"The Annex" model:"Funhouse" {second}', "alice")
+    await ok(league, f'/ladder normalizer machine:"Funhouse" value:20,000,000 {second}', "alice")
+    for number, name in enumerate(PLAYERS[:8]):
+        await ok(league, f"/ladder join skill:{10 - number} {second}", name)
+    await ok(league, f"/ladder night open {second}", "alice")
+    await ok(league, f"/ladder swap first:@p1 second:@p3 {second}", "alice")
+    placed = await ok(league, f"/ladder swap first:@p2 second:@p7 {second}", "alice")
+    assert "Group 1: #3 P3\n#7 P7\nGame 1 order: P7, P3" in placed, placed
+
+
+async def test_game_selection_of_the_catalog(sqlite_db: Database) -> None:
+    """LADDER-TV-26, LADDER-AMB-14: machines A..G are Attack from Mars, Black Knight, Cirqus Voltaire, Demolition
+    Man, Elvira, Funhouse and Getaway; one group p1, p2, p3 (p1 best, so p3 picks first) over four weeks with 7, 6,
+    4 and 5 working machines."""
+    async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
+        getaway = await add_machine(league, "Getaway")
+        async with league.db.reading() as session:
+            ids = {m.title: m.id for m in (await session.exec(select(Machine))).all()}
+        sheets = {"p1": [30] * 5, "p2": [20] * 5, "p3": [10] * 5}  # the standing stays p1, p2, p3
+
+        async def picked(week: int, picks: Sequence[str]) -> str:
+            if week > 1:
+                clock_of(league).advance(timedelta(days=7))
+            await ok(league, "/ladder night open", "alice")
+            for name in sheets:
+                await ok(league, "/ladder checkin", name)
+            for name, game in zip(("p3", "p2", "p1"), picks, strict=True):
+                reply = await ok(league, f'/ladder games pick game:"{game}"', name)
+            await enter_sheets(league, sheets, check_in=False)
+            await ok(league, "/ladder night close", "alice")
+            return reply
+
+        # (a) P = 7: C has 2 picks and goes; one more exclusion → F, next by votes, then pick order
+        chosen = await picked(1, ["Cirqus Voltaire", "Cirqus Voltaire", "Funhouse"])
+        assert "1. Attack from Mars, 2. Black Knight, 3. Demolition Man, 4. Elvira, 5. Getaway" in chosen, chosen
+        # (b) P = 6, picks B, D, E: no game twice → the lowest-ranked player's pick (p3's B) is left out
+        await ok(league, f"/machine status machine:{getaway} status:out_of_service", "alice")
+        chosen = await picked(2, ["Black Knight", "Demolition Man", "Elvira"])
+        assert "1. Attack from Mars, 2. Cirqus Voltaire, 3. Demolition Man, 4. Elvira, 5. Funhouse" in chosen, chosen
+        # (c) P = 4, picks A, C, C: C is played twice
+        for title in ("Elvira", "Funhouse"):
+            await ok(league, f"/machine status machine:{ids[title]} status:out_of_service", "alice")
+        chosen = await picked(3, ["Attack from Mars", "Cirqus Voltaire", "Cirqus Voltaire"])
+        assert "1. Attack from Mars, 2. Black Knight, 3. Cirqus Voltaire, 4. Cirqus Voltaire, 5. Demolition Man" in (
+            chosen
+        ), chosen
+        # (d) P = 5: all five, set when the night opens, and no picks
+        await ok(league, f"/machine status machine:{ids['Elvira']} status:working", "alice")
+        clock_of(league).advance(timedelta(days=7))
+        opened = await ok(league, "/ladder night open", "alice")
+        assert "Games: 1. Attack from Mars, 2. Black Knight, 3. Cirqus Voltaire, 4. Demolition Man, 5. Elvira" in (
+            opened
+        ), opened
+        await ok(league, "/ladder checkin", "p3")
+        await refused(league, '/ladder games pick game:"Elvira"', as_member="p3", rule=None, message="already set")
+
+
+async def test_tilt_and_malfunction_replays_of_the_catalog(sqlite_db: Database) -> None:
+    """LADDER-TV-27: one group p1, p2, p3. (a) p1's malfunction replay of game 1: 25M, then 19M → 19M counts.
+    (b) p2 tilts p3's ball in game 2, p2's 1st offence tonight, no buy-in: p3 replays, 12M then 18M → 18M.
+    (c) p2 does it again in game 4: p2's game-4 score is 0."""
+    async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
+        await open_week(league, 1)
+        for name in ("p1", "p2", "p3"):
+            await ok(league, "/ladder checkin", name)
+        await ok(league, "/ladder score game:1 score:25,000,000", "p1")
+        await ok(league, "/ladder score game:1 score:19,000,000 replay:replaces", "p1")
+        ruled = await ok(league, "/ladder penalty game:2 offence:tilted_anothers_ball player:@p2", "alice")
+        assert "keeps the game or replays it" in ruled, ruled
+        await ok(league, "/ladder score game:2 score:12,000,000", "p3")
+        await ok(league, "/ladder score game:2 score:18,000,000 replay:higher", "p3")
+        await ok(league, "/ladder score game:4 score:30,000,000", "p2")
+        await ok(league, "/ladder penalty game:4 offence:tilted_anothers_ball player:@p2", "alice")
+        scores = {(name, game): score for name, game, score in await scores_by_name(league)}
+        assert scores[("p1", 1)] == 19_000_000
+        assert scores[("p3", 2)] == 18_000_000
+        assert scores[("p2", 4)] == 0
+
+
+async def test_a_missing_second_premakeup_of_the_sheet_taf_example(sqlite_db: Database) -> None:
+    """LADDER-TV-6: A (p1) records S1 = 50,000,000 on The Addams Family (TAF) and never an S2, and misses four
+    nights where TAF is game 1; B (p2) plays 30M and C (p3) 12M on every game."""
+    async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
+        await add_machine(league, "The Addams Family")
+        await premakeups(league, "p1", "The Addams Family", "50,000,000")
+        games = ["The Addams Family", *FIVE[:4]]
+        for week in (1, 2, 3, 4):
+            await ok(league, "/ladder absent", "p1")
+            await play_week(league, week, {"p2": [30] * 5, "p3": [12] * 5}, games)
+        taf = [(r.games[0]["kind"], r.games[0]["placement"], r.games[0]["official"]) for r in await results_of(league, "p1")]
+        # 1st use S1; 2nd use: the missing S2 counts 0; 3rd: AVG = (50M + 0) / 2; then, a 4th missed week, the
+        # ghost regime places A at (50M + 0 + 25M) / 3 with an official 0
+        assert taf == [
+            ("premakeup", 50 * M, 50 * M), ("premakeup", 0, 0), ("premakeup", 25 * M, 25 * M), ("ghost", 25 * M, 0),
+        ], taf  # fmt: skip
+        week2 = {name: (await results_of(league, name))[1].games[0]["points"] for name in ("p1", "p2", "p3")}
+        # B 30M > C 12M + A 0 → B 4, C 2, A 0
+        assert week2 == {"p1": 0, "p2": 4, "p3": 2}, week2
+        shown = await ok(league, "/ladder premakeup show", "p1")
+        assert "S1 50,000,000 · S2 0 · AVG 25,000,000" in shown, shown
+        await refused(
+            league, '/ladder premakeup declare machine:"The Addams Family" with:"bob and carol"', as_member="p1",
+            rule="LADDER-PMU-4", message="Premakeups on The Addams Family are closed after a zero was used",
+        )  # fmt: skip
+
+
+async def test_a_single_premakeup_in_the_ghost_regime_of_the_sheet_example(sqlite_db: Database) -> None:
+    """LADDER-TV-7: p1 records one premakeup, 30,000,000 on Monster Bash, and misses four nights; Monster Bash is
+    played only in the 4th, when p1 is in the ghost regime (more than three weeks missed)."""
+    async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
+        await add_machine(league, "Monster Bash")
+        await premakeups(league, "p1", "Monster Bash", "30,000,000")
+        for week in (1, 2, 3, 4):
+            await ok(league, "/ladder absent", "p1")
+            games = ["Monster Bash", *FIVE[:4]] if week == 4 else FIVE
+            await play_week(league, week, {"p2": [30] * 5, "p3": [12] * 5}, games)
+        monster_bash = (await results_of(league, "p1"))[3].games[0]
+        # (30M + 0 + 15M) / 3: the missing 2nd game counts 0 and AVG = 15M; the ghost's official score is 0
+        assert (monster_bash["kind"], monster_bash["placement"], monster_bash["official"]) == ("ghost", 15 * M, 0)
