@@ -4,6 +4,7 @@ back from what the bot shows or stores."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
@@ -11,7 +12,7 @@ from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.ladder import LadderPlayer, LadderResult
+from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LedgerKind
 from storage.models import Machine, Player
 from tests.e2e.harness import RunningBot
 from tests.e2e.ladder.conftest import FIVE, ladder_league
@@ -27,29 +28,29 @@ def clock_of(league: RunningBot) -> ManualClock:
     return clock
 
 
-async def open_week(league: RunningBot, week: int, games: Sequence[str] = FIVE, groups: int = 1) -> str:
+async def open_week(league: RunningBot, week: int, games: Sequence[str] = FIVE) -> str:
     """Open week `week`'s night (a week after the last) with `games` in each group; the open reply."""
     if week > 1:
         clock_of(league).advance(timedelta(days=7))
     opened = await ok(league, "/ladder night open", "alice")
-    for group in range(1, groups + 1):
+    for group in range(1, len(re.findall(r"^Group \d+", opened, re.MULTILINE)) + 1):
         await ok(league, f'/ladder games set group:{group} games:"{", ".join(games)}"', "alice")
     return opened
 
 
 async def enter_sheets(league: RunningBot, sheets: Mapping[str, Sequence[float]], *, check_in: bool = True) -> None:
-    """Each player checks in (unless already in) and enters their five scores, in millions."""
+    """The players check in (unless already in), then each enters their five scores, in millions."""
+    for name in sheets if check_in else ():
+        await ok(league, "/ladder checkin", name)
     for name, millions in sheets.items():
-        if check_in:
-            await ok(league, "/ladder checkin", name)
         await ok(league, f'/ladder score game:1 score:"{" ".join(f"{round(m * M):,}" for m in millions)}"', name)
 
 
 async def play_week(
-    league: RunningBot, week: int, sheets: Mapping[str, Sequence[float]], games: Sequence[str] = FIVE, groups: int = 1
+    league: RunningBot, week: int, sheets: Mapping[str, Sequence[float]], games: Sequence[str] = FIVE
 ) -> str:
     """Open week `week`, enter every sheet, close; the close reply."""
-    await open_week(league, week, games, groups)
+    await open_week(league, week, games)
     await enter_sheets(league, sheets)
     return await ok(league, "/ladder night close", "alice")
 
@@ -100,7 +101,7 @@ async def test_movement_of_the_sheet_example(sqlite_db: Database) -> None:
     G3 G, H, I. Week 2: G1 {B,C,F}, G2 {A,D,G}, G3 {E,H,I}."""
     async with ladder_league(sqlite_db, PLAYERS[:9], "20,000,000") as league:
         finish = {"p2": 30, "p3": 20, "p1": 10, "p6": 30, "p4": 20, "p5": 10, "p7": 30, "p8": 20, "p9": 10}
-        await play_week(league, 1, {name: [millions] * 5 for name, millions in finish.items()}, groups=3)
+        await play_week(league, 1, {name: [millions] * 5 for name, millions in finish.items()})
         nextweek = await ok(league, "/ladder groups", "p1")
         assert group_members(nextweek) == [["p2", "p3", "p6"], ["p1", "p4", "p7"], ["p5", "p8", "p9"]], nextweek
 
@@ -250,3 +251,101 @@ async def test_a_single_premakeup_in_the_ghost_regime_of_the_sheet_example(sqlit
         monster_bash = (await results_of(league, "p1"))[3].games[0]
         # (30M + 0 + 15M) / 3: the missing 2nd game counts 0 and AVG = 15M; the ghost's official score is 0
         assert (monster_bash["kind"], monster_bash["placement"], monster_bash["official"]) == ("ghost", 15 * M, 0)
+
+
+async def test_registration_and_no_shows_of_the_catalog(ten_players: RunningBot) -> None:
+    """LADDER-TV-22, LADDER-AMB-24: p9 and p10 miss weeks 1 and 2 without notice (two No-Shows each) and play
+    weeks 3 to 6. Week 7: p10 neither comes nor gives notice; p9, with one premakeup on game 1's machine and none on
+    game 2's, checks in at 20:35 after the groups played games 1 and 2; p8 e-mails an absence notice at 14:00."""
+    league = ten_players
+    everyone = {name: [20 - number] * 5 for number, name in enumerate(PLAYERS)}
+    for week in (1, 2):
+        await play_week(league, week, {n: s for n, s in everyone.items() if n not in ("p9", "p10")})
+    await open_week(league, 3)
+    league.emulator.add_member("newbie")
+    # (a) a join request during week 3
+    await refused(league, "/ladder join skill:5", as_member="newbie", rule="LADDER-REG-1", message="Registration closed")
+    await enter_sheets(league, everyone)
+    await ok(league, "/ladder night close", "alice")
+    for week in (4, 5, 6):
+        await play_week(league, week, everyone)
+    await premakeups(league, "p9", "Attack from Mars", "15,000,000")
+    before = await entry_of(league, "p9")
+    assert (before.no_shows, before.premakeup_uses, before.missed_weeks) == (2, 0, 2)
+
+    clock = clock_of(league)
+    clock.advance(timedelta(days=7))
+    day = clock.now().astimezone(NEW_YORK).date()
+
+    def at(hour: int, minute: int) -> None:
+        clock.set(datetime(day.year, day.month, day.day, hour, minute, tzinfo=NEW_YORK))
+
+    at(14, 0)
+    await ok(league, "/ladder absent", "p8")
+    await open_week(league, 1)  # week 7's night, opened the same day
+    present = [name for name in PLAYERS if name not in ("p8", "p9", "p10")]
+    at(19, 20)
+    for name in present:
+        await ok(league, "/ladder checkin", name)
+    at(19, 45)
+    for number, name in enumerate(present):
+        await ok(league, f'/ladder score game:1 score:"{20 - number},000,000 {20 - number},000,000"', name)
+    at(20, 35)
+    await ok(league, "/ladder checkin", "p9")
+    at(20, 40)
+    for number, name in enumerate([*present, "p9"]):
+        await ok(league, f'/ladder score game:3 score:"{" ".join([f"{20 - number},000,000"] * 3)}"', name)
+    # (b) the groups start game 3 without p10: the 3rd No-Show drops p10, before the night closes
+    p10 = await entry_of(league, "p10")
+    assert (p10.no_shows, p10.status.value) == (3, "dropped")
+    await ok(league, "/ladder night close", "alice")
+    async with league.db.reading() as session:
+        ledger = (await session.exec(select(LadderLedger).where(LadderLedger.ladder_player_id == p10.id))).all()
+    # the $36 p10 paid over weeks 1-6 is forfeited
+    assert [(row.kind, row.cents) for row in ledger if row.kind is LedgerKind.FORFEIT] == [(LedgerKind.FORFEIT, 3_600)]
+    assert sum(row.cents for row in ledger if row.kind is LedgerKind.DUES) == 3_600
+    # (c) p9 came before game 3: no No-Show; games 1 and 2 are scored as absent, a premakeup where p9 has one,
+    # else a half-normalizer ghost (20M / 2) with official 0 and 0 points
+    p9 = await entry_of(league, "p9")
+    week7 = (await results_of(league, "p9"))[-1].games
+    assert [g["kind"] for g in week7] == ["premakeup", "half_ghost", "played", "played", "played"], week7
+    assert (week7[0]["placement"], week7[0]["official"]) == (15 * M, 15 * M)
+    assert (week7[1]["placement"], week7[1]["official"], week7[1]["points"]) == (10 * M, 0, 0)
+    # LADDER-AMB-24: each missed game slot on a premakeup uses one of the 15 (the ghost slot does not), and a week
+    # with a game played is not a missed week
+    assert (p9.no_shows, p9.status.value, p9.premakeup_uses, p9.missed_weeks) == (2, "active", 1, 2)
+    # (d) the 14:00 notice on league day is a valid absence notice, not a No-Show
+    assert (await entry_of(league, "p8")).no_shows == 0
+
+
+async def test_the_premakeup_cap_and_more_than_three_missed_weeks_of_the_catalog(sqlite_db: Database) -> None:
+    """LADDER-TV-23, LADDER-AMB-24: one group of p1, p2, p3 for eight weeks; p3 plays every week. (a) p1 has two
+    premakeups (30M, 10M; AVG 20M) on each of the five games and misses weeks 2, 4 and 6: 15 uses. (b) p2 has two
+    (12M, 18M; AVG 15M) on four of them, none on Funhouse, and misses weeks 2, 3 and 5: 12 uses, the Funhouse
+    slots falling to the Zero Point Rule. Both miss week 8."""
+    async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
+        for machine in FIVE:
+            await premakeups(league, "p1", machine, "30,000,000", "10,000,000")
+            if machine != "Funhouse":
+                await premakeups(league, "p2", machine, "12,000,000", "18,000,000")
+        away = {2: {"p1", "p2"}, 3: {"p2"}, 4: {"p1"}, 5: {"p2"}, 6: {"p1"}, 8: {"p1", "p2"}}
+        sheets = {"p1": [25] * 5, "p2": [15] * 5, "p3": [20] * 5}
+        for week in range(1, 9):
+            for name in sorted(away.get(week, set())):
+                await ok(league, "/ladder absent", name)
+            await play_week(league, week, {n: s for n, s in sheets.items() if n not in away.get(week, set())})
+            if week == 7:
+                p1, p2 = await entry_of(league, "p1"), await entry_of(league, "p2")
+                assert (p1.premakeup_uses, p1.missed_weeks, p2.premakeup_uses, p2.missed_weeks) == (15, 3, 12, 3)
+        p2_weeks = await results_of(league, "p2")
+        # (b) weeks 2, 3 and 5: Funhouse (game 5) had no premakeup left to use: a half-normalizer ghost
+        assert [p2_weeks[week - 1].games[4]["kind"] for week in (2, 3, 5)] == ["half_ghost"] * 3
+        # week 8: both in the ghost regime, (a) by the 15 uses, (b) as a 4th missed week with only 12 used; placed
+        # by the average of S1, S2 and AVG per machine (0 without premakeups), official 0 and no points
+        week8 = {name: (await results_of(league, name))[-1].games for name in ("p1", "p2")}
+        assert [(g["kind"], g["placement"], g["official"], g["points"]) for g in week8["p1"]] == [
+            ("ghost", 20 * M, 0, 0)
+        ] * 5, week8["p1"]
+        assert [(g["kind"], g["placement"], g["official"]) for g in week8["p2"]] == [("ghost", 15 * M, 0)] * 4 + [
+            ("ghost", 0, 0)
+        ], week8["p2"]
