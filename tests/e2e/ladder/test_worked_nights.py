@@ -14,9 +14,9 @@ from bot.clock import ManualClock
 from storage.db import Database
 from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LedgerKind
 from storage.models import Machine, Player
-from tests.e2e.harness import RunningBot
+from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.conftest import FIVE, ladder_league
-from tests.e2e.ladder.test_night import NEW_YORK, PLAYERS, ok, scores_by_name
+from tests.e2e.ladder.test_night import NEW_YORK, NIGHT, PLAYERS, ok, scores_by_name
 from tests.e2e.season import refused
 
 M = 1_000_000
@@ -349,3 +349,38 @@ async def test_the_premakeup_cap_and_more_than_three_missed_weeks_of_the_catalog
         assert [(g["kind"], g["placement"], g["official"]) for g in week8["p2"]] == [("ghost", 15 * M, 0)] * 4 + [
             ("ghost", 0, 0)
         ], week8["p2"]
+
+
+GROUP_TABLE = {
+    8: [2, 3, 3], 9: [3, 3, 3], 10: [3, 3, 4], 11: [3, 4, 4], 12: [3, 3, 3, 3], 13: [3, 3, 3, 4], 14: [3, 3, 4, 4],
+    15: [3] * 5, 16: [4] * 4, 17: [3, 3, 3, 4, 4], 18: [3] * 6, 19: [3] * 5 + [4], 20: [4] * 5,
+    21: [3, 3, 3, 4, 4, 4], 22: [3, 3, 4, 4, 4, 4], 23: [3] + [4] * 5, 24: [4] * 6, 26: [3, 3, 4, 4, 4, 4, 4],
+}  # fmt: skip
+
+
+def group_sizes_shown(posted: str) -> list[int]:
+    """The number of players listed under each group of a posted groups embed."""
+    return [block.count("#") for block in re.split(r"^Group \d+", posted, flags=re.MULTILINE)[1:]]
+
+
+async def test_group_sizes_of_the_catalog(sqlite_db: Database) -> None:
+    """LADDER-TV-16, LADDER-AMB-11: one ladder league per player count (8 to 24, and 26) in one guild; each opens
+    week 1 with its groups, top group first, sized as the sheet's table says (26: the default of seven groups)."""
+    async with running_bot(sqlite_db) as league:
+        clock_of(league).set(NIGHT)
+        league.emulator.quiet_window = 0.001
+        members = [f"m{n:02d}" for n in range(1, 27)]
+        for member in members:
+            league.emulator.add_member(member)
+        shown = {}
+        for players, sizes in GROUP_TABLE.items():
+            assert sum(sizes) == players
+            named = f'league:"Ladder {players}"'
+            await ok(league, f'/league create name:"Ladder {players}" format:ladder commissioner_role:@Commissioner', "owner")
+            await ok(league, f'/venue add name:"The Break" {named}', "alice")
+            await ok(league, f'/machine add venue:"The Break" model:"Funhouse" {named}', "alice")
+            await ok(league, f'/ladder normalizer machine:"Funhouse" value:20,000,000 {named}', "alice")
+            for member in members[:players]:
+                await ok(league, f"/ladder join skill:5 {named}", member)
+            shown[players] = group_sizes_shown(await ok(league, f"/ladder night open {named}", "alice"))
+        assert shown == GROUP_TABLE, shown
