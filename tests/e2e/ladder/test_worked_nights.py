@@ -5,15 +5,19 @@ back from what the bot shows or stores."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
+from pathlib import Path
+from types import MappingProxyType
 
 from sqlmodel import col, select
 
 from bot.clock import ManualClock
 from storage.db import Database
-from storage.ladder import LadderLedger, LadderPlayer, LadderResult, LedgerKind
+from storage.ladder import LadderLedger, LadderNight, LadderPlayer, LadderResult, LedgerKind
 from storage.models import Machine, Player
+from tests.conftest import fresh_sqlite
 from tests.e2e.harness import RunningBot, running_bot
 from tests.e2e.ladder.conftest import FIVE, ladder_league
 from tests.e2e.ladder.test_night import NEW_YORK, NIGHT, PLAYERS, ok, scores_by_name
@@ -384,3 +388,90 @@ async def test_group_sizes_of_the_catalog(sqlite_db: Database) -> None:
                 await ok(league, f"/ladder join skill:5 {named}", member)
             shown[players] = group_sizes_shown(await ok(league, f"/ladder night open {named}", "alice"))
         assert shown == GROUP_TABLE, shown
+
+
+@asynccontextmanager
+async def ladder_of(db: Database, players: int) -> AsyncIterator[RunningBot]:
+    """The Jersey Ladder with p1 … p`players` joined, p1 the best by skill (p10 on are all skill 1, in join order)."""
+    names = [f"p{n}" for n in range(1, players + 1)]
+    async with ladder_league(db, names[:10], "20,000,000") as league:
+        for name in names[10:]:
+            league.emulator.add_member(name)
+            await ok(league, "/ladder join skill:1", name)
+        yield league
+
+
+async def five_weeks(league: RunningBot, players: int, away: Mapping[str, range] = MappingProxyType({})) -> str:
+    """Weeks 1 to 5, p`n` scoring (62 - 2n) million on every game; a player is not there in the weeks `away`
+    names for them (and gives no notice). The week-5 close reply."""
+    strength = {f"p{n}": 62 - 2 * n for n in range(1, players + 1)}
+    for week in range(1, 6):
+        sheets = {name: [s] * 5 for name, s in strength.items() if week not in away.get(name, ())}
+        closed = await play_week(league, week, sheets)
+    return closed
+
+
+async def standings_rows(league: RunningBot) -> dict[str, tuple[int, str]]:
+    """Each player's TLP and ANS as `/ladder standings` shows them."""
+    table = await ok(league, "/ladder standings", "p1")
+    rows = [line.split() for line in table.splitlines()]
+    return {row[1].rstrip("★✖"): (int(row[2]), row[3]) for row in rows if row and row[0].isdigit()}
+
+
+def split_and_groups(closed: str) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
+    """From a week-5 close reply: the divisions' players (A then B) and the week-6 groups (division, players)."""
+    split = closed.split("Division split")[1].split("Week 6 groups")[0]
+    divisions = [line.split(": ")[-1].split(", ") for line in re.findall(r"Division [AB]: P[^\n]*", split)]
+    groups = [(d, names.split(", ")) for d, names in re.findall(r"Group \d+ · Division ([AB]): (P[^\n]*)", closed)]
+    return divisions, groups
+
+
+async def test_division_split_of_the_catalog(sqlite_db: Database, migrated_sqlite: Path, tmp_path: Path) -> None:
+    """LADDER-TV-20, LADDER-AMB-11, LADDER-AMB-33: 12 registered, p12 never comes and is dropped at the 3rd No-Show
+    (week 3), so n = 11 at week 5: A gets (11 - 1) / 2 = 5, B 6. p3 and p7 are level on TLP at the boundary; p3,
+    with the higher ANS, goes to A. Even case: 8 players split 4 / 4, each division two groups of 2. (n = 7: no split,
+    the next test.)"""
+    async with ladder_of(sqlite_db, 12) as league:
+        closed = await five_weeks(league, 12, {"p12": range(1, 6)})
+        assert (await entry_of(league, "p12")).status.value == "dropped"
+        rows = await standings_rows(league)
+        assert (rows["P3"], rows["P7"]) == ((59, "14.0000"), (59, "12.0000")), rows
+        divisions, groups = split_and_groups(closed)
+        assert divisions == [["P1", "P2", "P8", "P10", "P3"], ["P7", "P4", "P6", "P5", "P11", "P9"]], closed
+        # LADDER-AMB-33: each division's week-6 groups are dealt by TLP rank from the top, sized for its
+        # count (LADDER-AMB-11): A (5) → 2, 3; B (6) → 3, 3
+        assert groups == [
+            ("A", ["P1", "P2"]), ("A", ["P8", "P10", "P3"]), ("B", ["P7", "P4", "P6"]), ("B", ["P5", "P11", "P9"])
+        ], closed  # fmt: skip
+
+    even = fresh_sqlite(migrated_sqlite, tmp_path / "even.db")
+    try:
+        async with ladder_of(even, 8) as league:
+            divisions, groups = split_and_groups(await five_weeks(league, 8))
+    finally:
+        await even.dispose()
+    assert [len(players) for players in divisions] == [4, 4], divisions
+    assert [(division, len(players)) for division, players in groups] == [("A", 2), ("A", 2), ("B", 2), ("B", 2)]
+    assert [name for _, players in groups[:2] for name in players] == divisions[0], (divisions, groups)
+
+
+async def test_a_split_needs_eight_players_and_a_drop_keeps_its_results(sqlite_db: Database) -> None:
+    """LADDER-AMB-18: 8 registered; p8 plays week 1, then stops coming and is dropped at the 3rd No-Show in
+    week 4, so n = 7 at week 5: no split. The points the others won against p8 in week 1 still count."""
+    async with ladder_of(sqlite_db, 8) as league:
+        closed = await five_weeks(league, 8, {"p8": range(2, 6)})
+        assert (await entry_of(league, "p8")).status.value == "dropped"
+        assert "Division split" not in closed and "Division A" not in closed, closed
+        week1 = {r.ladder_player_id: r for r in await week_results(league, 1)}
+        assert len(week1) == 8  # p8's week-1 result is kept
+        rows = await standings_rows(league)
+        for name in [f"p{n}" for n in range(1, 8)]:
+            weeks = await results_of(league, name)
+            assert weeks[0].night_id == min(r.night_id for r in week1.values())
+            assert rows[name.upper()][0] == sum(r.game_points + r.bonus for r in weeks), (name, rows)
+
+
+async def week_results(league: RunningBot, week: int) -> list[LadderResult]:
+    async with league.db.reading() as session:
+        query = select(LadderResult).where(LadderResult.night_id == LadderNight.id, LadderNight.week == week)
+        return list((await session.exec(query)).all())
