@@ -32,9 +32,10 @@ def clock_of(league: RunningBot) -> ManualClock:
     return clock
 
 
-async def open_week(league: RunningBot, week: int, games: Sequence[str] = FIVE) -> str:
-    """Open week `week`'s night (a week after the last) with `games` in each group; the open reply."""
-    if week > 1:
+async def open_week(league: RunningBot, games: Sequence[str] = FIVE, *, a_week_later: bool = True) -> str:
+    """Open the next night (a week after the clock's time unless told not to) with `games` in each group; the
+    open reply."""
+    if a_week_later:
         clock_of(league).advance(timedelta(days=7))
     opened = await ok(league, "/ladder night open", "alice")
     for group in range(1, len(re.findall(r"^Group \d+", opened, re.MULTILINE)) + 1):
@@ -54,7 +55,7 @@ async def play_week(
     league: RunningBot, week: int, sheets: Mapping[str, Sequence[float]], games: Sequence[str] = FIVE
 ) -> str:
     """Open week `week`, enter every sheet, close; the close reply."""
-    await open_week(league, week, games)
+    await open_week(league, games, a_week_later=week > 1)
     await enter_sheets(league, sheets)
     return await ok(league, "/ladder night close", "alice")
 
@@ -198,7 +199,7 @@ async def test_tilt_and_malfunction_replays_of_the_catalog(sqlite_db: Database) 
     (b) p2 tilts p3's ball in game 2, p2's 1st offence tonight, no buy-in: p3 replays, 12M then 18M → 18M.
     (c) p2 does it again in game 4: p2's game-4 score is 0."""
     async with ladder_league(sqlite_db, PLAYERS[:3], "20,000,000") as league:
-        await open_week(league, 1)
+        await open_week(league, a_week_later=False)
         for name in ("p1", "p2", "p3"):
             await ok(league, "/ladder checkin", name)
         await ok(league, "/ladder score game:1 score:25,000,000", "p1")
@@ -225,7 +226,8 @@ async def test_a_missing_second_premakeup_of_the_sheet_taf_example(sqlite_db: Da
         for week in (1, 2, 3, 4):
             await ok(league, "/ladder absent", "p1")
             await play_week(league, week, {"p2": [30] * 5, "p3": [12] * 5}, games)
-        taf = [(r.games[0]["kind"], r.games[0]["placement"], r.games[0]["official"]) for r in await results_of(league, "p1")]
+        weeks = await results_of(league, "p1")
+        taf = [(week.games[0]["kind"], week.games[0]["placement"], week.games[0]["official"]) for week in weeks]
         # 1st use S1; 2nd use: the missing S2 counts 0; 3rd: AVG = (50M + 0) / 2; then, a 4th missed week, the
         # ghost regime places A at (50M + 0 + 25M) / 3 with an official 0
         assert taf == [
@@ -265,10 +267,12 @@ async def test_registration_and_no_shows_of_the_catalog(ten_players: RunningBot)
     everyone = {name: [20 - number] * 5 for number, name in enumerate(PLAYERS)}
     for week in (1, 2):
         await play_week(league, week, {n: s for n, s in everyone.items() if n not in ("p9", "p10")})
-    await open_week(league, 3)
+    await open_week(league)  # week 3
     league.emulator.add_member("newbie")
     # (a) a join request during week 3
-    await refused(league, "/ladder join skill:5", as_member="newbie", rule="LADDER-REG-1", message="Registration closed")
+    await refused(
+        league, "/ladder join skill:5", as_member="newbie", rule="LADDER-REG-1", message="Registration closed"
+    )
     await enter_sheets(league, everyone)
     await ok(league, "/ladder night close", "alice")
     for week in (4, 5, 6):
@@ -286,7 +290,7 @@ async def test_registration_and_no_shows_of_the_catalog(ten_players: RunningBot)
 
     at(14, 0)
     await ok(league, "/ladder absent", "p8")
-    await open_week(league, 1)  # week 7's night, opened the same day
+    await open_week(league, a_week_later=False)  # week 7's night, at 14:00
     present = [name for name in PLAYERS if name not in ("p8", "p9", "p10")]
     at(19, 20)
     for name in present:
@@ -380,7 +384,8 @@ async def test_group_sizes_of_the_catalog(sqlite_db: Database) -> None:
         for players, sizes in GROUP_TABLE.items():
             assert sum(sizes) == players
             named = f'league:"Ladder {players}"'
-            await ok(league, f'/league create name:"Ladder {players}" format:ladder commissioner_role:@Commissioner', "owner")
+            created = f'/league create name:"Ladder {players}" format:ladder commissioner_role:@Commissioner'
+            await ok(league, created, "owner")
             await ok(league, f'/venue add name:"The Break" {named}', "alice")
             await ok(league, f'/machine add venue:"The Break" model:"Funhouse" {named}', "alice")
             await ok(league, f'/ladder normalizer machine:"Funhouse" value:20,000,000 {named}', "alice")
