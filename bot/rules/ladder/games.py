@@ -132,7 +132,9 @@ def league_ranks(standings: Sequence[Standing]) -> dict[PlayerId, int]:
 
 
 def first_game_order(group_ranks: dict[PlayerId, int]) -> list[PlayerId]:
-    """LADDER-ORDER-1: worst-placed plays first, so #1 plays last."""
+    """LADDER-ORDER-1: worst-placed plays first, so #1 plays last.
+
+    LADDER-TV-25: ranks #4, #9, #2 play #9, #4, #2; #1, #5, #6, #8 play #8, #6, #5, #1; #3, #7 play #7, #3."""
     return sorted(group_ranks, key=lambda player: -group_ranks[player])
 
 
@@ -140,5 +142,7 @@ def next_game_order(previous_finish: Sequence[PlayerId]) -> list[PlayerId]:
     """LADDER-ORDER-2, LADDER-AMB-30: reverse finishing order of the previous game; its winner plays last.
 
     With `choose_position` this is the order in which players choose their position instead.
+
+    LADDER-TV-25: game 1 finished #9, #2, #4, so game 2 is played #4, #2, #9.
     """
     return list(reversed(previous_finish))

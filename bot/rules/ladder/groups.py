@@ -124,6 +124,8 @@ def next_week_groups(finishes: Sequence[Sequence[Finisher]], options: LadderOpti
 
     `finishes[i]` is group i's finishing order (LADDER-BONUS-1), winner first. Nobody moves twice in a
     night; a boundary without an eligible player on either side does not swap.
+
+    LADDER-TV-17: G1 finished B, C, A, G2 F, D, E and G3 G, H, I make G1 {B,C,F}, G2 {A,D,G}, G3 {E,H,I}.
     """
     groups = [[f.player for f in finish] for finish in finishes]
     moved: set[PlayerId] = set()

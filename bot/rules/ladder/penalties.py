@@ -15,7 +15,9 @@ def check_claim_raised_in_match(flagged_during_match: bool) -> None:
 
 
 def malfunction_replay(original: int, replay: int | None) -> int:
-    """LADDER-PEN-1/2: an elected replay replaces the original, even when lower (REPLAY_REPLACES)."""
+    """LADDER-PEN-1/2: an elected replay replaces the original, even when lower (REPLAY_REPLACES).
+
+    LADDER-TV-27: original 25,000,000, replay 19,000,000 → 19,000,000 counts."""
     return original if replay is None else replay
 
 
@@ -36,13 +38,15 @@ class TiltRuling:
 
 
 def tilted_anothers_ball(prior_offences_tonight: int, buy_in_possible: bool) -> TiltRuling:
-    """LADDER-PEN-5: the victim's remedy; the 2nd offence in a night also zeroes the offender's game."""
+    """LADDER-PEN-5: the victim's remedy; the 2nd offence in a night also zeroes the offender's game.
+
+    LADDER-TV-27: a 1st offence without a buy-in lets the victim replay; a 2nd that night zeroes the offender."""
     remedy = TiltRemedy.BUY_IN if buy_in_possible else TiltRemedy.KEEP_OR_REPLAY
     return TiltRuling(remedy, offender_zeroed=prior_offences_tonight >= 1)
 
 
 def take_higher(original: int, replay: int) -> int:
-    """LADDER-PEN-5: REPLAY_TAKE_HIGHER."""
+    """LADDER-PEN-5: REPLAY_TAKE_HIGHER. LADDER-TV-27: original 12,000,000, replay 18,000,000 → 18,000,000."""
     return max(original, replay)
 
 

@@ -93,6 +93,8 @@ def use_premakeup(current: MachinePremakeups, options: LadderOptions) -> tuple[i
     """Consume the next value (LADDER-PMU-3/4): the set order, or highest first then descending.
 
     With S2 missing the sequence is S1, then 0 (S2 := 0, machine locked), then AVG = round10(S1 / 2).
+
+    LADDER-TV-6: S1 50,000,000 and no S2: the 2nd use is 0, then AVG 25,000,000.
     """
     if not current.usable():
         raise RuleViolation("LADDER-PMU-7", f"No usable premakeup on {current.machine}.")
@@ -119,7 +121,10 @@ def ghost_regime(usage: SeasonUsage, options: LadderOptions) -> bool:
 
 
 def regime_ghost(current: MachinePremakeups | None, options: LadderOptions) -> int:
-    """LADDER-GHOST-3: average of S1, S2 and AVG, zeros included, rounded per LADDER-AMB-6."""
+    """LADDER-GHOST-3: average of S1, S2 and AVG, zeros included, rounded per LADDER-AMB-6.
+
+    LADDER-TV-6: (50M + 0 + 25M) / 3 = 25,000,000. LADDER-TV-7: a single 30M premakeup, S2 missing, gives
+    (30M + 0 + 15M) / 3 = 15,000,000."""
     if current is None:
         return 0
     values = [current.value(slot, options) for slot in Slot]
