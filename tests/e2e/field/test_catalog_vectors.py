@@ -1,0 +1,114 @@
+"""Field catalog entries played through Discord, one test each: who rules on a claim, a wiped season, rulings kept
+as precedents, a replacement machine's slot, a seeding tie and the IFPA results list."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlmodel import select
+
+from bot.clock import ManualClock
+from storage.db import Database
+from storage.field import FieldCheckin, FieldMalfunction
+from storage.models import Player
+from tests.e2e.harness import RunningBot, running_bot
+
+ZONE = ZoneInfo("America/Indiana/Indianapolis")
+MACHINES = ["Godzilla", "Medieval Madness", "Attack from Mars", "Twilight Zone", "Deadpool", "Jaws"]
+
+
+@asynccontextmanager
+async def field_league(sqlite_db: Database, players: list[str], officials: dict[str, str]) -> AsyncIterator[RunningBot]:
+    """A field league with six machines and these players registered; `officials` (member → role) hold extra
+    official roles, added in that order (FIELD-OFF-1), and are registered as players too. Alice holds the
+    commissioner role."""
+    async with running_bot(sqlite_db) as league:
+        clock = league.bot.clock
+        assert isinstance(clock, ManualClock)
+        clock.set(datetime(2027, 6, 1, 19, 0, tzinfo=ZONE))
+        league.emulator.quiet_window = 0.001
+        await league.run(
+            '/league create name:"LPL" format:field timezone:America/Indiana/Indianapolis '
+            "commissioner_role:@Commissioner",
+            as_member="owner",
+        )
+        for member, role in officials.items():
+            league.emulator.add_role(role)
+            league.emulator.add_member(member, [role])
+            added = await league.run(f"/league config add_official_role:@{role}", as_member="alice")
+            assert "commissioners too" in added.content, added.content
+        await league.run('/venue add name:"MSA"', as_member="alice")
+        for model in MACHINES:
+            await league.run(f'/machine add venue:"MSA" model:"{model}"', as_member="alice")
+        for name in players:
+            league.emulator.add_member(name)
+        for name in [*players, "alice", *officials]:
+            registered = await league.run(f"/player register member:@{name}", as_member="alice")
+            assert "⛔" not in registered.content, registered.content
+        yield league
+
+
+async def groups_of(league: RunningBot) -> dict[str, int]:
+    """Tonight's (the latest night's) group of each player, by username."""
+    async with league.db.reading() as session:
+        names = {p.id: p.display_name.lower() for p in (await session.exec(select(Player))).all()}
+        checkins = (await session.exec(select(FieldCheckin))).all()
+    latest = max(c.night_id for c in checkins)
+    return {names[c.player_id]: c.group_number or 0 for c in checkins if c.night_id == latest}
+
+
+async def test_tv18_the_slo_is_the_highest_official_outside_the_group(sqlite_db: Database) -> None:
+    """FIELD-TV-18 (SLO selection): officials checked in: President (in group 2), VP (group 4), Statistician (in
+    another group). A malfunction claim in group 2 → SLO = VP; a claim in group 4 → President. In another meet
+    where all three officials are in the same group, a claim there → President, flagged `involved_official`.
+
+    Thirteen players make groups of 4, 3, 3 and 3 (FIELD-GROUP-1); the officials arrive late and each joins the
+    smallest open group (FIELD-ATT-1): Alice (President) group 2, Stat group 3, Vp group 4."""
+    players = [f"p{n:02d}" for n in range(1, 14)]
+    async with field_league(sqlite_db, players, {"vp": "VP", "stat": "Stat"}) as league:
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in players:
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        for name in ("alice", "stat", "vp"):
+            await league.run("/field checkin", as_member=name)
+        group = await groups_of(league)
+        assert (group["alice"], group["stat"], group["vp"]) == (2, 3, 4), group
+        in_two = next(p for p in players if group[p] == 2)
+        in_four = next(p for p in players if group[p] == 4)
+        claim = "/field malfunction machine:2 incident:catastrophic scores:stand member:@"
+
+        asked_stat = await league.run(claim + in_two, as_member="stat")
+        assert asked_stat.ephemeral and "Vp rules on this" in asked_stat.content, asked_stat.content
+        asked_president = await league.run(claim + in_two, as_member="alice")
+        assert asked_president.ephemeral and "Vp rules on this" in asked_president.content
+        by_vp = await league.run(claim + in_two, as_member="vp")
+        assert "the scores on the machine stand" in by_vp.content and "Flagged" not in by_vp.content, by_vp.content
+
+        asked_vp = await league.run(claim + in_four, as_member="vp")
+        assert asked_vp.ephemeral and "Alice rules on this" in asked_vp.content, asked_vp.content
+        by_president = await league.run(claim + in_four, as_member="alice")
+        assert "the scores on the machine stand" in by_president.content, by_president.content
+
+        await league.run("/field night close missing_scores:accept", as_member="alice")
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in ("p01", "alice", "vp", "stat"):
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        assert set((await groups_of(league)).values()) == {1}  # four players: one group of all three officials
+        asked_vp = await league.run(claim + "p01", as_member="vp")
+        assert asked_vp.ephemeral and "Alice rules on this" in asked_vp.content, asked_vp.content
+        flagged = await league.run(claim + "p01", as_member="alice")
+        assert "Flagged: every official present is in the group concerned" in flagged.content, flagged.content
+
+        async with league.db.reading() as session:
+            ruled = (await session.exec(select(FieldMalfunction).order_by(FieldMalfunction.id))).all()  # type: ignore[arg-type]
+        emulator = league.emulator
+        assert [(r.ruled_by, r.involved_official) for r in ruled] == [
+            (emulator.member("vp").id, False),
+            (emulator.member("alice").id, False),
+            (emulator.member("alice").id, True),
+        ]
