@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlmodel import select
@@ -112,3 +112,62 @@ async def test_tv18_the_slo_is_the_highest_official_outside_the_group(sqlite_db:
             (emulator.member("alice").id, False),
             (emulator.member("alice").id, True),
         ]
+
+
+async def week_points(league: RunningBot, week: int) -> dict[str, int]:
+    """A night's points table of `/field night show`: display name → points."""
+    sheet = (await league.run(f"/field night show week:{week}", as_member="alice")).text()
+    table = sheet.split("Tonight's points")[1].split("```")[1]
+    return {line.split()[1]: int(line.split()[2]) for line in table.splitlines() if line[:2].strip().isdigit()}
+
+
+async def play_night(league: RunningBot, players: list[str]) -> None:
+    """Open the night a week after the last, check `players` in as one group and enter a game on each of the
+    five machines, `players` finishing in that order on every one."""
+    clock = league.bot.clock
+    assert isinstance(clock, ManualClock)
+    clock.set(clock.now() + timedelta(days=7))
+    await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+    for name in players:
+        await league.run("/field checkin", as_member=name)
+    await league.run("/field groups", as_member="alice")
+    for machine in range(1, 6):
+        pairs = " ".join(f"p{i}:@{name} s{i}:{(10 - i) * 100_000:,}" for i, name in enumerate(players, start=1))
+        entered = await league.run(f"/field game machine:{machine} {pairs}", as_member="alice")
+        assert "✅" in entered.content, entered.content
+
+
+async def test_amb19_a_wiped_season_leaves_the_others_finalized_points_alone(sqlite_db: Database) -> None:
+    """FIELD-AMB-19 (effect of a wiped season): "The player's scores are wiped" (LPL 4.3). Default: the wiped
+    player's scores are removed from their own totals only; other players' game points in finalized weeks are not
+    recomputed (COMMON-LEAGUE-2). Option `recompute_on_wipe`: rerank without the wiped scores, set as an explicit
+    commissioner action that is logged.
+
+    Wes tops every machine in weeks 1 and 2, then commits violence in week 2 (an automatic 4th offence,
+    FIELD-PEN-4): his season is forfeited."""
+    players = ["wes", "p01", "p02", "p03"]
+    async with field_league(sqlite_db, players[1:], {}) as league:
+        league.emulator.add_member("wes")
+        await league.run("/player register member:@wes", as_member="alice")
+        await play_night(league, players)
+        assert await week_points(league, 1) == {"Wes": 150, "P01": 120, "P02": 115, "P03": 110}
+        await league.run("/field night close", as_member="alice")
+        await play_night(league, players)
+        wiped = await league.run("/field penalty member:@wes offence:violence", as_member="alice")
+        assert "season forfeited" in wiped.content, wiped.content
+
+        # default: the others keep the points they earned below Wes, tonight and in the finalized week 1
+        assert await week_points(league, 1) == {"Wes": 150, "P01": 120, "P02": 115, "P03": 110}
+        assert {n: p for n, p in (await week_points(league, 2)).items() if n != "Wes"} == {
+            "P01": 120, "P02": 115, "P03": 110,
+        }  # fmt: skip
+        table = (await league.run("/field standings", as_member="p01")).text()
+        assert "Wes" not in table and "P01" in table, table  # removed from his own totals: not in the table
+
+        changed = await league.run("/field config option:recompute_on_wipe value:true", as_member="alice")
+        assert "⛔" not in changed.content and "recompute_on_wipe" in changed.content, changed.content
+        # the option reranks tonight's machines without Wes; week 1 is final and keeps its points
+        assert await week_points(league, 2) == {"P01": 150, "P02": 120, "P03": 115}
+        assert await week_points(league, 1) == {"Wes": 150, "P01": 120, "P02": 115, "P03": 110}
+        logged = [e for e in await league.audit() if "option recompute_on_wipe" in (e.reason or "")]
+        assert [e.actor_id for e in logged] == [league.emulator.member("alice").id]
