@@ -14,6 +14,7 @@ from bot.clock import ManualClock
 from storage.db import Database
 from storage.field import FieldCheckin, FieldMalfunction
 from storage.models import Player
+from tests.e2e.field.test_finals import Week, finals_setup
 from tests.e2e.harness import RunningBot, running_bot
 
 ZONE = ZoneInfo("America/Indiana/Indianapolis")
@@ -171,3 +172,64 @@ async def test_amb19_a_wiped_season_leaves_the_others_finalized_points_alone(sql
         assert await week_points(league, 1) == {"Wes": 150, "P01": 120, "P02": 115, "P03": 110}
         logged = [e for e in await league.audit() if "option recompute_on_wipe" in (e.reason or "")]
         assert [e.actor_id for e in logged] == [league.emulator.member("alice").id]
+
+
+FINALISTS = ["ann", "ben", "cat", "dov", "eve", "vic", "wes", "hal"]  # the usual order on a machine, best first
+
+
+def tv15_week(*machines: str) -> Week:
+    """Each player's place on the five machines of a night: FINALISTS' order, except where a machine says "vic"
+    or "wes" (that player tops it, everyone above them one place down) or "wes>vic" (wes just above vic)."""
+    places: dict[str, list[int]] = {name: [] for name in FINALISTS}
+    for change in (*machines, *[""] * (5 - len(machines))):
+        order = list(FINALISTS)
+        if change in ("vic", "wes"):
+            order.remove(change)
+            order.insert(0, change)
+        elif change == "wes>vic":
+            order[5], order[6] = "wes", "vic"
+        for place, name in enumerate(order, start=1):
+            places[name].append(place)
+    return {name: tuple(row) for name, row in places.items()}
+
+
+# vic's weeks 100, 99, 100, 106, 99, 99, 106, 100 and wes's 95, 96, 95, 109, 106, 106, 99, 95: 611 each after the
+# two lowest are dropped; ann, ben, cat, dov and eve have more, hal less
+TV15_WEEKS = [
+    tv15_week(),
+    tv15_week("wes>vic"),
+    tv15_week(),
+    tv15_week("vic", "wes", "wes>vic", "wes>vic", "wes>vic"),
+    tv15_week("wes"),
+    tv15_week("wes"),
+    tv15_week("vic", "wes>vic", "wes>vic", "wes>vic", "wes>vic"),
+    tv15_week(),
+]
+
+
+async def test_tv15_a_tie_in_the_league_rankings_gets_a_tie_breaker_game(sqlite_db: Database) -> None:
+    """FIELD-TV-15 (tie in the league rankings): V and W both have 611 after drops. Both showed up for finals, and
+    the tie decides seeds 6 and 7 → a random finals machine is drawn and V wins the tie-breaker game → V seed 6, W
+    seed 7."""
+    async with finals_setup(sqlite_db, TV15_WEEKS) as league:
+        table = (await league.run("/field standings", as_member="alice")).text()
+        assert " 6 Vic               611" in table and " 6 Wes               611" in table, table
+        for name in FINALISTS:
+            await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
+        tied = await league.run("/field finals seed", as_member="alice")
+        assert tied.ephemeral and "Vic and Wes are level on points" in tied.content, tied.content
+        drawn = tied.content.split(" game on ")[1].split(" (drawn at random, seed ")[0]
+        assert drawn in MACHINES, tied.content  # a finals machine, drawn with its seed logged
+        await league.run("/field finals tiebreak first:@vic second:@wes", as_member="alice")
+        seeded = (await league.run("/field finals seed", as_member="alice")).text()
+        assert "5. Eve\n6. Vic\n7. Wes\n8. Hal" in seeded, seeded
+
+
+async def test_tv15_without_w_at_the_finals_there_is_no_tie_breaker(sqlite_db: Database) -> None:
+    """FIELD-TV-15 / FIELD-AMB-10: "If W had not shown up → no tie-breaker (V is seeded, W isn't)"."""
+    async with finals_setup(sqlite_db, TV15_WEEKS) as league:
+        for name in FINALISTS:
+            if name != "wes":
+                await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
+        seeded = await league.run("/field finals seed", as_member="alice")
+        assert not seeded.ephemeral and "6. Vic\n7. Hal" in seeded.text() and "Wes" not in seeded.text(), seeded.text()
