@@ -3,6 +3,7 @@ as precedents, a replacement machine's slot, a seeding tie and the IFPA results 
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
@@ -14,7 +15,7 @@ from bot.clock import ManualClock
 from storage.db import Database
 from storage.field import FieldCheckin, FieldMalfunction
 from storage.models import Player
-from tests.e2e.field.test_finals import Week, finals_setup
+from tests.e2e.field.test_finals import Week, finals_setup, play_pairing
 from tests.e2e.harness import RunningBot, running_bot
 
 ZONE = ZoneInfo("America/Indiana/Indianapolis")
@@ -233,3 +234,43 @@ async def test_tv15_without_w_at_the_finals_there_is_no_tie_breaker(sqlite_db: D
                 await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
         seeded = await league.run("/field finals seed", as_member="alice")
         assert not seeded.ephemeral and "6. Vic\n7. Hal" in seeded.text() and "Wes" not in seeded.text(), seeded.text()
+
+
+SEEDS = [f"s{n:02d}" for n in range(1, 14)]  # s01 … s11 are the finalists by seed; s12 and s13 do not play
+# who beats whom in the finals: s03 beats everyone, s01 everyone else, and so on
+STRENGTH = ["s03", "s01", "s02", "s05", "s04", "s07", "s06", "s09", "s08", "s10", "s11"]
+READY = re.compile(r"`([^`]+)` \(\d+\) (\S+) v \(\d+\) (\S+) \(")
+
+
+async def test_tv19_the_ifpa_results_list_finalists_then_the_league(sqlite_db: Database) -> None:
+    """FIELD-TV-19 (IFPA export) [FIELD-AMB-4]: 13 members, 11 finalists. Finals: 1 S3, 2 S1, 3 S2, 4 S5, 5–6
+    {S4, S7}, 7–8 {S6, S9}, 9–12 {S8, S10, S11}. Non-finalists by league rank: S12 (league rank 6, didn't attend)
+    → position 12; S13 (played 2 weeks) → position 13. Output: 1, 2, 3, 4, 5, 5, 7, 7, 9, 9, 9, 12, 13.
+
+    Four nights with the same order on every machine: s01 … s05, s12, s06 … s11, and s13 in the first two only.
+    In every pairing the player earlier in STRENGTH wins."""
+    order = [*SEEDS[:5], "s12", *SEEDS[5:11]]
+    weeks = [{name: place for place, name in enumerate(order + ["s13"] * (week < 2), start=1)} for week in range(4)]
+    async with finals_setup(sqlite_db, weeks) as league:
+        for name in SEEDS[:11]:
+            await league.run(f"/field finals entry member:@{name} paid:true", as_member="alice")
+        seeded = (await league.run("/field finals seed", as_member="alice")).text()
+        assert "1. S01\n2. S02" in seeded and "11. S11" in seeded, seeded
+        played = 0
+        while ready := READY.findall((await league.run("/field finals show", as_member="alice")).text()):
+            for code, top, bottom in ready:
+                winner, loser = sorted((top.lower(), bottom.lower()), key=STRENGTH.index)
+                await play_pairing(league, code, winner, loser)
+                played += 1
+        assert played == 20  # 11 players, double elimination: everyone but the champion loses twice, no reset
+        results = (await league.run("/field finals show", as_member="alice")).text().split("IFPA results")[1]
+        rows = [line.split() for line in results.split("```")[1].strip().splitlines()]
+        assert [int(row[0]) for row in rows] == [1, 2, 3, 4, 5, 5, 7, 7, 9, 9, 9, 12, 13]
+        bands: dict[int, set[str]] = {}
+        for row in rows:
+            bands.setdefault(int(row[0]), set()).add(row[1])
+        assert bands == {
+            1: {"S03"}, 2: {"S01"}, 3: {"S02"}, 4: {"S05"}, 5: {"S04", "S07"}, 7: {"S06", "S09"},
+            9: {"S08", "S10", "S11"}, 12: {"S12"}, 13: {"S13"},
+        }  # fmt: skip
+        assert [row[2:] for row in rows[11:]] == [["(league)"], ["(league)"]]
