@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from bot.clock import ManualClock
 from storage.db import Database
+from storage.discipline import Precedent
 from storage.field import FieldCheckin, FieldMalfunction
 from storage.models import Player
 from tests.e2e.field.test_finals import Week, finals_setup, play_pairing
@@ -274,3 +275,92 @@ async def test_tv19_the_ifpa_results_list_finalists_then_the_league(sqlite_db: D
             9: {"S08", "S10", "S11"}, 12: {"S12"}, 13: {"S13"},
         }  # fmt: skip
         assert [row[2:] for row in rows[11:]] == [["(league)"], ["(league)"]]
+
+
+async def test_off3_a_ruling_is_documented_and_shown_again(sqlite_db: Database) -> None:
+    """FIELD-OFF-3: rulings on situations the rules do not cover are documented and shown again when the same
+    situation comes up (COMMON-RULING-1). LPL 1.2: the SLO's decision "shall be documented for later reference,
+    and be applied consistently should the situation arise again"."""
+    async with field_league(sqlite_db, ["p01"], {}) as league:
+        spill = '/field ruling situation:"A beer spilled into the coin door mid-game" machine:5'
+        player = await league.run(spill, as_member="p01")
+        assert player.ephemeral and "COMMON-ROLE-1" in player.content, player.content
+        first = await league.run(spill, as_member="alice")
+        assert first.ephemeral and "No earlier ruling on a similar situation" in first.content, first.content
+        assert await precedents(league) == []
+
+        documented = await league.run(
+            spill + ' kind:machine ruling:"The group replays the game on Jaws"', as_member="alice"
+        )
+        assert not documented.ephemeral and "documented as precedent #1" in documented.content, documented.content
+        crowd = '/field ruling situation:"A spectator leaned on the cabinet" rule:field-pen-12'
+        await league.run(crowd + ' ruling:"A distraction: no remedy"', as_member="alice")
+        assert [(p.kind, p.rule_id, p.machine_family, p.ruling) for p in await precedents(league)] == [
+            ("machine", None, "deadpool", "The group replays the game on Jaws"),
+            ("other", "FIELD-PEN-12", None, "A distraction: no remedy"),
+        ]
+
+        again = await league.run(
+            '/field ruling situation:"Soda on the glass" kind:machine machine:5', as_member="alice"
+        )
+        assert again.ephemeral and "Precedent #1 (machine, deadpool)" in again.content, again.content
+        assert "The group replays the game on Jaws" in again.content and "#2" not in again.content
+        by_rule = await league.run(
+            '/field ruling situation:"Someone bumped the machine" rule:FIELD-PEN-12', as_member="alice"
+        )
+        assert "Precedent #2 (other, FIELD-PEN-12)" in by_rule.content and "#1" not in by_rule.content
+        assert len(await precedents(league)) == 2  # looking up records nothing
+
+
+async def precedents(league: RunningBot) -> list[Precedent]:
+    async with league.db.reading() as session:
+        return list((await session.exec(select(Precedent).order_by(Precedent.id))).all())  # type: ignore[arg-type]
+
+
+async def test_amb12_the_replacement_machine_and_its_slot(sqlite_db: Database) -> None:
+    """FIELD-AMB-12 (replacement machine constraints and existing scores): LPL 7.2 cuts off before listing the
+    constraints. Default constraints: working, not already selected that meet, and not declared unplayable. Every
+    player in the field plays the replacement, and scores already posted on the unplayable machine are voided for
+    that slot. If not all players can play it, the SLO may void the slot for everyone (0 points to all on that
+    slot), with logging."""
+    players = ["p01", "p02", "p03"]
+    async with field_league(sqlite_db, players, {}) as league:
+        await league.run("/field night open m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        for name in players:
+            await league.run("/field checkin", as_member=name)
+        await league.run("/field groups", as_member="alice")
+        for machine in range(1, 6):
+            pairs = " ".join(f"p{i}:@{name} s{i}:{(10 - i) * 100_000:,}" for i, name in enumerate(players, start=1))
+            await league.run(f"/field game machine:{machine} {pairs}", as_member="alice")
+        assert await week_points(league, 1) == {"P01": 150, "P02": 120, "P03": 115}
+        void = '/field ruling situation:"Not everyone can play the replacement" kind:void_slot machine:6 ruling:"Void"'
+        early = await league.run(void, as_member="alice")
+        assert early.ephemeral and "FIELD-AMB-12" in early.content and "declared unplayable" in early.content
+
+        down = await league.run(
+            "/field malfunction machine:1 incident:ball_launched_early first_balls_lost:3", as_member="p01"
+        )
+        assert "Declared unplayable" in down.content, down.content
+        selected = await league.run("/field night machines m1:2 m2:6 m3:3 m4:4 m5:5", as_member="alice")
+        assert selected.ephemeral and "FIELD-AMB-12" in selected.content, selected.content
+        assert "Medieval Madness is already one of tonight's machines" in selected.content
+        unplayable = await league.run("/field night machines m1:1 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        assert unplayable.ephemeral and "Godzilla is not working" in unplayable.content, unplayable.content
+        replaced = await league.run("/field night machines m1:6 m2:2 m3:3 m4:4 m5:5", as_member="alice")
+        assert "Tonight's machines changed" in replaced.content, replaced.content
+        # Godzilla's scores are void for the slot; everyone owes a score on Jaws
+        assert await week_points(league, 1) == {"P01": 120, "P02": 96, "P03": 92}
+        owed = await league.run("/field night close", as_member="alice")
+        assert owed.ephemeral and "P01: Jaws; P02: Jaws; P03: Jaws" in owed.content, owed.content
+
+        await league.run("/field score machine:6 score:5,000,000", as_member="p01")
+        assert (await week_points(league, 1))["P01"] == 150
+        voided = await league.run(void.replace('"Void"', '"Jaws broke after one game: slot void"'), as_member="alice")
+        assert "Jaws's slot is void for everyone tonight" in voided.content, voided.content
+        assert await week_points(league, 1) == {"P01": 120, "P02": 96, "P03": 92}  # 0 points to all on the slot
+        closed = await league.run("/field night close", as_member="alice")
+        assert "Night closed" in closed.content, closed.content
+        logged = [e for e in await league.audit() if e.action == "slot_void"]
+        assert [(e.actor_id, e.reason) for e in logged] == [
+            (league.emulator.member("alice").id, "Jaws broke after one game: slot void")
+        ]

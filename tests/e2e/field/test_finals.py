@@ -70,8 +70,7 @@ async def finals_setup(sqlite_db: Database, weeks: Sequence[Week]) -> AsyncItera
                                 night_id=night.id or 0,
                                 player_id=players[name],
                                 machine_id=machine,
-                                score=(11 - (place if isinstance(place, int) else place[machine - 1])) * 1000
-                                + machine,
+                                score=(11 - (place if isinstance(place, int) else place[machine - 1])) * 1000 + machine,
                                 entered_by=0,
                                 entered_at=now,
                             )
