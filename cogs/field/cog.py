@@ -28,10 +28,10 @@ from bot.render.field.replies import (
     score_echo,
     standings_embed,
 )
+from bot.rules.field import rulings as ruling_rules
 from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Incident
 from bot.rules.field.penalties import Offence, VictimChoice
-from bot.rules.field.rulings import VOID_SLOT
 from bot.rules.refusals import InvalidInput
 from bot.services.field.malfunctions import MalfunctionAsk
 from bot.services.field.nights import ScoreEntered
@@ -88,11 +88,7 @@ INCIDENTS = [
     app_commands.Choice(name="catastrophic (reset, fire, slam tilt)", value=Incident.CATASTROPHIC.value),
     app_commands.Choice(name="positive (unfair advantage)", value=Incident.POSITIVE.value),
 ]
-RULING_KINDS = [
-    app_commands.Choice(name="machine", value="machine"),
-    app_commands.Choice(name="other", value="other"),
-    app_commands.Choice(name="void slot", value=VOID_SLOT),
-]
+RULING_KINDS = [app_commands.Choice(name=kind.replace("_", " "), value=kind) for kind in ruling_rules.RULING_KINDS]
 MACHINE_OPTION = "A machine (type to search)"
 
 
