@@ -63,11 +63,11 @@ def _entry_line(entry: DisciplineEntry) -> str:
     return f"{head} [{entry.rule_id}]: {entry.reason}{lifted}"
 
 
-def precedent_lines(precedents: Sequence[Precedent]) -> str:
-    """COMMON-RULING-1: earlier rulings on similar disputes, for consistency."""
+def precedent_lines(precedents: Sequence[Precedent], heading: str = "📚 Similar disputes were ruled before:") -> str:
+    """COMMON-RULING-1: earlier rulings on similar disputes (or situations), for consistency."""
     if not precedents:
         return ""
-    lines = ["📚 Similar disputes were ruled before:"]
+    lines = [heading]
     for p in precedents:
         tags = ", ".join(t for t in (p.kind, p.rule_id, p.machine_family) if t)
         lines.append(f"• Precedent #{p.id} ({tags}), {p.ruled_at:%Y-%m-%d}: “{p.situation[:120]}” → {p.ruling[:200]}")

@@ -14,6 +14,7 @@ from bot.services.field.finals import FieldFinalsService
 from bot.services.field.malfunctions import FieldMalfunctionService
 from bot.services.field.nights import FieldNightService
 from bot.services.field.options import FieldConfigService
+from bot.services.field.precedents import FieldRulingService
 from bot.services.field.standings import FieldStandingsService
 from bot.services.help import HelpService
 from bot.services.ladder.board import LadderBoardService
@@ -78,6 +79,7 @@ class Services:
     field_config: FieldConfigService
     field_corrections: FieldCorrectionService
     field_malfunctions: FieldMalfunctionService
+    field_rulings: FieldRulingService  # /field ruling: precedents of situations the rules do not cover
     spreadsheets: SpreadsheetService
     exports: ExportService
     ladder_players: LadderPlayerService
@@ -128,6 +130,7 @@ class Services:
             field_config=FieldConfigService(db, clock),
             field_corrections=FieldCorrectionService(db, clock),
             field_malfunctions=FieldMalfunctionService(db, clock),
+            field_rulings=FieldRulingService(db, clock),
             spreadsheets=SpreadsheetService(db, clock),
             exports=ExportService(db, clock),
             ladder_players=LadderPlayerService(db, clock),

@@ -24,9 +24,11 @@ from bot.render.field.replies import (
     option_set_text,
     options_text,
     penalty_text,
+    ruling_text,
     score_echo,
     standings_embed,
 )
+from bot.rules.field import rulings as ruling_rules
 from bot.rules.field.finals import PickKind
 from bot.rules.field.malfunctions import Incident
 from bot.rules.field.penalties import Offence, VictimChoice
@@ -86,6 +88,7 @@ INCIDENTS = [
     app_commands.Choice(name="catastrophic (reset, fire, slam tilt)", value=Incident.CATASTROPHIC.value),
     app_commands.Choice(name="positive (unfair advantage)", value=Incident.POSITIVE.value),
 ]
+RULING_KINDS = [app_commands.Choice(name=kind.replace("_", " "), value=kind) for kind in ruling_rules.RULING_KINDS]
 MACHINE_OPTION = "A machine (type to search)"
 
 
@@ -520,6 +523,39 @@ class FieldCommands(commands.Cog):
         if reported.replaying is not None:
             FIELD_BOARD.publish(self.bot, interaction.channel, reported.replaying)
         return Reply(malfunction_text(reported), ephemeral=False)
+
+    @field.command(name="ruling", description="Record or find a ruling (officials)")
+    @app_commands.describe(
+        situation="What happened",
+        ruling="The ruling; leave out to look up",
+        kind="Kind",
+        machine="The machine",
+        rule="Rule, e.g. FIELD-PEN-12",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.choices(kind=RULING_KINDS)
+    @app_commands.autocomplete(machine=league_machine_autocomplete)
+    @replies(ephemeral=False)
+    async def ruling(
+        self,
+        interaction: discord.Interaction,
+        situation: app_commands.Range[str, 1, 1000],
+        ruling: app_commands.Range[str, 1, 1000] | None = None,
+        kind: app_commands.Choice[str] | None = None,
+        machine: int | None = None,
+        rule: app_commands.Range[str, 1, 40] | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:
+        view = await self.bot.services.field_rulings.rule(
+            actor_from(interaction),
+            league,
+            situation=situation,
+            ruling=ruling,
+            kind=kind.value if kind else "other",
+            machine_id=machine,
+            rule_id=rule,
+        )
+        return Reply(ruling_text(view), ephemeral=view.recorded is None)
 
     @field.command(name="maintenance", description="The season's maintenance sheet, for the venue operator")
     @app_commands.describe(league=LEAGUE_OPTION)

@@ -96,6 +96,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "field night open": ("/field night open {field_machines}", "RDDDDR"),
     "field night show": ("/field night show", "YYYYYR"),
     "field penalty": ('/field penalty member:@{fc} offence:slow_play note:"Slow"', "YDDDDR"),
+    "field ruling": ('/field ruling situation:"A drink spilled on the glass" machine:{fm2}', "YDDDDR"),
     "field score": ("/field score machine:{field_machine} score:{n},000 member:@{fc}", "YYDYRR"),
     "field standings": ("/field standings", "YYYYYR"),
     "field tiebreak": ("/field tiebreak machine:{fm1} first:@{fc} second:@{ft}", "YRRRRR"),

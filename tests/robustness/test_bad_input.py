@@ -128,6 +128,8 @@ def format_values(leagues: Leagues, path: str, option: dict[str, Any]) -> list[A
         "value": ["20,000,000", "true", "3", "fixed", "22:30", "70,30"],
         "with_players": ["a friend", leagues.ladder.players[1]],
         "pairing": ["W1", "A1", "B2"],
+        "situation": ["A drink spilled on the glass", " ", "Godzilla"],
+        "rule": ["FIELD-PEN-12", "field-off-3", "nonsense"],
     }
     if kind is OptionType.STRING and name in ("machine", "game"):
         return ladder_machines

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.admin import precedent_lines
 from bot.render.setup import LEAGUE_COLOUR
 from bot.rules.brackets import Bye
 from bot.rules.field import meet as meet_rules
@@ -21,6 +22,7 @@ from bot.services.field.finals import BracketView, FinalsView
 from bot.services.field.malfunctions import MalfunctionReported
 from bot.services.field.nights import MaintenanceLog, NightView, PenaltyRecorded, ScoreEntered
 from bot.services.field.options import FieldOptionsView
+from bot.services.field.precedents import RulingView
 from bot.services.field.standings import FieldStandingsView
 
 FIELD_MAX = 1024
@@ -341,3 +343,14 @@ def _points(value: Fraction) -> str:
 
 def _dollars(cents: int) -> str:
     return f"${cents // 100}.{cents % 100:02d}"
+
+
+def ruling_text(view: RulingView) -> str:
+    """FIELD-OFF-3: the ruling documented (or only looked up) with the earlier rulings on the same situation."""
+    earlier = precedent_lines(view.earlier, "📚 Ruled before in a similar situation (FIELD-OFF-3):")
+    if view.recorded is None:
+        return earlier or "No earlier ruling on a similar situation: rule on it with `ruling:` to document it."
+    text = f"📝 Ruling documented as precedent #{view.recorded.id} (FIELD-OFF-3): {view.recorded.ruling}"
+    if view.voided is not None:
+        text += f"\n{view.voided}'s slot is void for everyone tonight: 0 points to all on it (FIELD-AMB-12)."
+    return f"{text}\n{earlier}" if earlier else text

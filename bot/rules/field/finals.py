@@ -227,7 +227,8 @@ class IfpaRow:
 
 def ifpa_rows(finals_positions: Mapping[PlayerId, int], table: Sequence[SeasonRow]) -> list[IfpaRow]:
     """FIELD-IFPA-1: finalists in finishing order (tied bands share a position), then the other members in
-    league order after drops (ties stay tied). Guests and wiped seasons are not in `table` (FIELD-AMB-11)."""
+    league order after drops (ties stay tied). Guests and wiped seasons are not in `table` (FIELD-AMB-11).
+    FIELD-TV-19: 11 finalists, then league rank 6 (not at the finals) and a 2-week player → 1 … 9, 9, 9, 12, 13."""
     rows = [IfpaRow(pos, p, True) for p, pos in sorted(finals_positions.items(), key=lambda kv: (kv[1], str(kv[0])))]
     others = [row for row in table if row.player not in finals_positions]
     offset = len(rows)

@@ -117,7 +117,8 @@ class SloChoice:
 
 def senior_league_official(present: Sequence[OfficialPresent], concerned_group: int) -> SloChoice:
     """FIELD-OFF-2: the highest-ranking official present (ranks per FIELD-OFF-1) who is not in the group
-    concerned; if all are, the highest rules and the ticket is flagged."""
+    concerned; if all are, the highest rules and the ticket is flagged. FIELD-TV-18: President in group 2, VP in
+    group 4, Statistician in group 1: a claim in group 2 goes to the VP, one in group 4 to the President."""
     if not present:
         raise RuleViolation("FIELD-OFF-2", "No league official is checked in to rule on this.")
     by_rank = sorted(present, key=lambda o: o.rank)

@@ -109,3 +109,31 @@ def announcement(machines: Sequence[str], extra_ball_allowed: Collection[str]) -
     """FIELD-MSEL-1/3: the meet's machines announced ahead, saying where an extra ball may be played;
     on every other machine extra balls are plunged."""
     return [f"{name} (extra ball allowed)" if name in extra_ball_allowed else name for name in machines]
+
+
+def check_replacement(before: Sequence[int], after: Sequence[int], names: Mapping[int, str]) -> None:
+    """FIELD-MSEL-4 / FIELD-AMB-12: once play has started, a changed slot takes a replacement machine. LPL 7.2 cuts
+    off before listing its constraints; by default it is working and not declared unplayable (`check_meet_machines`
+    with tonight's unplayable machines out) and not already selected that meet. Every player in the field plays the
+    replacement, and the scores posted on the machine it replaces stop counting for that slot."""
+    for old, new in zip(before, after, strict=False):
+        if new != old and new in before:
+            raise RuleViolation(
+                "FIELD-AMB-12",
+                f"{names.get(new, new)} is already one of tonight's machines: the replacement for "
+                f"{names.get(old, old)} must be a machine not selected tonight.",
+            )
+
+
+def void_slot(machines: Sequence[int], slot: int, unplayable: Collection[int], names: Mapping[int, str]) -> list[int]:
+    """FIELD-AMB-12: when not every player can play the replacement, the SLO may void its slot for everyone: 0 points
+    to all on it, so the meet counts the other machines. Only tonight's machines, once one was declared unplayable."""
+    if not unplayable:
+        raise RuleViolation(
+            "FIELD-AMB-12",
+            "No machine was declared unplayable tonight: only the slot of a replacement can be voided "
+            "(`/field malfunction unplayable:true`, then `/field night machines`).",
+        )
+    if slot not in machines:
+        raise RuleViolation("FIELD-AMB-12", f"{names.get(slot, slot)} is not one of tonight's machines.")
+    return [m for m in machines if m != slot]

@@ -7,7 +7,7 @@ Penalties are facts in the order they happened; `sanctions` turns them into scor
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -126,20 +126,29 @@ def season_forfeits(all_sanctions: Iterable[Sanction]) -> set[PlayerId]:
     return {s.penalty.player for s in all_sanctions if s.effect is Effect.SEASON_FORFEIT}
 
 
+def reranked_wipes(all_sanctions: Iterable[Sanction], recompute_at: Callable[[int], bool]) -> set[PlayerId]:
+    """FIELD-AMB-19: the wiped players whose scores leave every ranking of the season, finalized weeks included:
+    those wiped at a meet played under `recompute_on_wipe` (`recompute_at(meet)`), an option only a commissioner
+    sets, and the change is logged."""
+    return {
+        s.penalty.player for s in all_sanctions if s.effect is Effect.SEASON_FORFEIT and recompute_at(s.penalty.meet)
+    }
+
+
 def apply_sanctions(
     scores: Sequence[tuple[MachineId, MachineScore]],
     meet: int,
     all_sanctions: Sequence[Sanction],
     *,
-    recompute_on_wipe: bool = False,
+    reranked: Collection[PlayerId] = (),
 ) -> list[tuple[MachineId, MachineScore]]:
     """A meet's scores with the sanctions of that meet applied (FIELD-SCORE-6).
 
     A season forfeit removes the player from their own totals only (FIELD-AMB-19): the machine rankings of
-    the meet keep their scores, and standings drop the player. With `recompute_on_wipe` the wiped player's
-    scores leave every ranking of the season, so the others' points are recomputed.
+    the meet keep their scores, and standings drop the player. The scores of the `reranked` wiped players
+    (`reranked_wipes`) leave the rankings instead, so the others' points are recomputed.
     """
-    wiped = season_forfeits(all_sanctions) if recompute_on_wipe else set()
+    wiped = season_forfeits(all_sanctions) & set(reranked)
     zero: set[tuple[PlayerId, MachineId | None]] = set()
     forfeit: set[tuple[PlayerId, MachineId | None]] = set()
     whole_meet: set[PlayerId] = set()

@@ -254,6 +254,7 @@ class SeasonFacts:
     machine_names: dict[int, str]
     sanctions: list[penalty_rules.Sanction]
     complete: bool = True  # every night of the season is in `nights` (not so from `load_tonight`)
+    week_dates: dict[int, date] = field(default_factory=dict)  # every night of the season: week → date played
 
     def night(self, week: int) -> NightFacts:
         for facts in self.nights:
@@ -277,9 +278,10 @@ class SeasonFacts:
         points: what a group board shows."""
         options = self.context.options_on(facts.night.play_on)
         entries = facts.machine_entries()
-        sanctioned = penalty_rules.apply_sanctions(
-            entries, facts.night.week, self.sanctions, recompute_on_wipe=options.recompute_on_wipe
+        reranked = penalty_rules.reranked_wipes(
+            self.sanctions, lambda week: self.context.options_on(self.week_dates[week]).recompute_on_wipe
         )
+        sanctioned = penalty_rules.apply_sanctions(entries, facts.night.week, self.sanctions, reranked=reranked)
         by_machine: dict[int, list[MachineScore]] = defaultdict(list)
         for machine, score in sanctioned:
             by_machine[int(machine)].append(score)
@@ -421,6 +423,7 @@ async def _load(
         {m.id: m.title for m in machines if m.id is not None},
         sanctions,
         complete=len(nights) == len(season_nights),
+        week_dates={n.week: n.play_on for n in season_nights},
     )
 
 

@@ -148,8 +148,11 @@ class FieldNightService:
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, self.clock.now())
             require_commissioner(actor, context.league, "choose the night's machines")
-            facts = (await load_tonight(session, context)).open_night()
+            season = await load_tonight(session, context)
+            facts = season.open_night()
             await self._check_machines(session, context, machine_ids, out=facts.unplayable())
+            if facts.scores:  # play has started: a changed slot takes a replacement (FIELD-MSEL-4)
+                meet_rules.check_replacement(facts.night.machine_ids, machine_ids, season.machine_names)
             before = audit.snapshot(facts.night)
             facts.night.machine_ids = machine_ids
             session.add(facts.night)

@@ -20,6 +20,9 @@ from bot.services import audit
 from bot.services.actor import Actor
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner
+from bot.services.precedents import keep as keep_precedent
+from bot.services.precedents import league_precedents, rule_tag
+from bot.services.precedents import views as precedent_views
 from bot.services.team import match_facts, scoreboard
 from bot.services.team.match_access import (
     GameRef,
@@ -74,7 +77,7 @@ class DisputeService:
             rules.check_report_window(await _ended_at(session, context), now.astimezone(context.zone))
             row = MatchChallenge(
                 match_id=match_id, side=acting.side or Side.HOME, games=games, reason=text[:1000],
-                raised_by=actor.user_id, raised_at=now, kind=kind, rule_id=_rule(rule_id), photo_url=photo_url,
+                raised_by=actor.user_id, raised_at=now, kind=kind, rule_id=rule_tag(rule_id), photo_url=photo_url,
             )  # fmt: skip
             session.add(row)
             await session.flush()
@@ -220,18 +223,15 @@ async def close_challenges(
     for row in open_rows:
         before = audit.snapshot(row)
         row.ruling, row.ruled_by, row.ruled_at = text, actor.user_id, now
-        row.rule_id = row.rule_id or _rule(rule_id)
+        row.rule_id = row.rule_id or rule_tag(rule_id)
         session.add(row)
         audit.updated(session, actor, row, before=before, at=now, action="ruling")
         families = await _machine_families(session, context, row.games)
-        precedent = Precedent(
-            league_id=context.league.id or 0, challenge_id=row.id, kind=row.kind, rule_id=row.rule_id,
-            machine_family=families[0] if families else None, situation=row.reason, ruling=text,
-            official_took_part=took_part, ruled_by=actor.user_id, ruled_at=now,
+        await keep_precedent(
+            session, actor, league_id=context.league.id or 0, challenge_id=row.id, kind=row.kind,
+            rule_id=row.rule_id, machine_family=families[0] if families else None, situation=row.reason,
+            ruling=text, official_took_part=took_part, now=now,
         )  # fmt: skip
-        session.add(precedent)
-        await session.flush()
-        audit.created(session, actor, precedent, at=now, action="precedent")
     return open_rows
 
 
@@ -316,13 +316,10 @@ async def _machine_families(session: AsyncSession, context: MatchContext, games:
 async def _similar(
     session: AsyncSession, context: MatchContext, *, kind: str, rule_id: str | None, families: list[str]
 ) -> list[Precedent]:
-    rows = (await session.exec(select(Precedent).where(Precedent.league_id == context.league.id))).all()
+    rows = await league_precedents(session, context.league.id or 0)
     by_id = {row.id: row for row in rows}
-    views = [
-        rules.PrecedentView(row.id or 0, row.kind, row.rule_id, row.machine_family, row.situation, row.ruling)
-        for row in rows
-    ]
-    return [by_id[view.id] for view in rules.similar(views, kind=kind, rule_id=rule_id, machine_families=families)]
+    found = rules.similar(precedent_views(rows), kind=kind, rule_id=rule_id, machine_families=families)
+    return [by_id[view.id] for view in found]
 
 
 async def _took_part(session: AsyncSession, actor: Actor, context: MatchContext) -> bool:
@@ -331,8 +328,3 @@ async def _took_part(session: AsyncSession, actor: Actor, context: MatchContext)
         return False
     query = select(MatchVisit.id).where(MatchVisit.match_id == context.match.id, MatchVisit.player_id == me)
     return (await session.exec(query)).first() is not None
-
-
-def _rule(rule_id: str | None) -> str | None:
-    text = (rule_id or "").strip().upper()
-    return text[:40] or None

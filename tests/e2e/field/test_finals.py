@@ -3,7 +3,7 @@ three with machine and order picks (FIELD-FIN-4/5/6, FIELD-AMB-9), and the refus
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, timedelta
 
@@ -19,7 +19,8 @@ PLAYERS = ["ann", "ben", "cat", "dov", "eve"]  # eve plays two weeks only
 MACHINES = ["Godzilla", "Medieval Madness", "Attack from Mars", "Twilight Zone", "Deadpool", "Jaws"]
 
 
-Week = dict[str, int]  # player → place on every machine that night (1 = the top score); absent players left out
+# player → place on every machine that night (1 = the top score), or one place per machine; absent players left out
+Week = Mapping[str, int | tuple[int, ...]]
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ async def finals_league(sqlite_db: Database) -> AsyncIterator[RunningBot]:
 
 
 @asynccontextmanager
-async def finals_setup(sqlite_db: Database, weeks: list[Week]) -> AsyncIterator[RunningBot]:
+async def finals_setup(sqlite_db: Database, weeks: Sequence[Week]) -> AsyncIterator[RunningBot]:
     async with running_bot(sqlite_db) as league:
         league.emulator.quiet_window = 0.001
         await league.run(
@@ -69,7 +70,7 @@ async def finals_setup(sqlite_db: Database, weeks: list[Week]) -> AsyncIterator[
                                 night_id=night.id or 0,
                                 player_id=players[name],
                                 machine_id=machine,
-                                score=(11 - place) * 1000 + machine,
+                                score=(11 - (place if isinstance(place, int) else place[machine - 1])) * 1000 + machine,
                                 entered_by=0,
                                 entered_at=now,
                             )

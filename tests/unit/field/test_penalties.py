@@ -14,6 +14,7 @@ from bot.rules.field.penalties import (
     distraction_answer,
     interference_count,
     interference_replay,
+    reranked_wipes,
     sanctions,
     season_forfeits,
     slam_tilt_offence,
@@ -135,13 +136,15 @@ def test_distractions_have_no_remedy_field_pen_12():
 
 
 def test_a_wiped_season_keeps_others_points_unless_recomputed_field_amb_19():
-    """FIELD-AMB-19: by default the wiped player's scores still rank on that night's machines; with
-    `recompute_on_wipe` they leave the ranking and the others move up."""
+    """FIELD-AMB-19: by default the wiped player's scores still rank on that night's machines; wiped at a meet
+    played under `recompute_on_wipe`, they leave the ranking of every meet and the others move up."""
     meet = [("M1", MachineScore("X", 900)), ("M1", MachineScore("Y", 100))]
     wipe = sanctions([Penalty("X", 5, Offence.VIOLENCE)])  # automatic fourth offence: season forfeited
     kept = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe)], FieldOptions())
     assert kept.points["Y"].total == 24
-    recomputed = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe, recompute_on_wipe=True)], FieldOptions())
+    assert reranked_wipes(wipe, lambda meet: meet == 4) == set()
+    reranked = reranked_wipes(wipe, lambda meet: meet == 5)
+    recomputed = rank_machine([s for _, s in apply_sanctions(meet, 1, wipe, reranked=reranked)], FieldOptions())
     assert recomputed.points["Y"].total == 30 and "X" not in recomputed.points
 
 
