@@ -20,12 +20,15 @@ from statistics import fmean
 
 from bot.rules.ratings.engine import DEFAULT_SETTINGS, Game, RatingBook, RatingSettings
 from bot.rules.ratings.margins import MarginFilter
-from bot.rules.ratings.metrics import pairwise_hits, spearman
+from bot.rules.ratings.metrics import pairwise_hits, spearman, spearman_textbook
 from bot.ukpl_replay import DEFAULT_DATA, Dataset, load_dataset
 
 MEASURED_SEASONS = range(10, 19)
 CHOSEN_ON = range(4, 10)  # the seasons the margin filter's variances were chosen on, printed beside
 MIN_EARLIER_MEETS = 3
+# The reading that reproduces the outside measurement's baseline (docs/ratings.md): meets with fewer measured
+# players left out, and Spearman by the textbook formula.
+OUTSIDE_MIN_PLAYERS = 4
 
 
 def in_date_order(dataset: Dataset) -> list[int]:
@@ -41,20 +44,25 @@ def in_date_order(dataset: Dataset) -> list[int]:
 
 @dataclass
 class Tally:
-    """Pairwise hits and Spearman values of one predictor over the measured meets."""
+    """Pairwise hits and Spearman values of one predictor over the measured meets, and the Spearman values under
+    the outside measurement's reading."""
 
     hits: int = 0
     pairs: int = 0
     spearmans: list[float] = field(default_factory=list)
+    outside_spearmans: list[float] = field(default_factory=list)
 
     def add(self, strength: dict[str, float], machines: dict[int, dict[str, int]], positions: dict[str, int]) -> None:
         for scores in machines.values():
             hits, pairs = pairwise_hits(strength, scores)
             self.hits, self.pairs = self.hits + hits, self.pairs + pairs
         ranked = [p for p in positions if p in strength]
-        rho = spearman([strength[p] for p in ranked], [-positions[p] for p in ranked])
+        predicted, actual = [strength[p] for p in ranked], [-positions[p] for p in ranked]
+        rho = spearman(predicted, actual)
         if rho is not None:
             self.spearmans.append(rho)
+        if len(ranked) >= OUTSIDE_MIN_PLAYERS:
+            self.outside_spearmans.append(spearman_textbook(predicted, actual))
 
     @property
     def accuracy(self) -> float:
@@ -63,6 +71,10 @@ class Tally:
     @property
     def mean_spearman(self) -> float:
         return fmean(self.spearmans) if self.spearmans else 0.0
+
+    @property
+    def outside_mean_spearman(self) -> float:
+        return fmean(self.outside_spearmans) if self.outside_spearmans else 0.0
 
 
 def machine_scores(dataset: Dataset, competition: int) -> dict[int, dict[str, int]]:
@@ -153,6 +165,11 @@ def run(data: Path = DEFAULT_DATA, limit: int | None = None) -> int:
     print(f"meets measured: {len(margin.spearmans)} (seasons 10-18, players with {MIN_EARLIER_MEETS}+ earlier meets)")
     print(f"pairwise accuracy: {margin.accuracy:.4f} (baseline {baseline.accuracy:.4f}, {margin.pairs} pairs)")
     print(f"mean Spearman: {margin.mean_spearman:.4f} (baseline {baseline.mean_spearman:.4f})")
+    print(
+        "mean Spearman, outside measurement's reading (textbook formula, meets with at least "
+        f"{OUTSIDE_MIN_PLAYERS} measured players): {margin.outside_mean_spearman:.4f} "
+        f"(baseline {baseline.outside_mean_spearman:.4f})"
+    )
     print(f"openskill rating alone: pairwise {rating.accuracy:.4f}, Spearman {rating.mean_spearman:.4f}")
     print(
         f"seasons 4-9, where the filter was tuned: pairwise {chosen_on.margin.accuracy:.4f}, "

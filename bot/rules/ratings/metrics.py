@@ -37,6 +37,18 @@ def spearman(predicted: Sequence[float], actual: Sequence[float]) -> float | Non
     return float(cov / (var_x * var_y) ** 0.5)
 
 
+def spearman_textbook(predicted: Sequence[float], actual: Sequence[float]) -> float:
+    """The textbook shortcut 1 − 6Σd² / (n(n² − 1)) on average ranks: the same as `spearman` without ties, not
+    with them. Needs at least 2 values."""
+    if len(predicted) != len(actual):
+        raise ValueError("predicted and actual must be the same length")
+    n = len(predicted)
+    if n < 2:
+        raise ValueError("needs at least 2 values")
+    d2 = sum((a - b) ** 2 for a, b in zip(_ranks(predicted), _ranks(actual), strict=True))
+    return 1 - 6 * d2 / (n * (n * n - 1))
+
+
 def _ranks(values: Sequence[float]) -> list[float]:
     order = sorted(range(len(values)), key=lambda i: values[i])
     ranks = [0.0] * len(values)

@@ -3,7 +3,7 @@
 import pytest
 
 from bot.rules.ratings.engine import PROVISIONAL_SIGMA, Game, Rating, RatingBook, RatingSettings
-from bot.rules.ratings.metrics import pairwise_hits, spearman
+from bot.rules.ratings.metrics import pairwise_hits, spearman, spearman_textbook
 
 
 def test_a_game_from_scores_orders_players_and_ties_share_a_place():
@@ -54,6 +54,18 @@ def test_spearman_of_the_same_order_is_one_and_of_the_reverse_minus_one():
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
     assert spearman([1, 1, 1], [1, 2, 3]) is None
     assert spearman([1, 2, 2, 3], [1, 3, 2, 4]) == pytest.approx(0.9486833)
+
+
+def test_the_textbook_spearman_agrees_without_ties_and_not_with_them():
+    assert spearman_textbook([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman_textbook([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert spearman_textbook([4, 3, 2, 1], [3, 4, 2, 1]) == pytest.approx(0.8)
+    assert spearman_textbook([1, 2, 2, 3], [1, 3, 2, 4]) == pytest.approx(0.95)  # Σd² = 0.5
+    assert spearman_textbook([1, 1, 1], [1, 2, 3]) == pytest.approx(0.5)  # no spread, yet a value
+    with pytest.raises(ValueError, match=r"^predicted and actual must be the same length$"):
+        spearman_textbook([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match=r"^needs at least 2 values$"):
+        spearman_textbook([1], [1])
 
 
 def test_a_two_player_game_rates_both_and_each_game_counts():

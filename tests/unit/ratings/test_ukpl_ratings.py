@@ -18,8 +18,15 @@ DATA = ukpl_ratings.DEFAULT_DATA
 # give the measured ones players with 3 earlier meets.
 REGIONS = {"5", "6"}
 SEASONS = range(8, 19)
+OUTSIDE_READING = (
+    "mean Spearman, outside measurement's reading (textbook formula, meets with at least 4 measured players)"
+)
 # What the subset prints (docs/ratings.md): the margin filter's figures and the baseline's, pairwise then Spearman.
-SUBSET_FIGURES = {"pairwise accuracy": (0.6444, 0.6367), "mean Spearman": (0.5860, 0.5508)}
+SUBSET_FIGURES = {
+    "pairwise accuracy": (0.6444, 0.6367),
+    "mean Spearman": (0.5860, 0.5508),
+    OUTSIDE_READING: (0.6178, 0.5818),
+}
 needs_data = pytest.mark.skipif(
     not (DATA / "scores.csv").exists() and os.environ.get("CI") != "true", reason=f"no UKPL data at {DATA}"
 )
@@ -48,7 +55,7 @@ def _write(path: Path, fields: list[str] | tuple[str, ...], rows: list[dict[str,
 
 
 def _figure(label: str, out: str) -> tuple[float, float]:
-    match = re.search(rf"^{label}: ([0-9.]+) \(baseline ([0-9.]+)", out, re.MULTILINE)
+    match = re.search(rf"^{re.escape(label)}: ([0-9.]+) \(baseline ([0-9.]+)", out, re.MULTILINE)
     assert match, out
     return float(match[1]), float(match[2])
 
@@ -56,6 +63,24 @@ def _figure(label: str, out: str) -> tuple[float, float]:
 def test_the_command_is_registered():
     args = _parser().parse_args(["ukpl-ratings", "--limit", "5"])
     assert (args.command, args.limit) == ("ukpl-ratings", 5)
+
+
+def test_the_outside_reading_leaves_out_meets_under_4_measured_players_and_uses_the_textbook_formula():
+    tally = ukpl_ratings.Tally()
+    tally.add({"x": 1.0, "y": 0.0}, {}, {"x": 1, "y": 2})  # 2 measured players: our Spearman only
+    # 4 players, but "new" has no strength yet: 3 measured, left out of the outside reading too
+    tally.add({"x": 3.0, "y": 2.0, "z": 1.0}, {}, {"x": 1, "y": 2, "z": 3, "new": 4})
+    assert (tally.spearmans, tally.outside_spearmans) == ([1.0, 1.0], [])
+    # b and c tied on strength: average ranks 2.5 against 3 and 2, so Σd² = 0.5 and 1 - 6 * 0.5 / (4 * 15) = 0.95,
+    # where the correlation of the ranks is 4.5 / √(4.5 * 5)
+    tally.add({"a": 3.0, "b": 2.0, "c": 2.0, "d": 1.0}, {}, {"a": 1, "b": 2, "c": 3, "d": 4})
+    assert tally.outside_spearmans == [pytest.approx(0.95)]
+    assert tally.spearmans[-1] == pytest.approx(4.5 / (4.5 * 5) ** 0.5)
+    # a and b swapped, no ties: Σd² = 2, 1 - 6 * 2 / 60 = 0.8
+    tally.add({"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}, {}, {"a": 2, "b": 1, "c": 3, "d": 4})
+    assert tally.outside_spearmans == [pytest.approx(0.95), pytest.approx(0.8)]
+    assert tally.outside_mean_spearman == pytest.approx(0.875)
+    assert len(tally.spearmans) == 4
 
 
 @needs_data
