@@ -179,6 +179,7 @@ class MatchRulingService:
             attending = next(side for side in Side if side not in forfeiting)
             if not acting.official and acting.side is not attending:
                 raise PermissionDenied(f"{context.teams[attending].name}'s captain confirms they played the evening.")
+            scoring.check_played_out(call.status[attending], context.teams[attending].name)
             return await _update_match(session, actor, context, now, played_out_evening=True)
 
     async def extension(
