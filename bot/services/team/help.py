@@ -178,6 +178,7 @@ GUIDE = Guide(
             "`/lineup` — declare your next round",
             "`/score` — enter a game's scores; **Confirm** or **Dispute** the other team's",
             "`/tiebreak` — a level match's tie-breaker",
+            "`/match played-out` · `/match evening-game` — the other team forfeited: the evening you still play",
             "**Sign scoresheet** — when every game is in",
         ),
         Role.PLAYER: (
