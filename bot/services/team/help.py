@@ -120,7 +120,7 @@ def _match_due(board: Scoreboard, player_id: int, now: datetime) -> list[Due]:
         due += _scores_due(board, label)
         if result.needs_tiebreaker:
             due.append(Due(f"{label} is level: the tie-breaker decides it", "`/tiebreak`"))
-        if board.ready_to_sign and side not in board.facts.confirmed_by:  # TEAM-MATCH-4
+        if board.ready_to_sign and side in board.unsigned:  # TEAM-MATCH-4
             due.append(Due(f"Check the scoresheet of {label} and sign it", SIGN))
     if board.open_challenges:
         due.append(Due(f"{label} is disputed: a commissioner rules on it", "`/match show`"))
