@@ -137,7 +137,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match agreement": ('/match agreement match:{match} terms:"Replay on a stuck ball"', "RYDDDR"),
     "match both-ways": ("/match both-ways match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
     "match dispute": ('/match dispute match:{match} reason:"Score misread"', "YYDDDR"),
-    "match evening-game": ("/match evening-game match:{match} machine:{machine} p1:@{home_player} s1:{n},000", "RRDDDR"),
+    "match evening-game": (
+        "/match evening-game match:{match} machine:{machine} p1:@{home_player} s1:{n},000", "RRDDDR"),
     "match extension": ("/match extension match:{match} agreed:false", "YDDDDR"),
     # The commissioner records both captains' agreement; the captain's then is already in.
     "match extraballs": ("/match extraballs match:{match}", "YRDDDR"),
