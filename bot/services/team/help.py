@@ -130,7 +130,7 @@ def _match_due(board: Scoreboard, player_id: int, now: datetime) -> list[Due]:
 def _lineup_due(board: Scoreboard, side: Side) -> list[Due]:
     """TEAM-LINEUP-2: in the first round not declared by both teams, the first declarer declares, then the other."""
     label = board.context.label
-    declaration = next_steps.declaration_due(board.night, board.context.options)
+    declaration = next_steps.lineup_turn(board)
     if declaration is None:
         return []
     round_index, turn = declaration

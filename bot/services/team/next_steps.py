@@ -49,15 +49,14 @@ def steps(board: Scoreboard) -> tuple[Step, ...]:
     if board.window is WindowState.EXTENSION_OFFERED:
         text = "a commissioner records whether both captains agreed to wait until 20:30 (`/match extension`)"
         return (Step(StepKind.RULING, text),)
-    forfeited = any(status is AttendanceStatus.FORFEIT for status in board.facts.attendance.values())
+    forfeited = _forfeited(board)
     stopped = bool(board.facts.walkouts)
     due: list[Step] = [
         _game_step(board, game)
         for game in board.games
         if game.state is GameState.CONFIRMATION_DUE or (game.state is not GameState.DONE and not stopped)
     ]
-    declaration = None if forfeited or stopped else declaration_due(board.night, board.context.options)
-    if declaration:
+    if declaration := lineup_turn(board):
         round_index, side = declaration
         due.append(Step(StepKind.DECLARE, f"{_who(board, side)} declares round {round_index}", board.captains[side]))
     if board.result.needs_tiebreaker and not due:
@@ -97,6 +96,18 @@ def next_line(board: Scoreboard, limit: int = 4) -> str:
         return ""
     shown = "; ".join(due[:limit]) + (f"; and {len(due) - limit} more" if len(due) > limit else "")
     return f"**Next:** {shown}."
+
+
+def lineup_turn(board: Scoreboard) -> tuple[int, Side] | None:
+    """The round being declared and whose turn it is, unless no more games are played: a team forfeited at the
+    start window (TEAM-FORF-1) or walked out (TEAM-FORF-4)."""
+    if _forfeited(board) or board.facts.walkouts:
+        return None
+    return declaration_due(board.night, board.context.options)
+
+
+def _forfeited(board: Scoreboard) -> bool:
+    return any(status is AttendanceStatus.FORFEIT for status in board.facts.attendance.values())
 
 
 def declaration_due(night: lineup.MatchNight, options: TeamOptions) -> tuple[int, Side] | None:

@@ -13,8 +13,8 @@ async def next_line(night: Night) -> str:
 
 async def test_the_extension_then_the_attending_captain_is_next_after_a_forfeit(night: Night) -> None:
     """At 20:16 with Tilt Warriors two short, the commissioner answers the extension; once declined, Tilt
-    Warriors forfeit: no lineup is due, and Flipper Kings' captain alone signs, after claiming the played-out
-    evening if it was."""
+    Warriors forfeit: no lineup is due (on the board or in /help), and Flipper Kings' captain alone signs, after
+    claiming the played-out evening if it was."""
     clock = night.league.bot.clock
     assert isinstance(clock, ManualClock)
     h1 = night.league.emulator.member("h1").id
@@ -28,6 +28,9 @@ async def test_the_extension_then_the_attending_captain_is_next_after_a_forfeit(
     after_forfeit = await next_line(night)
     assert f"**Next:** <@{h1}> signs the scoresheet (after `/match played-out`" in after_forfeit, after_forfeit
     assert "declares" not in after_forfeit and "<@" + str(night.league.emulator.member("a1").id) not in after_forfeit
+    captains_help = await night.run("/help", "h1")  # /help answers "what can I do now?" from the same steps
+    due_now = captains_help.split("As a captain:")[0]
+    assert "and sign it" in due_now and "lineup" not in due_now, captains_help
     await night.run("/match played-out match:MATCH", "h1")
     assert await next_line(night) == f"**Next:** <@{h1}> signs the scoresheet."
     signed = await night.league.emulator.click(await scoreboard(night), f"match:sign:{night.match_id}", as_member="h1")
