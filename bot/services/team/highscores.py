@@ -83,7 +83,9 @@ class HighScoreService:
                                         source=rules.GameSource.MATCH_GAME, match=match.id, status=counted.status,
                                     )
                                 )  # fmt: skip
-            entries += await _forfeit_evening_entries(session, matches, machines, model_ids, teams, conferences)
+            entries += await _forfeit_evening_entries(
+                session, league.id, matches, machines, model_ids, teams, conferences
+            )
         records = rules.high_score_table(entries, TeamOptions.model_validate(league.options))
         return league, [
             HighScoreLine(
@@ -100,6 +102,7 @@ class HighScoreService:
 
 async def _forfeit_evening_entries(
     session: AsyncSession,
+    league_id: int | None,
     matches: Sequence[Match],
     machines: dict[int | None, Machine],
     model_ids: dict[str, int],
@@ -108,9 +111,12 @@ async def _forfeit_evening_entries(
 ) -> list[rules.ScoreEntry]:
     """TEAM-HS-3: every game played on a forfeit evening counts, in the conference of the match's home team."""
     by_id = {match.id: match for match in matches}
-    rows = (
-        await session.exec(select(ForfeitEveningScore).where(col(ForfeitEveningScore.match_id).in_(list(by_id))))
-    ).all()
+    query = (
+        select(ForfeitEveningScore)
+        .join(Match, col(Match.id) == ForfeitEveningScore.match_id)
+        .where(Match.league_id == league_id)
+    )
+    rows = (await session.exec(query)).all()
     entries = []
     for row in rows:
         match, machine = by_id[row.match_id], machines[row.machine_id]
