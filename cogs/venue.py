@@ -35,17 +35,45 @@ class VenueCommands(commands.GroupCog, group_name="venue", group_description="Ve
         self.bot = bot
 
     @app_commands.command(name="add", description="Add a venue (commissioners)")
-    @app_commands.describe(name="The venue's name", address="Street address, shown to players", league=LEAGUE_OPTION)
+    @app_commands.describe(
+        name="The venue's name",
+        address="Street address, shown to players",
+        regular="A regular league venue (default yes): playoff venues are chosen among these",
+        league=LEAGUE_OPTION,
+    )
     @replies(ephemeral=True)
     async def add(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
         address: app_commands.Range[str, 1, 200] | None = None,
+        regular: bool = True,
         league: LeagueOption = None,
     ) -> Reply:
-        venue = await self.bot.services.venues.add_venue(actor_from(interaction), league, name=name, address=address)
+        venue = await self.bot.services.venues.add_venue(
+            actor_from(interaction), league, name=name, address=address, regular=regular
+        )
         return Reply(render.venue_added(venue))
+
+    @app_commands.command(name="regular", description="Mark a venue as a regular league venue or not (commissioners)")
+    @app_commands.describe(venue="The venue", regular="Whether it is a regular league venue", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(venue=venue_autocomplete)
+    @replies(ephemeral=True)
+    async def regular(
+        self, interaction: discord.Interaction, venue: str, regular: bool, league: LeagueOption = None
+    ) -> Reply:
+        changed = await self.bot.services.venues.set_regular(
+            actor_from(interaction), league, venue_name=venue, regular=regular
+        )
+        return Reply(render.venue_regular_set(changed))
+
+    @app_commands.command(name="show", description="A venue's record: home teams and its machines over time")
+    @app_commands.describe(venue="The venue", league=LEAGUE_OPTION)
+    @app_commands.autocomplete(venue=venue_autocomplete)
+    @replies(ephemeral=True)
+    async def show(self, interaction: discord.Interaction, venue: str, league: LeagueOption = None) -> Reply:
+        record = await self.bot.services.venues.record(actor_from(interaction), league, venue)
+        return Reply(embeds=[render.venue_record(record)])
 
 
 @app_commands.guild_only()
@@ -101,6 +129,26 @@ class MachineCommands(commands.GroupCog, group_name="machine", group_description
             actor_from(interaction), league, machine_id=machine, status=status.value
         )
         return Reply(render.machine_status_changed(changed))
+
+    @app_commands.command(name="remove", description="A machine has left its venue (commissioners)")
+    @app_commands.describe(
+        machine="The machine (type to search)",
+        on="The day it left, YYYY-MM-DD (default today)",
+        league=LEAGUE_OPTION,
+    )
+    @app_commands.autocomplete(machine=machine_autocomplete)
+    @replies(ephemeral=True)
+    async def remove(
+        self,
+        interaction: discord.Interaction,
+        machine: int,
+        on: app_commands.Range[str, 1, 10] | None = None,
+        league: LeagueOption = None,
+    ) -> Reply:
+        removed, venue, day = await self.bot.services.venues.remove_machine(
+            actor_from(interaction), league, machine_id=machine, on=on
+        )
+        return Reply(render.machine_removed(removed, venue, day))
 
     @app_commands.command(name="stats", description="A machine's plays, median and best scores, and top players")
     @app_commands.describe(machine="The machine (type to search)", league=LEAGUE_OPTION)

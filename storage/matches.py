@@ -298,3 +298,20 @@ class GamePhoto(SQLModel, table=True):
     content_type: str = Field(max_length=PHOTO_TYPE_LENGTH)
     uploaded_by: int = snowflake()
     uploaded_at: datetime = utc_column()
+
+
+class ForfeitEveningScore(SQLModel, table=True):
+    """TEAM-FORF-2, TEAM-HS-3: one player's score in a game the attending team played on a forfeit evening. It
+    counts for high scores, never for the match's points; `game_number` groups one game's scores."""
+
+    __tablename__ = "forfeit_evening_score"
+    __table_args__ = (sa.UniqueConstraint("match_id", "game_number", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    game_number: int
+    machine_id: int = Field(foreign_key="machine.id", ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    score: int = Field(sa_type=sa.BigInteger)
+    entered_by: int = snowflake()
+    entered_at: datetime = utc_column()

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import discord
 
 from bot.rules.scores import ScoreInput, format_score
 from bot.rules.seasons import postseason_undated
 from bot.services.leagues import LeagueSetup, OptionsOverTime, ScoreInputSet, UseRatingsSet
 from bot.services.seasons import NextSeason, SeasonShown
+from bot.services.venues import VenueRecord
 from storage.models import League, Machine, Player, Team, Venue
 
 LEAGUE_COLOUR = discord.Colour.dark_teal()
 EMBED_FIELD_MAX = 1024
+EMBED_DESCRIPTION_MAX = 4096
 
 
 def league_created(league: League) -> str:
@@ -105,6 +109,42 @@ def score_input_set(result: ScoreInputSet) -> str:
 def venue_added(venue: Venue) -> str:
     where = f" — {venue.address}" if venue.address else ""
     return f"📍 Venue **{venue.name}**{where} added. Add its machines with `/machine add venue:{venue.name}`."
+
+
+def venue_regular_set(venue: Venue) -> str:
+    if venue.regular_league_venue:
+        return f"📍 **{venue.name}** is a regular league venue: playoff venues are chosen among these."
+    return f"📍 **{venue.name}** is not a regular league venue: playoff venue rankings leave it out."
+
+
+def venue_record(record: VenueRecord) -> discord.Embed:
+    """COMMON-VENUE-1: address, regular flag, home teams and every machine with the dates it was there."""
+    venue = record.venue
+    lines = [
+        venue.address or "No address on record.",
+        "Regular league venue." if venue.regular_league_venue else "Not a regular league venue.",
+        f"Home of: {', '.join(record.home_teams)}." if record.home_teams else "No team's home venue.",
+        "",
+        "**Machines**" if record.machines else "No machines yet: add them with `/machine add`.",
+    ]
+    for stay in record.machines:
+        dates = (
+            f"{stay.installed:%Y-%m-%d} – {stay.removed:%Y-%m-%d} (removed)"
+            if stay.removed
+            else f"since {stay.installed:%Y-%m-%d}, {stay.machine.status.value.replace('_', ' ')}"
+        )
+        lines.append(f"{stay.machine.title} (#{stay.machine.id}) · {dates}")
+    description = "\n".join(lines)
+    if len(description) > EMBED_DESCRIPTION_MAX:
+        description = description[: EMBED_DESCRIPTION_MAX - 1] + "…"
+    return discord.Embed(title=venue.name, description=description, colour=LEAGUE_COLOUR)
+
+
+def machine_removed(machine: Machine, venue: Venue, day: date) -> str:
+    return (
+        f"📦 **{machine.title}** (#{machine.id}) left {venue.name} on {day:%Y-%m-%d}. It stays in the venue's "
+        "record (`/venue show`) and is no longer offered for play."
+    )
 
 
 def machine_added(machine: Machine, venue: Venue) -> str:

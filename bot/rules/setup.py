@@ -154,3 +154,19 @@ def parse_date(text: str, *, option: str) -> date:
         raise InvalidInput(
             f"`{option}` {text.strip()!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-03-05."
         ) from None
+
+
+def removal_day(on: date, *, installed: date, removed: date | None, today: date, title: str) -> date:
+    """COMMON-VENUE-1: a venue's machine list keeps its dated history, so a machine leaves on one day, from the day
+    it was installed up to today, and only once (it stays in the record as removed)."""
+    if removed is not None:
+        raise RuleViolation("COMMON-VENUE-1", f"{title} was already removed on {removed:%Y-%m-%d}.")
+    if on < installed:
+        raise RuleViolation(
+            "COMMON-VENUE-1", f"`on` {on:%Y-%m-%d} is before {title} was installed ({installed:%Y-%m-%d})."
+        )
+    if on > today:
+        raise RuleViolation(
+            "COMMON-VENUE-1", f"`on` {on:%Y-%m-%d} is in the future: record the removal on the day it goes."
+        )
+    return on

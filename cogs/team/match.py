@@ -18,6 +18,7 @@ from bot.interactions import Reply
 from bot.render.team.scoreboard import order_text, scoreboard_embed, scores_echo
 from bot.render.team.scouting import scout_embed
 from bot.rules.disputes import DISPUTE_KINDS
+from bot.rules.scores import format_score
 from bot.rules.team.model import Side
 from bot.services.actor import Actor
 from bot.services.team import next_steps
@@ -598,6 +599,36 @@ class MatchNightCommands(commands.Cog):
         board = await self.bot.services.match_rulings.played_out(actor_from(interaction), league, match)
         await self._after(interaction, board)
         return Reply("🎳 Recorded: the evening was played out with four or more (TEAM-FORF-1).", ephemeral=False)
+
+    @match_group.command(
+        name="evening-game", description="A game your team played on a forfeit evening: counts for high scores"
+    )
+    @app_commands.describe(
+        match=MATCH_OPTION, machine="The machine it was played on", p1="First player", s1="First player's score",
+        p2="Second player", s2="Second player's score", p3="Third player", s3="Third player's score",
+        p4="Fourth player", s4="Fourth player's score", league=LEAGUE_OPTION,
+    )  # fmt: skip
+    @app_commands.autocomplete(match=match_autocomplete, machine=venue_machine_autocomplete)
+    @app_commands.autocomplete(
+        p1=present_player_autocomplete, p2=present_player_autocomplete,
+        p3=present_player_autocomplete, p4=present_player_autocomplete,
+    )  # fmt: skip
+    @replies(ephemeral=False)
+    async def evening_game(
+        self, interaction: discord.Interaction, match: int, machine: int, p1: str, s1: str,
+        p2: str | None = None, s2: str | None = None, p3: str | None = None, s3: str | None = None,
+        p4: str | None = None, s4: str | None = None, league: LeagueOption = None,
+    ) -> Reply:  # fmt: skip
+        game = await self.bot.services.match_rulings.evening_game(
+            actor_from(interaction), league, match, machine_id=machine,
+            entries=[(p1, s1), (p2, s2), (p3, s3), (p4, s4)],
+        )  # fmt: skip
+        scores = ", ".join(f"{name} {format_score(score)}" for name, score in game.scores)
+        return Reply(
+            f"🎳 Forfeit-evening game {game.number} on {game.machine}: {scores}. These scores count for high "
+            "scores, not for the match's points (TEAM-FORF-2).",
+            ephemeral=False,
+        )
 
     @match_group.command(name="machine", description="Take a failing machine out of this match (captains)")
     @app_commands.describe(

@@ -130,12 +130,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "league show": ("/league show", "YYYYYR"),
     "lineup": ("/lineup match:{match} p1:AC p2:AP2 p3:AP3 p4:AP4", "RRDDDR"),
     "machine add": ('/machine add venue:"{venue}" model:"Model {n}"', "YDDDDR"),
+    # A removal dated after today is refused: the seeded machines stay for the other cells.
+    "machine remove": ("/machine remove machine:{machine3} on:2099-01-01", "RDDDDR"),
     "machine stats": ("/machine stats machine:{machine}", "RRRRRR"),  # no game is final yet
     "machine status": ("/machine status machine:{machine3} status:working", "YDDDDR"),
     "match adjustment": ('/match adjustment match:{match} machine:{machine} what:"Tilt tightened"', "YYDDDR"),
     "match agreement": ('/match agreement match:{match} terms:"Replay on a stuck ball"', "RYDDDR"),
     "match both-ways": ("/match both-ways match:{match} round:1 game:1 home1:1 home2:1 away1:1 away2:1", "RRDDDR"),
     "match dispute": ('/match dispute match:{match} reason:"Score misread"', "YYDDDR"),
+    "match evening-game": (
+        "/match evening-game match:{match} machine:{machine} p1:@{home_player} s1:{n},000", "RRDDDR"),
     "match extension": ("/match extension match:{match} agreed:false", "YDDDDR"),
     # The commissioner records both captains' agreement; the captain's then is already in.
     "match extraballs": ("/match extraballs match:{match}", "YRDDDR"),
@@ -193,6 +197,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tiebreak defer": ("/tiebreak defer match:{match}", "RRDDDR"),
     "tiebreak score": ("/tiebreak score match:{match} home:1 away:2", "RRDDDR"),
     "venue add": ('/venue add name:"Venue {n}"', "YDDDDR"),
+    "venue regular": ('/venue regular venue:"{venue}" regular:true', "YDDDDR"),
+    "venue show": ('/venue show venue:"{venue}"', "YYYYYR"),
 }  # fmt: skip
 
 

@@ -58,6 +58,7 @@ NOT_RESULT_INPUTS = {
     "match_game_start": "which games are in progress (TEAM-MACH-2); scores decide, not when a game began",
     "extra_ball_opt_out": "extra balls are played on the machine; the scores entered already include them",
     "game_photo": "a photo of the display shown beside a game's scores; the scores (game_score) count",
+    "forfeit_evening_score": "games of a forfeit evening count for high scores, never for points (TEAM-FORF-2)",
 }
 
 

@@ -7,12 +7,14 @@ default; `hs_merge_variants` keys records by model family instead (TEAM-AMB-16).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 
-from bot.rules.team.model import MatchId, PlayerId, ScoreStatus
+from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.team.attendance import AttendanceStatus
+from bot.rules.team.model import MatchId, PlayerId, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 
 ModelId = int
@@ -45,6 +47,38 @@ class ScoreEntry:
     match: MatchId | None = None
     status: ScoreStatus = ScoreStatus.NORMAL
     verified: bool = False
+
+
+def forfeit_evening_side(attendance: Mapping[Side, AttendanceStatus]) -> Side:
+    """TEAM-FORF-2: only a match one team forfeited has a forfeit evening; the other team plays it."""
+    forfeiting = [side for side, status in attendance.items() if status is AttendanceStatus.FORFEIT]
+    if len(forfeiting) != 1:
+        raise RuleViolation(
+            "TEAM-FORF-2",
+            "Forfeit-evening games are for a match one team forfeited at the start window; "
+            "enter this match's games with `/score`.",
+        )
+    return forfeiting[0].other
+
+
+def check_forfeit_evening_game(
+    players: Sequence[PlayerId], *, present: Collection[PlayerId], names: Mapping[PlayerId, str], machine_players: int
+) -> None:
+    """TEAM-FORF-2, TEAM-HS-3: a game the attending team plays on a forfeit evening counts for high scores, so
+    it names players who are here that evening, each once, and no more than the machine takes at once."""
+    if not players:
+        raise InvalidInput("Name at least one player (p1) and their score (s1).")
+    if len(set(players)) != len(players):
+        raise InvalidInput("Name each player once per game.")
+    absent = [names.get(p, f"Player #{p}") for p in players if p not in present]
+    if absent:
+        raise RuleViolation(
+            "TEAM-FORF-2",
+            f"Not checked in tonight: {', '.join(absent)}. Only players who came play the evening; "
+            "check them in first.",
+        )
+    if len(players) > machine_players:
+        raise InvalidInput(f"That machine takes {machine_players} players at once; name at most {machine_players}.")
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,8 @@ class VenueRanking:
 def home_families(
     history: Iterable[MachineSpell], venue: VenueId, *, season_start: date, season_end: date
 ) -> frozenset[str]:
-    """TEAM-PO-4 c3: model families found at `venue` at any point of the season."""
+    """TEAM-PO-4 c3: model families found at `venue` at any point of the season, read from the venue's dated
+    machine history (COMMON-VENUE-1): one removed mid-season counts, one gone before week one does not."""
     return frozenset(
         s.model_family
         for s in history

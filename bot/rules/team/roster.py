@@ -385,4 +385,8 @@ def check_one_match_per_night(
     """TEAM-MULTI-3: a player on two playoff teams may play only one of their matches on the same date."""
     for earlier in appearances:
         if earlier.played_on == match_on and earlier.match_id != match_id:
-            raise RuleViolation("TEAM-MULTI-3", f"{player_name} already played in {earlier.label} tonight.")
+            raise RuleViolation(
+                "TEAM-MULTI-3",
+                f"{player_name} already played in {earlier.label} tonight. A player on two playoff teams plays one "
+                "of their matches a night: name another player.",
+            )

@@ -355,6 +355,17 @@ def _attendance_forfeit(attending: Side, facts: MatchFacts, options: TeamOptions
     )
 
 
+def check_played_out(attending: AttendanceStatus, team_name: str) -> None:
+    """TEAM-AMB-25: the +3 for playing out a forfeit evening needs a fully attending team. A team that came with 3
+    keeps the Win and 9 match points but cannot play the evening with 4, so its claim is refused."""
+    if attending is not AttendanceStatus.NORMAL:
+        raise RuleViolation(
+            "TEAM-AMB-25",
+            f"{team_name} attended with 3 players, so its forfeit win stays at 9 match points: the +3 for playing "
+            "out the evening needs at least 4 present when the start window closed.",
+        )
+
+
 @dataclass
 class _Tally:
     """Running totals over a match's games."""

@@ -120,7 +120,7 @@ def _match_due(board: Scoreboard, player_id: int, now: datetime) -> list[Due]:
         due += _scores_due(board, label)
         if result.needs_tiebreaker:
             due.append(Due(f"{label} is level: the tie-breaker decides it", "`/tiebreak`"))
-        if board.ready_to_sign and side not in board.facts.confirmed_by:  # TEAM-MATCH-4
+        if board.ready_to_sign and side in board.unsigned:  # TEAM-MATCH-4
             due.append(Due(f"Check the scoresheet of {label} and sign it", SIGN))
     if board.open_challenges:
         due.append(Due(f"{label} is disputed: a commissioner rules on it", "`/match show`"))
@@ -130,7 +130,7 @@ def _match_due(board: Scoreboard, player_id: int, now: datetime) -> list[Due]:
 def _lineup_due(board: Scoreboard, side: Side) -> list[Due]:
     """TEAM-LINEUP-2: in the first round not declared by both teams, the first declarer declares, then the other."""
     label = board.context.label
-    declaration = next_steps.declaration_due(board.night, board.context.options)
+    declaration = next_steps.lineup_turn(board)
     if declaration is None:
         return []
     round_index, turn = declaration
@@ -178,6 +178,7 @@ GUIDE = Guide(
             "`/lineup` — declare your next round",
             "`/score` — enter a game's scores; **Confirm** or **Dispute** the other team's",
             "`/tiebreak` — a level match's tie-breaker",
+            "`/match played-out` · `/match evening-game` — the other team forfeited: the evening you still play",
             "**Sign scoresheet** — when every game is in",
         ),
         Role.PLAYER: (

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules.team import highscores as rules
@@ -14,7 +16,7 @@ from bot.services.actor import Actor
 from bot.services.lookup import find_league
 from bot.services.team import match_facts
 from storage.db import Database
-from storage.matches import Match
+from storage.matches import ForfeitEveningScore, Match
 from storage.models import Conference, League, Machine, Player, Team
 
 
@@ -34,7 +36,8 @@ class HighScoreService:
         self.clock = clock
 
     async def table(self, actor: Actor, league_name: str | None) -> tuple[League, list[HighScoreLine]]:
-        """Scores come from match games only, and only those the result counts: a DQ never holds a record."""
+        """Scores come from match games and forfeit-evening games only, and only those the result counts: a DQ
+        never holds a record."""
         now = self.clock.now()
         async with self.db.reading() as session:
             league = await find_league(session, actor.guild_id, league_name)
@@ -80,6 +83,9 @@ class HighScoreService:
                                         source=rules.GameSource.MATCH_GAME, match=match.id, status=counted.status,
                                     )
                                 )  # fmt: skip
+            entries += await _forfeit_evening_entries(
+                session, league.id, matches, machines, model_ids, teams, conferences
+            )
         records = rules.high_score_table(entries, TeamOptions.model_validate(league.options))
         return league, [
             HighScoreLine(
@@ -92,3 +98,34 @@ class HighScoreService:
             )
             for record in records
         ]
+
+
+async def _forfeit_evening_entries(
+    session: AsyncSession,
+    league_id: int | None,
+    matches: Sequence[Match],
+    machines: dict[int | None, Machine],
+    model_ids: dict[str, int],
+    teams: dict[int | None, Team],
+    conferences: dict[int | None, str],
+) -> list[rules.ScoreEntry]:
+    """TEAM-HS-3: every game played on a forfeit evening counts, in the conference of the match's home team."""
+    by_id = {match.id: match for match in matches}
+    query = (
+        select(ForfeitEveningScore)
+        .join(Match, col(Match.id) == ForfeitEveningScore.match_id)
+        .where(Match.league_id == league_id)
+    )
+    rows = (await session.exec(query)).all()
+    entries = []
+    for row in rows:
+        match, machine = by_id[row.match_id], machines[row.machine_id]
+        home = teams.get(match.home_team_id)
+        entries.append(
+            rules.ScoreEntry(
+                player=row.player_id, conference=conferences.get(home.conference_id, "") if home else "",
+                model=model_ids[machine.title], model_family=machine.family, score=row.score, date=match.play_on,
+                source=rules.GameSource.FORFEIT_EVENING, match=match.id,
+            )
+        )  # fmt: skip
+    return entries

@@ -1,23 +1,26 @@
 """What officials and captains record about a match besides lineups and scores.
 
 Penalties (TEAM-PEN-*), a side leaving or refusing to go on (TEAM-FORF-4), a venue forfeit
-(TEAM-VENUE-1/4), the attending team playing out a forfeit evening (TEAM-FORF-1), and the captains'
-agreement to wait until 20:30 (TEAM-SCHED-3). Each is a fact; the result is recomputed from them.
+(TEAM-VENUE-1/4), the attending team playing out a forfeit evening (TEAM-FORF-1) and the games it played
+then (TEAM-FORF-2), and the captains' agreement to wait until 20:30 (TEAM-SCHED-3). Each is a fact; the
+result is recomputed from them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.refusals import Conflict, InvalidInput, PermissionDenied, RuleViolation
-from bot.rules.team import attendance, lineup, scoring
+from bot.rules.team import attendance, highscores, lineup, scoring
 from bot.rules.team.model import ScoreStatus, Side
 from bot.services import audit, machine_log
 from bot.services.actor import Actor
@@ -25,10 +28,26 @@ from bot.services.discipline import slam_tilts
 from bot.services.lookup import insert_unique
 from bot.services.permissions import is_commissioner
 from bot.services.team import match_facts, scoreboard
-from bot.services.team.match_access import GameRef, acting_in, load_context, player_id_of, require_unsigned
+from bot.services.team.match_access import (
+    GameRef,
+    acting_in,
+    load_context,
+    lock_match,
+    player_from,
+    player_id_of,
+    player_text,
+    require_unsigned,
+)
 from storage.db import Database
 from storage.discipline import IssueKind, IssueSeverity
-from storage.matches import GamePenalty, GameScore, MachineOut, MatchMachineOut, MatchWalkout
+from storage.matches import (
+    ForfeitEveningScore,
+    GamePenalty,
+    GameScore,
+    MachineOut,
+    MatchMachineOut,
+    MatchWalkout,
+)
 from storage.models import Machine, Player
 
 PENALTY_RULES = {
@@ -39,6 +58,15 @@ PENALTY_RULES = {
     scoring.Offence.SLAM_TILT: "TEAM-PEN-5",
     scoring.Offence.TILT_THROUGH: "TEAM-PEN-6",
 }
+
+
+@dataclass(frozen=True)
+class EveningGame:
+    """A forfeit-evening game as entered: its number that evening, machine, and each player's name and score."""
+
+    number: int
+    machine: str
+    scores: tuple[tuple[str, int], ...]
 
 
 class MatchRulingService:
@@ -179,7 +207,66 @@ class MatchRulingService:
             attending = next(side for side in Side if side not in forfeiting)
             if not acting.official and acting.side is not attending:
                 raise PermissionDenied(f"{context.teams[attending].name}'s captain confirms they played the evening.")
+            scoring.check_played_out(call.status[attending], context.teams[attending].name)
             return await _update_match(session, actor, context, now, played_out_evening=True)
+
+    async def evening_game(
+        self,
+        actor: Actor,
+        league_name: str | None,
+        match_id: int,
+        *,
+        machine_id: int,
+        entries: Sequence[tuple[str | None, str | None]],
+    ) -> EveningGame:
+        """TEAM-FORF-2, TEAM-HS-3: the attending team's captain enters a game played on a forfeit evening, one
+        score per player (p1/s1 … p4/s4); the scores count for high scores and leave the match's points alone."""
+        for n, (named, scored) in enumerate(entries, start=1):
+            if (named is None) != (scored is None):
+                raise InvalidInput(f"Give p{n} and s{n} together: each player with their score.")
+        given = [(n, named, scored) for n, (named, scored) in enumerate(entries, start=1) if named and scored]
+        now = self.clock.now()
+        async with self.db.writing() as session:
+            context = await load_context(session, actor, league_name, match_id)
+            await lock_match(session, match_id)  # two captains' games must not take the same number
+            await require_unsigned(session, context)
+            acting = await acting_in(session, actor, context)
+            night = await match_facts.night(session, context)
+            call = match_facts.attendance_call(context, night.visits, now)
+            attending = highscores.forfeit_evening_side(call.status)
+            if not acting.official and acting.side is not attending:
+                raise PermissionDenied(f"{context.teams[attending].name}'s captain enters the forfeit-evening games.")
+            machine = next((m for m in night.machines if m.machine_id == machine_id), None)
+            if machine is None:
+                raise InvalidInput(
+                    f"Machine #{machine_id} is not in service at this match's venue; pick one from the list."
+                )
+            players = [
+                player_from(night, attending, await player_text(session, context.league, named))
+                for _, named, _ in given
+            ]
+            names = {entry.player_id: entry.name for entry in night.rosters[attending]}
+            highscores.check_forfeit_evening_game(
+                players,
+                present=attendance.present_players(night.visits, attending, now),
+                names=names,
+                machine_players=machine.max_players,
+            )
+            scores = [
+                score_rules.parse_score(text, field=f"s{n} ({names[player]})", rules=context.options.score_input)
+                for player, (n, _, text) in zip(players, given, strict=True)
+            ]
+            played = select(func.max(ForfeitEveningScore.game_number)).where(ForfeitEveningScore.match_id == match_id)
+            number = ((await session.exec(played)).one() or 0) + 1
+            for player, score in zip(players, scores, strict=True):
+                row = ForfeitEveningScore(
+                    match_id=match_id, game_number=number, machine_id=machine_id, player_id=player, score=score,
+                    entered_by=actor.user_id, entered_at=now,
+                )  # fmt: skip
+                session.add(row)
+                await session.flush()
+                audit.created(session, actor, row, at=now)
+        return EveningGame(number, machine.name, tuple((names[p], s) for p, s in zip(players, scores, strict=True)))
 
     async def extension(
         self, actor: Actor, league_name: str | None, match_id: int, *, agreed: bool

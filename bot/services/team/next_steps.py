@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.rules.team import lineup
+from bot.rules.team.attendance import AttendanceStatus, WindowState
 from bot.rules.team.model import Side
 from bot.rules.team.options import TeamOptions
 from bot.services.team.match_access import GameRef
@@ -35,24 +36,47 @@ class Step:
 
 
 def steps(board: Scoreboard) -> tuple[Step, ...]:
-    """Everything due now, most blocking first; nothing once the match is final."""
+    """Everything due now, most blocking first; nothing once the match is final.
+
+    An open dispute waits for a ruling, and an offered extension for a commissioner's answer (TEAM-SCHED-3).
+    A forfeited match has no games: its attending team signs. After a walkout (TEAM-FORF-4) no more games are
+    played or declared: entered scores are confirmed and the teams still required sign."""
     if board.result.final:
         return ()
     if board.open_challenges:
         numbers = ", ".join(f"#{c.id}" for c in board.open_challenges)
         return (Step(StepKind.RULING, f"a commissioner rules on dispute {numbers} (`/match ruling`)"),)
-    due: list[Step] = [_game_step(board, game) for game in board.games if game.state is not GameState.DONE]
-    if declaration := declaration_due(board.night, board.context.options):
+    if board.window is WindowState.EXTENSION_OFFERED:
+        text = "a commissioner records whether both captains agreed to wait until 20:30 (`/match extension`)"
+        return (Step(StepKind.RULING, text),)
+    forfeited = _forfeited(board)
+    stopped = bool(board.facts.walkouts)
+    due: list[Step] = [
+        _game_step(board, game)
+        for game in board.games
+        if game.state is GameState.CONFIRMATION_DUE or (game.state is not GameState.DONE and not stopped)
+    ]
+    if declaration := lineup_turn(board):
         round_index, side = declaration
         due.append(Step(StepKind.DECLARE, f"{_who(board, side)} declares round {round_index}", board.captains[side]))
     if board.result.needs_tiebreaker and not due:
         due.append(_tiebreak_step(board))
-    if board.ready_to_sign:
-        unsigned = [side for side in (Side.AWAY, Side.HOME) if side not in board.facts.confirmed_by]
-        users = tuple(user for side in unsigned for user in board.captains[side])
-        who = " and ".join(_who(board, side) for side in unsigned)
-        due.append(Step(StepKind.SIGN, f"{who} sign{'s' if len(unsigned) == 1 else ''} the scoresheet", users))
+    if board.ready_to_sign and board.unsigned:
+        due.append(_sign_step(board, forfeited))
     return tuple(due)
+
+
+def _sign_step(board: Scoreboard, forfeited: bool) -> Step:
+    """TEAM-MATCH-4: the captains still required sign; against a forfeiting team, the attending team may first
+    claim the evening it played out with four or more (TEAM-FORF-1)."""
+    unsigned = board.unsigned
+    users = tuple(user for side in unsigned for user in board.captains[side])
+    who = " and ".join(_who(board, side) for side in unsigned)
+    text = f"{who} sign{'s' if len(unsigned) == 1 else ''} the scoresheet"
+    full_side = [side for side in unsigned if board.facts.attendance[side] is AttendanceStatus.NORMAL]
+    if forfeited and full_side and not board.facts.played_out_evening:
+        text += " (after `/match played-out` if the evening was played with four or more)"
+    return Step(StepKind.SIGN, text, users)
 
 
 def step_for(board: Scoreboard, kind: StepKind, game: GameRef) -> Step | None:
@@ -72,6 +96,18 @@ def next_line(board: Scoreboard, limit: int = 4) -> str:
         return ""
     shown = "; ".join(due[:limit]) + (f"; and {len(due) - limit} more" if len(due) > limit else "")
     return f"**Next:** {shown}."
+
+
+def lineup_turn(board: Scoreboard) -> tuple[int, Side] | None:
+    """The round being declared and whose turn it is, unless no more games are played: a team forfeited at the
+    start window (TEAM-FORF-1) or walked out (TEAM-FORF-4)."""
+    if _forfeited(board) or board.facts.walkouts:
+        return None
+    return declaration_due(board.night, board.context.options)
+
+
+def _forfeited(board: Scoreboard) -> bool:
+    return any(status is AttendanceStatus.FORFEIT for status in board.facts.attendance.values())
 
 
 def declaration_due(night: lineup.MatchNight, options: TeamOptions) -> tuple[int, Side] | None:

@@ -134,10 +134,11 @@ async def _appearances(
             .order_by(col(MatchLineup.declared_at))
         )
     ).all()
+    names = dict((await session.exec(select(Team.id, Team.name).where(Team.league_id == context.league.id))).all())
     found = []
     for row, match in rows:
         if any(player in game["players"] for game in row.games):
             team_id = match.home_team_id if row.side is Side.HOME else match.away_team_id
-            label = f"match #{match.id} on {match.play_on:%a %Y-%m-%d}"
+            label = f"{names[match.away_team_id]} at {names[match.home_team_id]} ({match.play_on:%a %Y-%m-%d})"
             found.append((team_id, roster_rules.PlayoffAppearance(match.id or 0, label, match.play_on)))
     return found

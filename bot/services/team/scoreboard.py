@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.photos import Photo
 from bot.rules.refusals import InvalidInput, RuleViolation
-from bot.rules.team import lineup, scoring
+from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RosterRole, ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 from bot.services.photos import by_key
@@ -70,6 +70,7 @@ class Scoreboard:
     tiebreak: TiebreakerSetup | None
     extra_balls_off: frozenset[Side] = frozenset()  # the captains who opted out of extra balls (TEAM-PEN-3)
     excused: dict[Side, tuple[int, ...]] = field(default_factory=dict)  # starters left unplayed (TEAM-AMB-12)
+    window: attendance.WindowState = attendance.WindowState.DECIDED  # the start window (TEAM-SCHED-3)
 
     def game(self, ref: GameRef) -> BoardGame:
         found = next((game for game in self.games if game.ref == ref), None)
@@ -82,11 +83,25 @@ class Scoreboard:
 
     @property
     def ready_to_sign(self) -> bool:
-        """Everything but the captains' signatures is in (TEAM-MATCH-2/3/4)."""
-        if self.open_challenges or any(game.state is not GameState.DONE for game in self.games):
+        """Everything but the captains' signatures is in (TEAM-MATCH-2/3/4): no dispute open, every entered score
+        confirmed, and nothing else missing once both have signed. Games a walkout closed need no scores
+        (TEAM-FORF-4), and a forfeited match has none."""
+        if self.open_challenges or any(score.confirmed_at is None for score in self.scores):
             return False
-        signed = scoring.match_result(replace(self.facts, confirmed_by=frozenset(Side)), self.context.options)
-        return not signed.missing
+        return not self._result_signed_by(frozenset(Side)).missing
+
+    @property
+    def unsigned(self) -> tuple[Side, ...]:
+        """The sides whose signature the result still waits for, AWAY first: not a team that forfeited or left."""
+        return tuple(
+            side
+            for side in (Side.AWAY, Side.HOME)
+            if side not in self.facts.confirmed_by and self._result_signed_by(frozenset({side.other})).missing
+        )
+
+    def _result_signed_by(self, sides: frozenset[Side]) -> scoring.MatchResult:
+        signed = replace(self.facts, confirmed_by=self.facts.confirmed_by | sides)
+        return scoring.match_result(signed, self.context.options)
 
 
 async def open_challenges(session: AsyncSession, match_id: int) -> list[MatchChallenge]:
@@ -130,6 +145,7 @@ async def build(
         tiebreak=tiebreak,
         extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
         excused=_excused(context, night, now),
+        window=match_facts.attendance_call(context, night.visits, now).state,
     )
 
 

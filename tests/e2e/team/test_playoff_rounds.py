@@ -34,16 +34,14 @@ def at(day: date, hour: int) -> datetime:
 
 async def set_up_machines(league: RunningBot) -> dict[str, int]:
     """The venues and machines above; returns machine ids by model."""
-    for venue in ("Pinball Hall", "Corner Bar", "Private Basement"):
+    for venue in ("Pinball Hall", "Corner Bar"):
         await league.run(f'/venue add name:"{venue}"', as_member="alice")
+    await league.run('/venue add name:"Private Basement" regular:false', as_member="alice")
     for venue, machines in MACHINES.items():
         for model, variant in machines:
             extra = f" variant:{variant}" if variant else ""
             await league.run(f'/machine add venue:"{venue}" model:"{model}"{extra}', as_member="alice")
-    async with league.db.writing() as session:  # no command marks a venue as not a regular league venue yet
-        basement = (await session.exec(select(Venue).where(Venue.name == "Private Basement"))).one()
-        basement.regular_league_venue = False
-        session.add(basement)
+    async with league.db.reading() as session:
         return {m.model_name: m.id or 0 for m in (await session.exec(select(Machine))).all()}
 
 
