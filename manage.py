@@ -16,6 +16,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -57,10 +58,22 @@ def run_tests(args: list[str]) -> int:
     if chosen:
         return subprocess.call([*pytest, *args], cwd=ROOT, env=CHILD_ENV)
     workers = str((os.cpu_count() or 1) + 1)
-    parallel = subprocess.call(
-        [*pytest, "-n", workers, "--dist", "worksteal", "-m", "not alone", *args], cwd=ROOT, env=CHILD_ENV
-    )
-    alone = subprocess.call([*pytest, "-p", "no:xdist", "-m", "alone", *args], cwd=ROOT, env=CHILD_ENV)
+    with tempfile.TemporaryDirectory() as scratch:
+        # The parallel part's first worker lists the `alone` tests it collected (tests/conftest.py): the `alone`
+        # part then collects their files only. Given paths or ids, it collects what it is given, as before.
+        listed = Path(scratch) / "alone.txt"
+        env = {**CHILD_ENV, "PINLEAGUE_TEST_ALONE_LIST": str(listed)}
+        parallel = subprocess.call(
+            [*pytest, "-n", workers, "--dist", "worksteal", "-m", "not alone", *args], cwd=ROOT, env=env
+        )
+        chosen_tests = any(Path(ROOT, a.split("::")[0]).exists() for a in args if not a.startswith("-"))
+        ids = listed.read_text().split("\n")[:-1] if listed.exists() and not chosen_tests else None
+    if ids == []:
+        alone = NO_TESTS_RAN
+    else:
+        alone = subprocess.call(
+            [*pytest, "-p", "no:xdist", "-m", "alone", *(ids or []), *args], cwd=ROOT, env=CHILD_ENV
+        )
     if parallel == alone == NO_TESTS_RAN:
         return NO_TESTS_RAN
     return max(code for code in (parallel, alone) if code != NO_TESTS_RAN)

@@ -40,8 +40,7 @@ from bot.local.emulator.records import REPLY_KINDS
 from bot.rules.ladder.options import LadderOptions
 from bot.rules.team.model import Side
 from bot.services.field.options import OPTION_NAMES as FIELD_OPTION_NAMES
-from storage.db import Database
-from storage.migrate import upgrade
+from tests.conftest import fresh_sqlite
 from tests.e2e.command_table import COMMANDS
 from tests.robustness.conftest import SMALL, MatchNight, match_night_of
 
@@ -95,10 +94,9 @@ class Leagues:
 
 
 @pytest.fixture(scope="module")
-async def leagues(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Leagues]:
+async def leagues(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> AsyncIterator[Leagues]:
     path: Path = tmp_path_factory.mktemp("bad-input") / "league.db"
-    db = Database(f"sqlite+aiosqlite:///{path}")
-    await upgrade(db)
+    db = fresh_sqlite(migrated_sqlite, path)
     try:
         async with match_night_of(db, SMALL) as match_night:
             ladder = await seed_ladder_league(db, match_night.emulator, LadderLeagueSize(players=9, weeks_played=1))
@@ -240,12 +238,10 @@ class TableDigests:
         return self.digests
 
 
-async def test_the_digest_sees_a_changed_value_that_keeps_the_row_count(tmp_path: Path) -> None:
+async def test_the_digest_sees_a_changed_value_that_keeps_the_row_count(tmp_path: Path, migrated_sqlite: Path) -> None:
     """The comparison must be able to fail: a value changed by another connection changes its table's digest."""
     path = tmp_path / "league.db"
-    db = Database(f"sqlite+aiosqlite:///{path}")
-    await upgrade(db)
-    await db.dispose()
+    await fresh_sqlite(migrated_sqlite, path).dispose()
     values = "1, 7, 'NYC', 'nyc', 'team', 'America/New_York', '{}', null, '[]', '2027-01-01', 1, '[]'"
     league = f"insert into league values ({values})"
     tables, bot = TableDigests(path), sqlite3.connect(path)  # the bot: another connection
