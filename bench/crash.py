@@ -51,6 +51,11 @@ async def crash_cycle(league: TeamLeague, bot: BotProcess, sqlite_path: str, rng
     await _part_way(emulator, already=len(emulator.outputs), answers=len(lines) // 3)
     await asyncio.sleep(rng.uniform(0, 0.05))
     await bot.kill()
+    # A dead bot answers nothing more: what it sent before dying settles within a moment, and waiting out the
+    # entries' 5 s timeouts would only idle. A cancelled entry counts as unacknowledged, like a timed-out one.
+    _, unanswered = await asyncio.wait(runs, timeout=0.5)
+    for run in unanswered:
+        run.cancel()
     outcomes = await asyncio.gather(*runs, return_exceptions=True)
 
     integrity = _integrity(sqlite_path)
