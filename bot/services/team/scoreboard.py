@@ -72,13 +72,7 @@ class Scoreboard:
     excused: dict[Side, tuple[int, ...]] = field(default_factory=dict)  # starters left unplayed (TEAM-AMB-12)
 
     def game(self, ref: GameRef) -> BoardGame:
-        found = next((game for game in self.games if game.ref == ref), None)
-        if found is None:
-            if len(match_facts.effective_lineups(self.night, ref.round_index)) < 2:
-                raise RuleViolation("TEAM-LINEUP-2", f"Round {ref.round_index} is not declared by both teams yet.")
-            games = sum(1 for game in self.games if game.ref.round_index == ref.round_index)
-            raise InvalidInput(f"Round {ref.round_index} has games 1 to {games}.")
-        return found
+        return _found(self.games, self.night, ref)
 
     @property
     def ready_to_sign(self) -> bool:
@@ -105,13 +99,7 @@ async def build(
     """The match's board; `night` if the caller read it in this state of the match already; `photos=False` for a
     board only checked, never shown (the photos are one more read)."""
     night = night or await match_facts.night(session, context)
-    names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
-    facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
-    scores = sorted(
-        (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
-        key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
-    )
+    facts, scores = await _facts_and_scores(session, context, now, night)
     tiebreak = (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == context.match.id))).first()
     photo_rows = (
         (await session.exec(select(GamePhoto).where(GamePhoto.match_id == context.match.id))).all() if photos else ()
@@ -119,7 +107,7 @@ async def build(
     kept = by_key(photo_rows, "round_index", "game_number")
     return Scoreboard(
         context=context,
-        names=names,
+        names=names(night),
         night=night,
         facts=facts,
         result=scoring.match_result(facts, context.options),
@@ -131,6 +119,46 @@ async def build(
         extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
         excused=_excused(context, night, now),
     )
+
+
+async def game(
+    session: AsyncSession, context: MatchContext, ref: GameRef, now: datetime, *, night: lineup.MatchNight
+) -> BoardGame:
+    """One game as the board shows it, for a command about that game alone (its form, a check before writing):
+    the match's facts without the reads and the other games only the whole board needs."""
+    facts, scores = await _facts_and_scores(session, context, now, night)
+    games = _games(context, night, facts, scores, now, {}, only=ref)
+    if not games:  # not one of the match's games: refused as the whole board refuses it
+        games = _games(context, night, facts, scores, now, {})
+    return _found(games, night, ref)
+
+
+def names(night: lineup.MatchNight) -> dict[int, str]:
+    """Player id → display name, from the rosters."""
+    return {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
+
+
+async def _facts_and_scores(
+    session: AsyncSession, context: MatchContext, now: datetime, night: lineup.MatchNight
+) -> tuple[scoring.MatchFacts, list[GameScore]]:
+    """The match's facts and its live scores in board order, from one read of its scores."""
+    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
+    facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
+    scores = sorted(
+        (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
+        key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
+    )
+    return facts, scores
+
+
+def _found(games: tuple[BoardGame, ...], night: lineup.MatchNight, ref: GameRef) -> BoardGame:
+    found = next((game for game in games if game.ref == ref), None)
+    if found is None:
+        if len(match_facts.effective_lineups(night, ref.round_index)) < 2:
+            raise RuleViolation("TEAM-LINEUP-2", f"Round {ref.round_index} is not declared by both teams yet.")
+        in_round = sum(1 for game in games if game.ref.round_index == ref.round_index)
+        raise InvalidInput(f"Round {ref.round_index} has games 1 to {in_round}.")
+    return found
 
 
 def _excused(context: MatchContext, night: lineup.MatchNight, now: datetime) -> dict[Side, tuple[int, ...]]:
@@ -157,7 +185,10 @@ def _games(
     scores: list[GameScore],
     now: datetime,
     photos: dict[tuple[int, ...], Photo],
+    *,
+    only: GameRef | None = None,
 ) -> tuple[BoardGame, ...]:
+    """The board's games; `only`: that one game alone."""
     machines = {m.machine_id: m.name for m in night.machines}
     capacity = {m.machine_id: m.max_players for m in night.machines}
     running = {(p.round_index, p.game_number) for p in night.progress if p.status is lineup.GameStatus.IN_PROGRESS}
@@ -166,6 +197,8 @@ def _games(
         declared = match_facts.effective_lineups(night, plan.index)
         for number, game in enumerate(played, start=1):
             ref = GameRef(context.match.id or 0, plan.index, number)
+            if only is not None and ref != only:
+                continue
             rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
             machine_id = declared[plan.first_declarer].games[number - 1].machine
             seats = lineup.game_order(night, plan.index, number, now=now, options=context.options)
