@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import col, insert, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -337,29 +337,31 @@ async def store_game_scores(
     rows = {row.ladder_player_id: row for row in (await session.exec(query)).all()}
     starts_game = not rows
     replaced = [rows[target.id].score if target.id in rows else None for target, _ in values]
-    added = []
+    added: list[tuple[Entrant, int]] = []
     for target, value in values:
         if target.id in rows:
             _correct(session, actor, ladder, rows[target.id], target, game, value, now)
         else:
-            row = LadderScore(
-                group_id=group.id or 0,
-                slot=slot,
-                ladder_player_id=target.id,
-                score=value,
-                entered_by=actor.user_id,
-                entered_at=now,
-            )
-            rows[target.id] = row
-            added.append((target, row))
+            added.append((target, value))
     if added:
-        session.add_all([row for _, row in added])
         names = " or ".join(target.name for target, _ in added)
-        try:
-            await session.flush()
+        new = [
+            {
+                "group_id": group.id or 0,
+                "slot": slot,
+                "ladder_player_id": target.id,
+                "score": value,
+                "entered_by": actor.user_id,
+                "entered_at": now,
+            }
+            for target, value in added
+        ]
+        try:  # one INSERT … RETURNING for the new scores (the ORM's unit of work sends one per row)
+            inserted = (await session.exec(insert(LadderScore).returning(LadderScore), params=new)).scalars().all()
         except IntegrityError:  # entered at the same moment by someone else
             raise Conflict(f"A score for {names} in game {game} was just entered.") from None
-        for _, row in added:
+        for row in inserted:
+            rows[row.ladder_player_id] = row
             audit.created(session, actor, row, at=now)
     dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
     if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
