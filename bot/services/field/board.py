@@ -29,7 +29,7 @@ from bot.services.field.facts import (
     load_tonight,
     with_fresh_scores,
 )
-from bot.services.field.nights import FieldNightService, note_ties
+from bot.services.field.nights import FieldNightService, ScoreEntered, note_ties
 from bot.services.group_boards import (
     BoardGame,
     Entered,
@@ -70,6 +70,15 @@ class FieldBoardService:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
         async with self.db.reading() as session:
             return await _board(session, await _load(session, None, ids, self.clock.now()))
+
+    async def entered_board(self, entered: ScoreEntered) -> GroupBoard:
+        """The board of the group a command's scores went to (`/field score`, `/field game`), on tonight's facts
+        and rankings that command read and computed as it wrote: only the group's scores and photos are read again,
+        not the whole night."""
+        assert entered.group is not None
+        async with self.db.reading() as session:
+            found = await _group(session, entered.view.season, entered.group)
+            return await _board(session, found, machines=entered.view.result.machines)
 
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
         """The form: one field per player of the group still without a score on the machine, or, to fix, every
@@ -219,9 +228,14 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
     if night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's night: see `/field night show`.")
     season = await _load_night(session, league, night, now)
-    facts = season.open_night()
-    if facts.night.id != night_id:
+    if season.open_night().night.id != night_id:
         raise RuleViolation("COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final.")
+    return await _group(session, season, number)
+
+
+async def _group(session: AsyncSession, season: SeasonFacts, number: int) -> _Group:
+    """Group `number` of tonight's night in `season`, with its players."""
+    facts = season.open_night()
     members = [c.player_id for c in sorted(facts.checkins, key=lambda c: c.id or 0) if c.group_number == number]
     rows = (await session.exec(select(Player).where(col(Player.id).in_(members)))).all()
     by_id = {player.id: player for player in rows}
