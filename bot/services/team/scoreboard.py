@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.photos import Photo
@@ -24,6 +24,15 @@ from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from storage.matches import ExtraBallOptOut, GamePhoto, GameScore, MatchChallenge, TiebreakerSetup
 from storage.models import Player
+
+# The tables a board reads besides the night and the scores; on most nights all or most of them are empty.
+BOARD_TABLES: tuple[type[SQLModel], ...] = (
+    *match_facts.RARE_FACT_TABLES,
+    TiebreakerSetup,
+    GamePhoto,
+    MatchChallenge,
+    ExtraBallOptOut,
+)
 
 
 class GameState(StrEnum):
@@ -99,10 +108,18 @@ async def build(
     """The match's board; `night` if the caller read it in this state of the match already; `photos=False` for a
     board only checked, never shown (the photos are one more read)."""
     night = night or await match_facts.night(session, context)
-    facts, scores = await _facts_and_scores(session, context, now, night)
-    tiebreak = (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == context.match.id))).first()
+    match_id = context.match.id or 0
+    with_rows = await match_facts.tables_with_rows(session, match_id, BOARD_TABLES)
+    facts, scores = await _facts_and_scores(session, context, now, night, with_rows)
+    tiebreak = (
+        (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == match_id))).first()
+        if TiebreakerSetup in with_rows
+        else None
+    )
     photo_rows = (
-        (await session.exec(select(GamePhoto).where(GamePhoto.match_id == context.match.id))).all() if photos else ()
+        (await session.exec(select(GamePhoto).where(GamePhoto.match_id == match_id))).all()
+        if photos and GamePhoto in with_rows
+        else ()
     )
     kept = by_key(photo_rows, "round_index", "game_number")
     return Scoreboard(
@@ -112,11 +129,11 @@ async def build(
         facts=facts,
         result=scoring.match_result(facts, context.options),
         scores=scores,
-        open_challenges=await open_challenges(session, context.match.id or 0),
+        open_challenges=await open_challenges(session, match_id) if MatchChallenge in with_rows else [],
         games=_games(context, night, facts, scores, now, kept),
         captains=await _captain_users(session, night),
         tiebreak=tiebreak,
-        extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
+        extra_balls_off=await extra_ball_opt_outs(session, match_id) if ExtraBallOptOut in with_rows else frozenset(),
         excused=_excused(context, night, now),
     )
 
@@ -126,7 +143,8 @@ async def game(
 ) -> BoardGame:
     """One game as the board shows it, for a command about that game alone (its form, a check before writing):
     the match's facts without the reads and the other games only the whole board needs."""
-    facts, scores = await _facts_and_scores(session, context, now, night)
+    with_rows = await match_facts.tables_with_rows(session, context.match.id or 0, match_facts.RARE_FACT_TABLES)
+    facts, scores = await _facts_and_scores(session, context, now, night, with_rows)
     games = _games(context, night, facts, scores, now, {}, only=ref)
     if not games:  # not one of the match's games: refused as the whole board refuses it
         games = _games(context, night, facts, scores, now, {})
@@ -139,11 +157,15 @@ def names(night: lineup.MatchNight) -> dict[int, str]:
 
 
 async def _facts_and_scores(
-    session: AsyncSession, context: MatchContext, now: datetime, night: lineup.MatchNight
+    session: AsyncSession,
+    context: MatchContext,
+    now: datetime,
+    night: lineup.MatchNight,
+    with_rows: frozenset[type[SQLModel]],
 ) -> tuple[scoring.MatchFacts, list[GameScore]]:
     """The match's facts and its live scores in board order, from one read of its scores."""
     every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
-    facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
+    facts = await match_facts.facts(session, context, now, known=night, scores=every_score, with_rows=with_rows)
     scores = sorted(
         (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
         key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
