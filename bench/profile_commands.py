@@ -43,11 +43,14 @@ async def main(format_name: str, kinds: list[str], *, statements: bool) -> None:
                         await _count_statements(db.engine.sync_engine, emulator, kind, calls)
                         continue
                     profiler = Profiler(async_mode="disabled", interval=0.0005)
-                    began = time.perf_counter()
+                    began, cpu_began = time.perf_counter(), time.process_time()
                     with profiler:
                         timed = await measure(emulator, kind, calls, concurrency=1)
-                    took = time.perf_counter() - began
-                    print(f"{kind}: {timed.count} in {took:.2f} s, reply p50 {timed.ms('reply', 50)} ms")
+                    took, cpu = time.perf_counter() - began, time.process_time() - cpu_began
+                    print(
+                        f"{kind}: {timed.count} in {took:.2f} s, reply p50 {timed.ms('reply', 50)} ms, "
+                        f"CPU {cpu * 1000 / timed.count:.1f} ms per command"
+                    )
                     print(profiler.output_text(show_all=False))
         finally:
             await emulator.stop()

@@ -174,13 +174,23 @@ class BoardKind:
         confirm = [(g.game, f"Confirm {g.name}") for g in board.games if g.state is GameState.CONFIRMATION_DUE]
         return board_view(board.ids, [(self.enter, enter), (self.confirm, confirm)])
 
-    def publish(self, bot: LeagueBot, channel: object, ids: tuple[int, ...], board: GroupBoard | None = None) -> None:
+    def publish(
+        self,
+        bot: LeagueBot,
+        channel: object,
+        ids: tuple[int, ...],
+        board: GroupBoard | None = None,
+        *,
+        build: Callable[[], Coroutine[Any, Any, GroupBoard]] | None = None,
+    ) -> None:
         """Hand the group's board to the publisher, which edits it (or posts it here, the first time) once the
-        command has replied; given no board, the publisher reads it when it sends it."""
+        command has replied; given no board, the publisher builds it when it sends it (with `build` if given,
+        else by reading it)."""
         key = f"{self.name} board {':'.join(str(n) for n in ids)}"
+        read = build or (lambda: self.service(bot).board(ids))
 
         async def send() -> None:
-            built = board or await self.service(bot).board(ids)
+            built = board or await read()
             where = bot.scoreboards.posted_at(key) or built.where
             posted = await send_living_board(bot, channel, where, board_embed(built), self.view(built))
             if posted is not None:

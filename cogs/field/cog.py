@@ -687,7 +687,9 @@ class FieldCommands(commands.Cog):
 
     def _publish(self, interaction: discord.Interaction, entered: ScoreEntered) -> None:
         if entered.group is not None:
-            FIELD_BOARD.publish(self.bot, interaction.channel, (entered.view.night.id or 0, entered.group))
+            ids = (entered.view.night.id or 0, entered.group)
+            boards = self.bot.services.field_boards
+            FIELD_BOARD.publish(self.bot, interaction.channel, ids, build=lambda: boards.entered_board(entered))
 
 
 async def setup(bot: LeagueBot) -> None:

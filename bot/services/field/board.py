@@ -16,12 +16,20 @@ from bot.clock import Clock
 from bot.rules import scores as score_rules
 from bot.rules.field import groups as group_rules
 from bot.rules.field import meet as meet_rules
+from bot.rules.field.scoring import MachineId, MachineResult
 from bot.rules.photos import Photo, check_photo
 from bot.rules.refusals import NotFound, PermissionDenied, RuleViolation
 from bot.services import audit
 from bot.services.actor import Actor
-from bot.services.field.facts import FieldContext, SeasonFacts, field_context, load_tonight, with_fresh_scores
-from bot.services.field.nights import FieldNightService, note_ties
+from bot.services.field.facts import (
+    FieldContext,
+    NightResult,
+    SeasonFacts,
+    field_context,
+    load_tonight,
+    with_fresh_scores,
+)
+from bot.services.field.nights import FieldNightService, ScoreEntered, note_ties
 from bot.services.group_boards import (
     BoardGame,
     Entered,
@@ -63,6 +71,15 @@ class FieldBoardService:
         async with self.db.reading() as session:
             return await _board(session, await _load(session, None, ids, self.clock.now()))
 
+    async def entered_board(self, entered: ScoreEntered) -> GroupBoard:
+        """The board of the group a command's scores went to (`/field score`, `/field game`), on tonight's facts
+        and rankings that command read and computed as it wrote: only the group's scores and photos are read again,
+        not the whole night."""
+        assert entered.group is not None
+        async with self.db.reading() as session:
+            found = await _group(session, entered.view.season, entered.group)
+            return await _board(session, found, machines=entered.view.result.machines)
+
     async def score_sheet(self, actor: Actor, ids: tuple[int, ...], game: int, *, correcting: bool) -> ScoreSheet:
         """The form: one field per player of the group still without a score on the machine, or, to fix, every
         player's stored score."""
@@ -96,13 +113,13 @@ class FieldBoardService:
             _check_official_edit(checked, game, official=official, correcting=correcting)
             played = changeable(checked, game, actor.user_id, official=official, correcting=correcting)
             if correcting:
-                season = await self._fix(session, actor, found, played, typed, photo, now)
+                season, result = await self._fix(session, actor, found, played, typed, photo, now)
             else:
                 entries = [(found.players[seat.player_id], typed.get(seat.key, "")) for seat in played.seats]
                 unscored = [entry for entry, seat in zip(entries, played.seats, strict=True) if seat.score is None]
                 stored = await self.nights.store_scores(session, actor, found.season, game, unscored, now, photo=photo)
-                season = stored.view.season
-            board = await _board(session, replace(found, season=season))
+                season, result = stored.view.season, stored.view.result
+            board = await _board(session, replace(found, season=season), machines=result.machines)
         completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
         asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
         return Entered(board, game, asked, completed)
@@ -147,9 +164,9 @@ class FieldBoardService:
         typed: dict[str, str],
         photo: Photo | None,
         now: datetime,
-    ) -> SeasonFacts:
+    ) -> tuple[SeasonFacts, NightResult]:
         """The entrant's fix of scores not yet confirmed: only the values that differ change (audited). Returns
-        the facts with the scores read again."""
+        the facts with the scores read again, and tonight's result on them."""
         machine = played.name
         rows = {row.player_id: row for row in await _rows(session, found, played.game)}
         official = _official(actor, found)
@@ -171,8 +188,9 @@ class FieldBoardService:
         await keep_photo(session, actor, FieldGamePhoto, _photo_key(found, played.game), photo, now)
         await session.flush()
         season = await with_fresh_scores(session, found.season)
-        await note_ties(session, actor, season, season.night_result(season.open_night()), played.game, now)
-        return season
+        result = season.night_result(season.open_night())
+        await note_ties(session, actor, season, result, played.game, now)
+        return season, result
 
 
 def _check_official_edit(board: GroupBoard, game: int, *, official: bool, correcting: bool) -> None:
@@ -210,9 +228,14 @@ async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...
     if night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's night: see `/field night show`.")
     season = await _load_night(session, league, night, now)
-    facts = season.open_night()
-    if facts.night.id != night_id:
+    if season.open_night().night.id != night_id:
         raise RuleViolation("COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final.")
+    return await _group(session, season, number)
+
+
+async def _group(session: AsyncSession, season: SeasonFacts, number: int) -> _Group:
+    """Group `number` of tonight's night in `season`, with its players."""
+    facts = season.open_night()
     members = [c.player_id for c in sorted(facts.checkins, key=lambda c: c.id or 0) if c.group_number == number]
     rows = (await session.exec(select(Player).where(col(Player.id).in_(members)))).all()
     by_id = {player.id: player for player in rows}
@@ -249,13 +272,22 @@ async def _rows_by_machine(
     return by_machine
 
 
-async def _board(session: AsyncSession, found: _Group, *, shown: bool = True) -> GroupBoard:
+async def _board(
+    session: AsyncSession,
+    found: _Group,
+    *,
+    shown: bool = True,
+    machines: dict[MachineId, MachineResult] | None = None,
+) -> GroupBoard:
     """The group's board on `found`'s facts as read (a caller that wrote scores passes them read again); a board
-    only checked, never shown (`shown=False`), skips the photos (one more read) and the field's ties."""
+    only checked, never shown (`shown=False`), skips the photos (one more read) and the field's ties. `machines`:
+    the machines' results on those facts, if the caller ranked them already (an entry does, for its tie notice)."""
     season = found.season
+    if shown and machines is None:
+        machines = season.machine_results(season.open_night())
     ties = {
         machine
-        for machine, result in (season.machine_results(season.open_night()) if shown else {}).items()
+        for machine, result in (machines or {}).items()
         for tie in result.open_ties
         if set(tie.players) & set(found.players)
     }

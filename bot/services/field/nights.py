@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import col, insert, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -367,7 +367,7 @@ class FieldNightService:
         players = [player for player, _ in entries]
         await check_allowed(session, context, players, season, now, doing="have a score entered")
         stored: list[tuple[str, int]] = []
-        rows: list[FieldScore] = []
+        rows: list[dict[str, object]] = []
         groups_in_game: dict[tuple[int, ...], str] = {}  # group → the first of its players named
         group: int | None = None
         checked_in = {c.player_id for c in facts.checkins}
@@ -381,24 +381,24 @@ class FieldNightService:
             group = next((c.group_number for c in facts.checkins if c.player_id == player.id), group)
             attempt = _attempt(facts, player, machine_id, machine, existing, replay)
             existing.add((player.id, machine_id))
-            row = FieldScore(
-                night_id=facts.night.id or 0,
-                player_id=player.id,
-                machine_id=machine_id,
-                attempt=attempt,
-                score=value,
-                entered_by=actor.user_id,
-                entered_at=now,
+            rows.append(
+                {
+                    "night_id": facts.night.id or 0,
+                    "player_id": player.id,
+                    "machine_id": machine_id,
+                    "attempt": attempt,
+                    "score": value,
+                    "entered_by": actor.user_id,
+                    "entered_at": now,
+                }
             )
-            rows.append(row)
             stored.append((player.display_name, value))
-        session.add_all(rows)
-        try:
-            await session.flush()  # the group's scores in one statement
+        try:  # one INSERT … RETURNING for the group's scores (the ORM's unit of work sends one per row)
+            inserted = (await session.exec(insert(FieldScore).returning(FieldScore), params=rows)).scalars().all()
         except IntegrityError:  # a score entered at the same moment, past the check above
             names = " or ".join(name for name, _ in stored)
             raise RuleViolation("FIELD-SCORE-1", f"{names} already has a score on {machine} tonight.") from None
-        for row in rows:
+        for row in inserted:
             audit.created(session, actor, row, at=now)
         if photo is not None and group is not None:
             key = {"night_id": facts.night.id or 0, "group_number": group, "machine_id": machine_id}

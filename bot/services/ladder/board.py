@@ -127,9 +127,10 @@ class LadderBoardService:
                 for seat, target, value in zip(played.seats, targets, values, strict=True)
                 if value != seat.score
             ]
-            for target, _value in changed:  # LADDER-ATT-2: not a game finished before a late arrival came
-                await check_late_arrival(session, found.ladder, found.night, found.group, target, range(game, game + 1))
-            if changed:
+            if changed:  # LADDER-ATT-2: not a game finished before a late arrival came
+                entering = [target for target, _ in changed]
+                this_game = range(game, game + 1)
+                await check_late_arrival(session, found.ladder, found.night, found.group, entering, this_game)
                 await store_game_scores(
                     session, actor, found.ladder, found.night, found.group, found.everyone, game, changed, now
                 )

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import col, select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, insert, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.clock import Clock
@@ -191,7 +192,7 @@ class LadderPlayService:
                 raise InvalidInput(
                     f"Tonight has games 1 to {len(group.slots)}; {len(values)} score(s) from game {game} do not fit."
                 )
-            await check_late_arrival(session, ladder, night, group, target, range(game, last + 1))
+            await check_late_arrival(session, ladder, night, group, [target], range(game, last + 1))
             if replay is not None:
                 values = [await _replayed(session, group, target, game, values, replay)]
             return [
@@ -237,42 +238,46 @@ async def check_late_arrival(
     ladder: LadderLeague,
     night: LadderNight,
     group: LadderGroup,
-    target: Entrant,
+    targets: Sequence[Entrant],
     games: range,
 ) -> None:
     """LADDER-ATT-2: a player who checked in after the groups started plays the games not started yet; a game
-    the group finished before they came (someone's score was in) is scored as absent, premakeup or ghost."""
-    arrived = (
+    the group finished before they came (someone's score was in) is scored as absent, premakeup or ghost.
+    The players' check-ins are read in one query."""
+    arrivals = (
         await session.exec(
-            select(LadderAttendance.checked_in_at).where(
+            select(LadderAttendance.ladder_player_id, LadderAttendance.checked_in_at).where(
                 LadderAttendance.season_id == ladder.season_id,
                 LadderAttendance.week == night.week,
-                LadderAttendance.ladder_player_id == target.id,
+                col(LadderAttendance.ladder_player_id).in_([target.id for target in targets]),
             )
         )
-    ).first()
+    ).all()
+    arrived_at = dict(arrivals)
     start = datetime.combine(night.play_on, ladder.options.group_start)
-    if arrived is None or local_time(arrived, ladder.league.timezone) <= start:
-        return
-    finished = set(
-        (
-            await session.exec(
-                select(LadderScore.slot).where(
-                    LadderScore.group_id == group.id,
-                    LadderScore.ladder_player_id != target.id,
-                    col(LadderScore.entered_at) < arrived,
+    for target in targets:
+        arrived = arrived_at.get(target.id)
+        if arrived is None or local_time(arrived, ladder.league.timezone) <= start:
+            continue
+        finished = set(
+            (
+                await session.exec(
+                    select(LadderScore.slot).where(
+                        LadderScore.group_id == group.id,
+                        LadderScore.ladder_player_id != target.id,
+                        col(LadderScore.entered_at) < arrived,
+                    )
                 )
-            )
-        ).all()
-    )
-    for game in games:
-        stage = GameStage.FINISHED if game - 1 in finished else GameStage.NOT_STARTED
-        if not late_arrival_can_play(stage):
-            raise RuleViolation(
-                "LADDER-ATT-2",
-                f"Game {game} of group {group.number} was finished before {target.name} checked in: it is scored "
-                "as absent (premakeup, else ghost). Enter scores only for the games played after arriving.",
-            )
+            ).all()
+        )
+        for game in games:
+            stage = GameStage.FINISHED if game - 1 in finished else GameStage.NOT_STARTED
+            if not late_arrival_can_play(stage):
+                raise RuleViolation(
+                    "LADDER-ATT-2",
+                    f"Game {game} of group {group.number} was finished before {target.name} checked in: it is "
+                    "scored as absent (premakeup, else ghost). Enter scores only for the games played after arriving.",
+                )
 
 
 async def _replayed(
@@ -325,17 +330,46 @@ async def store_game_scores(
     now: datetime,
 ) -> list[ScoreEntry]:
     """Store or correct scores of one game (each audited), then settle the game once: the 3rd No-Show its first
-    score may fire, the finish or the tie awaiting its playoff, the next game's order."""
+    score may fire, the finish or the tie awaiting its playoff, the next game's order. The game's rows are read
+    once and its new scores inserted together."""
     assert group.slots is not None
     slot = game - 1
-    starts_game = not await _has_scores(session, group, slot)
-    replaced = [await _store_one(session, actor, ladder, group, target, game, value, now) for target, value in values]
+    query = select(LadderScore).where(LadderScore.group_id == group.id, LadderScore.slot == slot)
+    rows = {row.ladder_player_id: row for row in (await session.exec(query)).all()}
+    starts_game = not rows
+    replaced = [rows[target.id].score if target.id in rows else None for target, _ in values]
+    added: list[tuple[Entrant, int]] = []
+    for target, value in values:
+        if target.id in rows:
+            _correct(session, actor, ladder, rows[target.id], target, game, value, now)
+        else:
+            added.append((target, value))
+    if added:
+        names = " or ".join(target.name for target, _ in added)
+        new = [
+            {
+                "group_id": group.id or 0,
+                "slot": slot,
+                "ladder_player_id": target.id,
+                "score": value,
+                "entered_by": actor.user_id,
+                "entered_at": now,
+            }
+            for target, value in added
+        ]
+        try:  # one INSERT … RETURNING for the new scores (the ORM's unit of work sends one per row)
+            inserted = (await session.exec(insert(LadderScore).returning(LadderScore), params=new)).scalars().all()
+        except IntegrityError:  # entered at the same moment by someone else
+            raise Conflict(f"A score for {names} in game {game} was just entered.") from None
+        for row in inserted:
+            rows[row.ladder_player_id] = row
+            audit.created(session, actor, row, at=now)
     dropped = await _third_no_shows(session, ladder, night, group, everyone, game, now) if starts_game else []
     if dropped:  # COMMON-NOTIFY-1: a 3rd No-Show at game 3 drops the player at once
         detail = {"week": night.week, "no_shows": dropped, "dropped": dropped}
         audit.noted(session, actor, night, action="no_shows", detail=detail, at=now)
     machine = next(m["name"] for m in night.machines if m["id"] == group.slots[slot])
-    finish = await game_finish(session, ladder, night, group, slot)
+    finish = finish_from(group, slot, list(rows.values()), await checked_in(session, ladder, night))
     if isinstance(finish, TieNeedsPlayoff):
         detail = {
             "week": night.week,
@@ -351,50 +385,26 @@ async def store_game_scores(
     ]
 
 
-async def _store_one(
+def _correct(
     session: AsyncSession,
     actor: Actor,
     ladder: LadderLeague,
-    group: LadderGroup,
+    existing: LadderScore,
     target: Entrant,
     game: int,
     value: int,
     now: datetime,
-) -> int | None:
-    """Store or correct one score, audited; the score it replaced, if any."""
-    slot = game - 1
-    existing = (
-        await session.exec(
-            select(LadderScore).where(
-                LadderScore.group_id == group.id,
-                LadderScore.slot == slot,
-                LadderScore.ladder_player_id == target.id,
-            )
-        )
-    ).first()
-    replaced = existing.score if existing else None
-    if existing is not None and existing.confirmed_by is not None and not is_commissioner(actor, ladder.league):
+) -> None:
+    """Correct a stored score, audited; a confirmed one only by a commissioner (COMMON-SCORE-3)."""
+    if existing.confirmed_by is not None and not is_commissioner(actor, ladder.league):
         raise RuleViolation(
             "COMMON-SCORE-3",
             f"{target.name}'s score in game {game} is confirmed: only a commissioner can change it now.",
         )
-    if existing is not None:
-        before = audit.snapshot(existing)
-        existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
-        session.add(existing)
-        audit.updated(session, actor, existing, before=before, at=now)
-    else:
-        row = LadderScore(
-            group_id=group.id or 0,
-            slot=slot,
-            ladder_player_id=target.id,
-            score=value,
-            entered_by=actor.user_id,
-            entered_at=now,
-        )
-        await insert_unique(session, row, f"A score for {target.name} in game {game} was just entered.")
-        audit.created(session, actor, row, at=now)
-    return replaced
+    before = audit.snapshot(existing)
+    existing.score, existing.entered_by, existing.entered_at = value, actor.user_id, now
+    session.add(existing)
+    audit.updated(session, actor, existing, before=before, at=now)
 
 
 async def game_finish(
@@ -484,10 +494,8 @@ async def _set_slots(
     audit.updated(session, actor, group, before=before, at=now)
 
 
-async def _has_scores(session: AsyncSession, group: LadderGroup, slot: int | None = None) -> bool:
+async def _has_scores(session: AsyncSession, group: LadderGroup) -> bool:
     query = select(LadderScore.id).where(LadderScore.group_id == group.id)
-    if slot is not None:
-        query = query.where(LadderScore.slot == slot)
     return (await session.exec(query)).first() is not None
 
 

@@ -269,6 +269,20 @@ class StoredFacts:
     tiebreak: TiebreakerGame | None
 
 
+# Tables of a match's facts that stay empty on most nights (see `tables_with_rows`).
+RARE_FACT_TABLES: tuple[type[SQLModel], ...] = (GamePenalty, MatchConfirmation, MatchWalkout, TiebreakerGame)
+
+
+async def tables_with_rows(
+    session: AsyncSession, match_id: int, tables: Sequence[type[SQLModel]]
+) -> frozenset[type[SQLModel]]:
+    """Which of these tables (each with a `match_id`) hold rows of the match, asked in one statement: reading
+    each table that turns out empty would cost a round trip for nothing."""
+    probes = [sa.exists().where(table.match_id == match_id) for table in tables]  # type: ignore[attr-defined]
+    found = (await session.exec(sa.select(*probes))).one()  # type: ignore[call-overload]
+    return frozenset(table for table, has_rows in zip(tables, found, strict=True) if has_rows)
+
+
 async def facts(
     session: AsyncSession,
     context: MatchContext,
@@ -276,10 +290,16 @@ async def facts(
     *,
     known: lineup.MatchNight | None = None,
     scores: Sequence[GameScore] | None = None,
+    with_rows: frozenset[type[SQLModel]] | None = None,
 ) -> scoring.MatchFacts:
     """Everything recorded about the match that bears on its result (TEAM-MATCH-*). `known`: the match's
-    night if the caller read it already; `scores`: all its GameScore rows (VOID ones included), likewise."""
+    night if the caller read it already; `scores`: all its GameScore rows (VOID ones included), likewise;
+    `with_rows`: which of RARE_FACT_TABLES hold the match's rows (`tables_with_rows`), the others not read."""
     match = context.match
+
+    async def read(table: type[SQLModel], query: Any) -> Sequence[Any]:  # a table known to be empty is not read
+        return (await session.exec(query)).all() if with_rows is None or table in with_rows else ()
+
     if known is None:
         match_visits, match_machines = await visits(session, match), await machines(session, match)
         lineups, changes = await declarations(session, match), await replacements(session, match)
@@ -294,15 +314,17 @@ async def facts(
         scores=scores
         if scores is not None
         else (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all(),
-        penalties=(await session.exec(select(GamePenalty).where(GamePenalty.match_id == match.id))).all(),
+        penalties=await read(GamePenalty, select(GamePenalty).where(GamePenalty.match_id == match.id)),
         confirmed=[
             Side(side)
-            for side in (
-                await session.exec(select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id))
-            ).all()
+            for side in await read(
+                MatchConfirmation, select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id)
+            )
         ],
-        walkouts=(await session.exec(select(MatchWalkout).where(MatchWalkout.match_id == match.id))).all(),
-        tiebreak=(await session.exec(select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))).first(),
+        walkouts=await read(MatchWalkout, select(MatchWalkout).where(MatchWalkout.match_id == match.id)),
+        tiebreak=next(
+            iter(await read(TiebreakerGame, select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))), None
+        ),
     )
     return _facts(context, stored, now)
 

@@ -444,12 +444,16 @@ class MatchNightService:
         async with self.db.reading() as session:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
-            acting = await acting_in(session, actor, context)
-            board = await scoreboard.build(session, context, self.clock.now(), photos=False)
-            played = _fixable(board, game, acting) if correcting else _entry_due(board, game)
+            acting, night = await _acting_and_night(session, actor, context)
+            played = await scoreboard.game(session, context, game, self.clock.now(), night=night)
+            if correcting:
+                _fixable(played, context, acting)
+            else:
+                _entry_due(played)
         stored = {row.player_id: row.score for row in played.scores if row.confirmed_at is None} if correcting else {}
+        names = scoreboard.names(night)
         seats = tuple(
-            Seat(side, position, player, board.names.get(player, "?"), stored.get(player))
+            Seat(side, position, player, names.get(player, "?"), stored.get(player))
             for side in Side
             for position, player in enumerate(played.players[side], start=1)
         )
@@ -481,7 +485,7 @@ class MatchNightService:
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
             replay = False
             if await self._game_scores(session, game):  # the rare case: scores already there
-                due = _entry_due(await scoreboard.build(session, context, now, night=night, photos=False), game)
+                due = _entry_due(await scoreboard.game(session, context, game, now, night=night))
                 replay = due.state is GameState.REPLAY_DUE
                 if replay:
                     await self._void_replays(session, actor, game)  # a replay tied again: kept, VOID
@@ -530,7 +534,7 @@ class MatchNightService:
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            played = _fixable(await scoreboard.build(session, context, now, night=night, photos=False), game, acting)
+            played = _fixable(await scoreboard.game(session, context, game, now, night=night), context, acting)
             pending = {row.player_id: row for row in played.scores if row.confirmed_at is None}
             for _side, player_id, score in _parsed(context, night, game, typed, now):
                 row = pending[player_id]
@@ -550,8 +554,8 @@ class MatchNightService:
             await lock_match(session, game.match_id)
             context = await load_context(session, actor, None, game.match_id, any_league=True)
             await require_unsigned(session, context)
-            acting = await acting_in(session, actor, context)
-            played = _own_entry(await scoreboard.build(session, context, now, photos=False), game, acting)
+            acting, night = await _acting_and_night(session, actor, context)
+            played = _own_entry(await scoreboard.game(session, context, game, now, night=night), context, acting)
             for row in played.scores:
                 if row.confirmed_at is None:
                     audit.deleted(session, actor, row, at=now, reason="taken back before confirmation")
@@ -825,9 +829,9 @@ def _game_entries(
     return entries
 
 
-def _entry_due(board: scoreboard.Scoreboard, game: GameRef) -> scoreboard.BoardGame:
+def _entry_due(played: scoreboard.BoardGame) -> scoreboard.BoardGame:
     """The game, if its scores (or its replay's) are due now; else why not and what to do instead."""
-    played = board.game(game)
+    game = played.ref
     if played.state is GameState.CONFIRMATION_DUE:
         raise Conflict(_already_entered(game))
     if played.state is GameState.DONE:
@@ -838,10 +842,10 @@ def _entry_due(board: scoreboard.Scoreboard, game: GameRef) -> scoreboard.BoardG
     return played
 
 
-def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> scoreboard.BoardGame:
+def _own_entry(played: scoreboard.BoardGame, context: MatchContext, acting: Acting) -> scoreboard.BoardGame:
     """COMMON-SCORE-3: scores awaiting confirmation may be fixed by the side that entered them (an official's
     entry by an official); once confirmed, a change is a dispute or an agreed correction."""
-    played = board.game(game)
+    game = played.ref
     where = f"Round {game.round_index} game {game.game_number}"
     if played.state is not GameState.CONFIRMATION_DUE:
         raise RuleViolation(
@@ -850,7 +854,7 @@ def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> s
             "or a correction both captains agree (`/match agreement`).",
         )
     if played.entered_for is not acting.side:  # None for both: an official fixes an official's entry
-        entered_by = board.context.teams[played.entered_for].name if played.entered_for else "a commissioner"
+        entered_by = context.teams[played.entered_for].name if played.entered_for else "a commissioner"
         raise PermissionDenied(
             f"{where} was entered by {entered_by}; only they can fix it before it is confirmed. "
             "If it is wrong, press Dispute."
@@ -858,9 +862,10 @@ def _own_entry(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> s
     return played
 
 
-def _fixable(board: scoreboard.Scoreboard, game: GameRef, acting: Acting) -> scoreboard.BoardGame:
+def _fixable(played: scoreboard.BoardGame, context: MatchContext, acting: Acting) -> scoreboard.BoardGame:
     """An entry its form can fix: the acting side's, for every player of the game (not one player's replay)."""
-    played = _own_entry(board, game, acting)
+    game = played.ref
+    _own_entry(played, context, acting)
     pending = {row.player_id for row in played.scores if row.confirmed_at is None}
     if pending != {player for side in Side for player in played.players[side]}:
         raise InvalidInput(

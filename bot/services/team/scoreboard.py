@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.rules.photos import Photo
@@ -24,6 +24,15 @@ from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from storage.matches import ExtraBallOptOut, GamePhoto, GameScore, MatchChallenge, TiebreakerSetup
 from storage.models import Player
+
+# The tables a board reads besides the night and the scores; on most nights all or most of them are empty.
+BOARD_TABLES: tuple[type[SQLModel], ...] = (
+    *match_facts.RARE_FACT_TABLES,
+    TiebreakerSetup,
+    GamePhoto,
+    MatchChallenge,
+    ExtraBallOptOut,
+)
 
 
 class GameState(StrEnum):
@@ -73,13 +82,7 @@ class Scoreboard:
     window: attendance.WindowState = attendance.WindowState.DECIDED  # the start window (TEAM-SCHED-3)
 
     def game(self, ref: GameRef) -> BoardGame:
-        found = next((game for game in self.games if game.ref == ref), None)
-        if found is None:
-            if len(match_facts.effective_lineups(self.night, ref.round_index)) < 2:
-                raise RuleViolation("TEAM-LINEUP-2", f"Round {ref.round_index} is not declared by both teams yet.")
-            games = sum(1 for game in self.games if game.ref.round_index == ref.round_index)
-            raise InvalidInput(f"Round {ref.round_index} has games 1 to {games}.")
-        return found
+        return _found(self.games, self.night, ref)
 
     @property
     def ready_to_sign(self) -> bool:
@@ -120,33 +123,80 @@ async def build(
     """The match's board; `night` if the caller read it in this state of the match already; `photos=False` for a
     board only checked, never shown (the photos are one more read)."""
     night = night or await match_facts.night(session, context)
-    names = {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
-    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
-    facts = await match_facts.facts(session, context, now, known=night, scores=every_score)
-    scores = sorted(
-        (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
-        key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
+    match_id = context.match.id or 0
+    with_rows = await match_facts.tables_with_rows(session, match_id, BOARD_TABLES)
+    facts, scores = await _facts_and_scores(session, context, now, night, with_rows)
+    tiebreak = (
+        (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == match_id))).first()
+        if TiebreakerSetup in with_rows
+        else None
     )
-    tiebreak = (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == context.match.id))).first()
     photo_rows = (
-        (await session.exec(select(GamePhoto).where(GamePhoto.match_id == context.match.id))).all() if photos else ()
+        (await session.exec(select(GamePhoto).where(GamePhoto.match_id == match_id))).all()
+        if photos and GamePhoto in with_rows
+        else ()
     )
     kept = by_key(photo_rows, "round_index", "game_number")
     return Scoreboard(
         context=context,
-        names=names,
+        names=names(night),
         night=night,
         facts=facts,
         result=scoring.match_result(facts, context.options),
         scores=scores,
-        open_challenges=await open_challenges(session, context.match.id or 0),
+        open_challenges=await open_challenges(session, match_id) if MatchChallenge in with_rows else [],
         games=_games(context, night, facts, scores, now, kept),
         captains=await _captain_users(session, night),
         tiebreak=tiebreak,
-        extra_balls_off=await extra_ball_opt_outs(session, context.match.id or 0),
+        extra_balls_off=await extra_ball_opt_outs(session, match_id) if ExtraBallOptOut in with_rows else frozenset(),
         excused=_excused(context, night, now),
         window=match_facts.attendance_call(context, night.visits, now).state,
     )
+
+
+async def game(
+    session: AsyncSession, context: MatchContext, ref: GameRef, now: datetime, *, night: lineup.MatchNight
+) -> BoardGame:
+    """One game as the board shows it, for a command about that game alone (its form, a check before writing):
+    the match's facts without the reads and the other games only the whole board needs."""
+    with_rows = await match_facts.tables_with_rows(session, context.match.id or 0, match_facts.RARE_FACT_TABLES)
+    facts, scores = await _facts_and_scores(session, context, now, night, with_rows)
+    games = _games(context, night, facts, scores, now, {}, only=ref)
+    if not games:  # not one of the match's games: refused as the whole board refuses it
+        games = _games(context, night, facts, scores, now, {})
+    return _found(games, night, ref)
+
+
+def names(night: lineup.MatchNight) -> dict[int, str]:
+    """Player id → display name, from the rosters."""
+    return {entry.player_id: entry.name for entries in night.rosters.values() for entry in entries}
+
+
+async def _facts_and_scores(
+    session: AsyncSession,
+    context: MatchContext,
+    now: datetime,
+    night: lineup.MatchNight,
+    with_rows: frozenset[type[SQLModel]],
+) -> tuple[scoring.MatchFacts, list[GameScore]]:
+    """The match's facts and its live scores in board order, from one read of its scores."""
+    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
+    facts = await match_facts.facts(session, context, now, known=night, scores=every_score, with_rows=with_rows)
+    scores = sorted(
+        (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
+        key=lambda s: (s.round_index, s.game_number, s.side != Side.HOME, s.id or 0),
+    )
+    return facts, scores
+
+
+def _found(games: tuple[BoardGame, ...], night: lineup.MatchNight, ref: GameRef) -> BoardGame:
+    found = next((game for game in games if game.ref == ref), None)
+    if found is None:
+        if len(match_facts.effective_lineups(night, ref.round_index)) < 2:
+            raise RuleViolation("TEAM-LINEUP-2", f"Round {ref.round_index} is not declared by both teams yet.")
+        in_round = sum(1 for game in games if game.ref.round_index == ref.round_index)
+        raise InvalidInput(f"Round {ref.round_index} has games 1 to {in_round}.")
+    return found
 
 
 def _excused(context: MatchContext, night: lineup.MatchNight, now: datetime) -> dict[Side, tuple[int, ...]]:
@@ -173,7 +223,10 @@ def _games(
     scores: list[GameScore],
     now: datetime,
     photos: dict[tuple[int, ...], Photo],
+    *,
+    only: GameRef | None = None,
 ) -> tuple[BoardGame, ...]:
+    """The board's games; `only`: that one game alone."""
     machines = {m.machine_id: m.name for m in night.machines}
     capacity = {m.machine_id: m.max_players for m in night.machines}
     running = {(p.round_index, p.game_number) for p in night.progress if p.status is lineup.GameStatus.IN_PROGRESS}
@@ -183,6 +236,8 @@ def _games(
         as_played = {side: lineup.as_played(night, side, plan.index, now=now, options=context.options) for side in Side}
         for number, game in enumerate(played, start=1):
             ref = GameRef(context.match.id or 0, plan.index, number)
+            if only is not None and ref != only:
+                continue
             rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
             machine_id = declared[plan.first_declarer].games[number - 1].machine
             seats = lineup.game_order(night, plan.index, number, now=now, options=context.options)
