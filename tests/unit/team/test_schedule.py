@@ -13,6 +13,7 @@ from bot.rules.team.schedule import (
     ScheduledMatch,
     ScheduleTeam,
     Season,
+    check_move_venue,
     check_schedule,
     generate_season,
     league_week,
@@ -205,3 +206,31 @@ def test_team_sched_1_a_league_of_one_team_cannot_be_scheduled() -> None:
         "TEAM-SCHED-1",
         "The league needs at least 2 teams to make a schedule.",
     )
+
+
+class TestMoveVenue:
+    """TEAM-VENUE-2: HOME moves the match to a regular league venue, or to another with a recorded justification."""
+
+    REGULARS = ("Ace Arcade", "Bumper Bar")
+
+    def test_a_regular_league_venue_needs_no_justification(self) -> None:
+        check_move_venue("Bumper Bar", regular=True, justification=None, regular_venues=self.REGULARS)
+
+    def test_another_venue_with_a_justification_is_allowed(self) -> None:
+        check_move_venue(
+            "Tilt Tavern", regular=False, justification="both regular venues are closed", regular_venues=self.REGULARS
+        )
+
+    def test_another_venue_without_a_justification_is_refused_naming_the_regular_ones(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            check_move_venue("Tilt Tavern", regular=False, justification=None, regular_venues=self.REGULARS)
+        assert refused.value.rule_id == "TEAM-VENUE-2"
+        assert refused.value.message == (
+            "Tilt Tavern is not a regular league venue. HOME chooses a regular league venue (Ace Arcade, Bumper "
+            "Bar) unless none can host the match; if so, say why with `justification:`."
+        )
+
+    def test_a_league_without_regular_venues_says_none_yet(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            check_move_venue("Tilt Tavern", regular=False, justification=None, regular_venues=())
+        assert "regular league venue (none yet) unless" in refused.value.message
