@@ -78,6 +78,18 @@ class TestRoundRobin:
         assert nights[1].weekday() == TUESDAY and nights[2].weekday() == THURSDAY
         assert by_week[2].date - by_week[1].date in (timedelta(days=5), timedelta(days=9))
 
+    def test_weeks_starting_midweek_put_the_match_on_home_s_night_within_the_week(self) -> None:
+        """TEAM-SCHED-1: league weeks that start on a Wednesday: a Tuesday HOME team plays on the Tuesday six
+        days later, the last day of that week."""
+        wednesday = date(2023, 1, 4)
+        season = generate_season(teams(2), [wednesday])
+        assert [m.date for m in season.matches] == [date(2023, 1, 10)]
+
+    def test_a_pair_meeting_twice_is_first_hosted_by_the_lower_numbered_team(self) -> None:
+        """TEAM-SCHED-1: two teams over two weeks: team 1 hosts week 1 and team 2 the return in week 2."""
+        season = generate_season(teams(2), weeks(2))
+        assert [(m.week, m.home, m.away) for m in season.matches] == [(1, 1, 2), (2, 2, 1)]
+
     def test_skipped_weeks_use_no_week_number(self) -> None:
         """COMMON-SEASON-1 with TEAM-SCHED-1: week numbers follow the given week starts, gaps and all."""
         starts = [FIRST_MONDAY, FIRST_MONDAY + timedelta(weeks=2)]  # the week of Jan 9 is skipped
