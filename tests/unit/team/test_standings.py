@@ -195,6 +195,20 @@ class TestTiesOfThreeOrMore:
         assert [r.decided_by for r in rows] == [TieStep.HEAD_TO_HEAD] * 3
         assert [r.rank for r in rows] == [1, 2, 3]
 
+    def test_head_to_head_is_a_win_percentage_when_the_tied_teams_met_unequally_often(self) -> None:
+        """TEAM-AMB-10: in the mini-table 1 won 2 of 4, 2 won 1 of 3 and 3 won its only meeting: 3 (100 %) ranks
+        above 1 (50 %), although 1 has more head-to-head wins."""
+        among = [result(1, 2, 10, 6), result(2, 1, 6, 10), result(1, 2, 6, 10), result(1, 3, 6, 10)]
+        fillers = [
+            result(1, OUTSIDER, 10, 6),
+            *(result(2, OUTSIDER, 10, 6) for _ in range(2)),
+            *(result(3, OUTSIDER, hp, 16 - hp) for hp in (10, 10, 6, 6)),
+        ]
+        rows = standings([1, 2, 3], among + fillers)
+        assert {(r.wins, r.losses, r.match_points) for r in rows} == {(3, 2, 42)}
+        assert order(rows) == [3, 1, 2]
+        assert [r.decided_by for r in rows] == [TieStep.HEAD_TO_HEAD] * 3
+
     def test_no_head_to_head_data_skips_the_step(self) -> None:
         """TEAM-AMB-10: team 3 never met 1 or 2, so head-to-head steps are skipped for all three; the tie
         goes on to away % (skipped: no away matches, TEAM-AMB-11) and stays unresolved."""
