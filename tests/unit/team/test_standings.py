@@ -3,6 +3,7 @@
 import random
 from datetime import date, timedelta
 from fractions import Fraction
+from typing import ClassVar
 
 import pytest
 from hypothesis import given
@@ -403,8 +404,8 @@ class TestPlanTiebreakerMatch:
     """TEAM-STAND-2 / TEAM-AMB-19 / TEAM-TV-11: scheduling the tie-breaker match of G and H, level for 4th."""
 
     G, H, LAST = 15, 16, 20
-    NAMES = {1: "Aces", 2: "Bumpers", 3: "Cradles", 4: "Drains", 5: "Extra Balls", G: "Gutters", H: "Hold Ons"}
-    NAMES |= {LAST: "Last Place", 30: "Other Conference", 31: "Elsewhere"}
+    NAMES: ClassVar[dict[int, str]] = {1: "Aces", 2: "Bumpers", 3: "Cradles", 4: "Drains", 5: "Extra Balls"}
+    NAMES |= {G: "Gutters", H: "Hold Ons", LAST: "Last Place", 30: "Other Conference", 31: "Elsewhere"}
     H_MAKE_UP = date(2023, 5, 3)  # H's tenth match, a Wednesday make-up: H's last match is the later one
 
     def table(self, teams_above: int = 3) -> list[StandingRow]:
@@ -452,9 +453,7 @@ class TestPlanTiebreakerMatch:
 
     def test_the_toss_winner_is_home_when_named_second(self) -> None:
         """TEAM-AMB-19: HOME/AWAY by the recorded coin toss, not by the order the teams are named."""
-        assert self.plan((self.G, self.H), toss_winner=self.H) == TiebreakerMatchPlan(
-            date(2023, 5, 9), self.H, self.G
-        )
+        assert self.plan((self.G, self.H), toss_winner=self.H) == TiebreakerMatchPlan(date(2023, 5, 9), self.H, self.G)
 
     def test_the_same_team_twice_is_refused(self) -> None:
         with pytest.raises(InvalidInput) as refused:
@@ -525,8 +524,20 @@ class TestPlanTiebreakerMatch:
 
 @pytest.mark.parametrize(
     ("rank", "place"),
-    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st")]
-    + [(22, "22nd"), (23, "23rd"), (111, "111th"), (121, "121st")],
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (111, "111th"),
+        (121, "121st"),
+    ],
 )
 def test_team_stand_2_places_are_written_as_english_ordinals(rank: int, place: str) -> None:
     assert _place(rank) == place
