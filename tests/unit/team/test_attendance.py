@@ -119,6 +119,12 @@ class TestStartWindow:
         assert (result.state, result.decided_at) == (WindowState.DECIDED, at("20:07"))
         assert result.status == {Side.HOME: NORMAL, Side.AWAY: NORMAL}
 
+    def test_starts_at_the_moment_the_fourth_checks_in(self) -> None:
+        """TEAM-SCHED-3: the fourth AWAY player checks in at 20:07; asked at 20:07, the match starts then."""
+        visits = crowd(4, 3) + arrivals(Side.AWAY, "20:07", first_id=200)
+        result = call(visits, "20:07")
+        assert (result.state, result.decided_at) == (WindowState.DECIDED, at("20:07"))
+
     def test_a_short_team_is_not_ruled_on_before_the_courtesy_wait_ends(self) -> None:
         """TEAM-SCHED-3: no team is ruled short or forfeited before 20:15."""
         result = call(crowd(5, 2), "20:14")
@@ -179,6 +185,11 @@ class TestStartWindow:
         """TEAM-SCHED-3 with `optional_extra_wait_minutes=0`: nothing to offer."""
         result = call(crowd(5, 3), "20:15", options=TeamOptions(optional_extra_wait_minutes=0))
         assert result.status == {Side.HOME: NORMAL, Side.AWAY: SHORT}
+
+    def test_an_extra_wait_of_one_minute_is_still_offered(self) -> None:
+        """TEAM-SCHED-3 with `optional_extra_wait_minutes=1`: any extra wait is put to the captains."""
+        result = call(crowd(5, 3), "20:15", options=TeamOptions(optional_extra_wait_minutes=1))
+        assert result.state is WindowState.EXTENSION_OFFERED
 
     def test_the_start_time_is_taken_in_the_league_zone(self) -> None:
         """TEAM-SCHED-3: with aware times the 20:00 start is local league time."""

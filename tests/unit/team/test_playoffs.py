@@ -147,6 +147,16 @@ class TestPlayoffRoster:
         """TEAM-PO-2: the roster in force for the last regular-season week (player 2 was dropped before)."""
         assert playoff_roster(1, self.spells, regular_season_end=SEASON_END) == {1, 7, 8}
 
+    def test_a_player_added_on_the_last_regular_day_is_on_it(self) -> None:
+        """TEAM-PO-2: a spell starting on the season's last day is in force that week."""
+        spells = (RosterSpell(player=3, team=1, start=SEASON_END),)
+        assert playoff_roster(1, spells, regular_season_end=SEASON_END) == {3}
+
+    def test_a_player_whose_spell_ends_on_the_last_regular_day_is_not(self) -> None:
+        """TEAM-PO-2: a spell runs up to, not including, its end, so one ending on the last day is over then."""
+        spells = (RosterSpell(player=4, team=1, start=SEASON_START, end=SEASON_END),)
+        assert playoff_roster(1, spells, regular_season_end=SEASON_END) == frozenset()
+
     def test_player_off_the_playoff_roster_is_refused(self) -> None:
         """TEAM-PO-2: a player dropped before the last week is not on the playoff roster."""
         with pytest.raises(RuleViolation, match="R2 is not on the playoff roster") as refusal:
@@ -250,6 +260,11 @@ class TestNeutralVenues:
         families = home_families(history, 1, season_start=SEASON_START, season_end=SEASON_END)
         assert families == {"jaws", "deadpool"}
 
+    def test_a_model_installed_on_the_last_day_of_the_season_counts(self) -> None:
+        """TEAM-PO-4 c3: a machine there on the season's last day was at the home during the season."""
+        history = [MachineSpell(1, "rush", installed=SEASON_END)]
+        assert home_families(history, 1, season_start=SEASON_START, season_end=SEASON_END) == {"rush"}
+
 
 class TestVenueTrigger:
     def test_next_venues_are_chosen_when_the_round_is_over(self) -> None:
@@ -266,9 +281,9 @@ class TestExcludedMachines:
         count as neutral."""
         chosen = venue(9, "Chosen", "jaws", "elvira", "godzilla", "twilight_zone")
         excluded = excluded_machines(chosen.machines, ACES, BUMPERS)
-        assert [(e.machine.model_family, e.home_team_name) for e in excluded] == [
-            ("jaws", "Aces"),
-            ("elvira", "Bumpers"),
+        assert [(e.machine.model_family, e.home_team, e.home_team_name) for e in excluded] == [
+            ("jaws", 1, "Aces"),
+            ("elvira", 2, "Bumpers"),
         ]
 
     def test_pick_of_an_excluded_machine_is_refused(self) -> None:

@@ -694,7 +694,11 @@ class TestSeveralTeams:
     def test_a_second_playoff_match_on_the_same_night_is_refused(self) -> None:
         """TEAM-MULTI-3: T1 and T4 both play on 2026-05-19; P already played T1's match → refused in T4's."""
         t1_match = PlayoffAppearance(match_id=7, label="T1 vs T5", played_on=date(2026, 5, 19))
-        with refused("TEAM-MULTI-3", "P already played in T1 vs T5 tonight"):
+        message = (
+            "P already played in T1 vs T5 tonight. A player on two playoff teams plays one of their matches a "
+            "night: name another player."
+        )
+        with refused("TEAM-MULTI-3", message):
             check_one_match_per_night("P", match_id=8, match_on=date(2026, 5, 19), appearances=(t1_match,))
 
     def test_playoff_matches_on_other_nights_and_later_rounds_are_fine(self) -> None:

@@ -13,6 +13,7 @@ from bot.rules.team.schedule import (
     ScheduledMatch,
     ScheduleTeam,
     Season,
+    check_move_venue,
     check_schedule,
     generate_season,
     league_week,
@@ -76,6 +77,18 @@ class TestRoundRobin:
         nights = {m.home: m.date for m in season.matches}
         assert nights[1].weekday() == TUESDAY and nights[2].weekday() == THURSDAY
         assert by_week[2].date - by_week[1].date in (timedelta(days=5), timedelta(days=9))
+
+    def test_weeks_starting_midweek_put_the_match_on_home_s_night_within_the_week(self) -> None:
+        """TEAM-SCHED-1: league weeks that start on a Wednesday: a Tuesday HOME team plays on the Tuesday six
+        days later, the last day of that week."""
+        wednesday = date(2023, 1, 4)
+        season = generate_season(teams(2), [wednesday])
+        assert [m.date for m in season.matches] == [date(2023, 1, 10)]
+
+    def test_a_pair_meeting_twice_is_first_hosted_by_the_lower_numbered_team(self) -> None:
+        """TEAM-SCHED-1: two teams over two weeks: team 1 hosts week 1 and team 2 the return in week 2."""
+        season = generate_season(teams(2), weeks(2))
+        assert [(m.week, m.home, m.away) for m in season.matches] == [(1, 1, 2), (2, 2, 1)]
 
     def test_skipped_weeks_use_no_week_number(self) -> None:
         """COMMON-SEASON-1 with TEAM-SCHED-1: week numbers follow the given week starts, gaps and all."""
@@ -205,3 +218,31 @@ def test_team_sched_1_a_league_of_one_team_cannot_be_scheduled() -> None:
         "TEAM-SCHED-1",
         "The league needs at least 2 teams to make a schedule.",
     )
+
+
+class TestMoveVenue:
+    """TEAM-VENUE-2: HOME moves the match to a regular league venue, or to another with a recorded justification."""
+
+    REGULARS = ("Ace Arcade", "Bumper Bar")
+
+    def test_a_regular_league_venue_needs_no_justification(self) -> None:
+        check_move_venue("Bumper Bar", regular=True, justification=None, regular_venues=self.REGULARS)
+
+    def test_another_venue_with_a_justification_is_allowed(self) -> None:
+        check_move_venue(
+            "Tilt Tavern", regular=False, justification="both regular venues are closed", regular_venues=self.REGULARS
+        )
+
+    def test_another_venue_without_a_justification_is_refused_naming_the_regular_ones(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            check_move_venue("Tilt Tavern", regular=False, justification=None, regular_venues=self.REGULARS)
+        assert refused.value.rule_id == "TEAM-VENUE-2"
+        assert refused.value.message == (
+            "Tilt Tavern is not a regular league venue. HOME chooses a regular league venue (Ace Arcade, Bumper "
+            "Bar) unless none can host the match; if so, say why with `justification:`."
+        )
+
+    def test_a_league_without_regular_venues_says_none_yet(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            check_move_venue("Tilt Tavern", regular=False, justification=None, regular_venues=())
+        assert "regular league venue (none yet) unless" in refused.value.message

@@ -20,6 +20,7 @@ from bot.rules.team.scoring import (
     TiebreakerScores,
     Walkout,
     check_extra_ball_opt_out,
+    check_played_out,
     counted_scores,
     extra_balls_per_player,
     game_result,
@@ -507,6 +508,20 @@ class TestForfeits:
         )
         assert (match_result(facts, OPTIONS).points[H], match_result(facts, OPTIONS).points[A]) == (12, 0)
         assert counted_scores(facts.rounds[0][0])[A] == scores(A1, [20 * M, 20 * M])
+
+    def test_a_fully_attending_team_may_claim_the_played_out_bonus(self) -> None:
+        """TEAM-FORF-1: a team with 4 or more present may play out the evening for the +3."""
+        check_played_out(AttendanceStatus.NORMAL, "Aces")
+
+    def test_tv7c_a_three_player_team_cannot_claim_the_played_out_bonus(self) -> None:
+        """TEAM-TV-7 (c) / TEAM-AMB-25: a team of 3 keeps the Win and 9 MP; its claim of the +3 is refused."""
+        with pytest.raises(RuleViolation) as refused:
+            check_played_out(AttendanceStatus.SHORT, "Aces")
+        assert refused.value.rule_id == "TEAM-AMB-25"
+        assert refused.value.message == (
+            "Aces attended with 3 players, so its forfeit win stays at 9 match points: the +3 for playing out the "
+            "evening needs at least 4 present when the start window closed."
+        )
 
     def test_tv8a_moving_without_cause(self) -> None:
         """TEAM-TV-8 (a) / TEAM-VENUE-1: teams move with a machine working → HOME L MP 0, AWAY W MP 12."""

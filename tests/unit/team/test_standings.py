@@ -3,19 +3,24 @@
 import random
 from datetime import date, timedelta
 from fractions import Fraction
+from typing import ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.team.model import Side
 from bot.rules.team.standings import (
     HeadToHead,
     MatchKind,
     MatchResult,
     StandingRow,
+    TiebreakerMatchPlan,
     TieStep,
+    _place,
     head_to_head,
+    plan_tiebreaker_match,
     standings,
     tiebreaker_match_date,
     ties_needing_tiebreaker_match,
@@ -190,6 +195,20 @@ class TestTiesOfThreeOrMore:
         assert order(rows) == [2, 1, 3]
         assert [r.decided_by for r in rows] == [TieStep.HEAD_TO_HEAD] * 3
         assert [r.rank for r in rows] == [1, 2, 3]
+
+    def test_head_to_head_is_a_win_percentage_when_the_tied_teams_met_unequally_often(self) -> None:
+        """TEAM-AMB-10: in the mini-table 1 won 2 of 4, 2 won 1 of 3 and 3 won its only meeting: 3 (100 %) ranks
+        above 1 (50 %), although 1 has more head-to-head wins."""
+        among = [result(1, 2, 10, 6), result(2, 1, 6, 10), result(1, 2, 6, 10), result(1, 3, 6, 10)]
+        fillers = [
+            result(1, OUTSIDER, 10, 6),
+            *(result(2, OUTSIDER, 10, 6) for _ in range(2)),
+            *(result(3, OUTSIDER, hp, 16 - hp) for hp in (10, 10, 6, 6)),
+        ]
+        rows = standings([1, 2, 3], among + fillers)
+        assert {(r.wins, r.losses, r.match_points) for r in rows} == {(3, 2, 42)}
+        assert order(rows) == [3, 1, 2]
+        assert [r.decided_by for r in rows] == [TieStep.HEAD_TO_HEAD] * 3
 
     def test_no_head_to_head_data_skips_the_step(self) -> None:
         """TEAM-AMB-10: team 3 never met 1 or 2, so head-to-head steps are skipped for all three; the tie
@@ -379,3 +398,146 @@ def test_team_stand_2_teams_that_never_played_have_no_tiebreaker_date_without_a_
     rows = standings([1, 2], [])
     with pytest.raises(ValueError, match=r"^the tied teams have played no regular-season match$"):
         tiebreaker_match_date(rows, regular_season_end=SEASON_END, match_night=TUESDAY, bye_week_before_playoffs=False)
+
+
+class TestPlanTiebreakerMatch:
+    """TEAM-STAND-2 / TEAM-AMB-19 / TEAM-TV-11: scheduling the tie-breaker match of G and H, level for 4th."""
+
+    G, H, LAST = 15, 16, 20
+    NAMES: ClassVar[dict[int, str]] = {1: "Aces", 2: "Bumpers", 3: "Cradles", 4: "Drains", 5: "Extra Balls"}
+    NAMES |= {G: "Gutters", H: "Hold Ons", LAST: "Last Place", 30: "Other Conference", 31: "Elsewhere"}
+    H_MAKE_UP = date(2023, 5, 3)  # H's tenth match, a Wednesday make-up: H's last match is the later one
+
+    def table(self, teams_above: int = 3) -> list[StandingRow]:
+        results = [
+            *(r for rank in range(teams_above) for r in at_home_against_outsider(rank + 1, 9 - rank, 1 + rank)),
+            *at_home_against_outsider(self.G, 4, 6),
+            *at_home_against_outsider(self.H, 4, 5),
+            result(self.H, OUTSIDER, 6, 10, on=self.H_MAKE_UP),
+            *at_home_against_outsider(self.LAST, 1, 9),
+        ]
+        return standings([*range(1, teams_above + 1), self.G, self.H, self.LAST], results)
+
+    def plan(
+        self,
+        pair: tuple[int, int],
+        *,
+        rows: list[StandingRow] | None = None,
+        unfinished: int = 0,
+        bye_week: bool = True,
+        venue_home_of: frozenset[int] = frozenset({1}),
+        toss_winner: int | None = None,
+    ) -> TiebreakerMatchPlan:
+        return plan_tiebreaker_match(
+            self.table() if rows is None else rows,
+            pair,
+            names=self.NAMES,
+            playoff_teams=4,
+            unfinished_regular_matches=unfinished,
+            regular_season_end=SEASON_END,
+            match_night=TUESDAY,
+            bye_week_before_playoffs=bye_week,
+            venue_name="Ace Arcade",
+            venue_home_of=venue_home_of,
+            toss_winner=pair[0] if toss_winner is None else toss_winner,
+        )
+
+    def test_with_a_bye_week_it_is_played_the_next_regular_match_night(self) -> None:
+        """TEAM-TV-11 (a): bye week → Tue 2023-05-09; the toss winner G is HOME."""
+        assert self.plan((self.G, self.H)) == TiebreakerMatchPlan(date(2023, 5, 9), self.G, self.H)
+
+    def test_without_a_bye_week_it_is_two_nights_after_the_later_last_match(self) -> None:
+        """TEAM-STAND-2: no bye → two nights after H's Wed 2023-05-03 make-up, whichever team is named first."""
+        assert self.plan((self.G, self.H), bye_week=False).play_on == date(2023, 5, 5)
+        assert self.plan((self.H, self.G), bye_week=False).play_on == date(2023, 5, 5)
+
+    def test_the_toss_winner_is_home_when_named_second(self) -> None:
+        """TEAM-AMB-19: HOME/AWAY by the recorded coin toss, not by the order the teams are named."""
+        assert self.plan((self.G, self.H), toss_winner=self.H) == TiebreakerMatchPlan(date(2023, 5, 9), self.H, self.G)
+
+    def test_the_same_team_twice_is_refused(self) -> None:
+        with pytest.raises(InvalidInput) as refused:
+            self.plan((self.G, self.G))
+        assert refused.value.message == "`team_b`: name the other team of the tie, not the same team twice."
+
+    def test_refused_while_a_regular_match_has_no_final_result(self) -> None:
+        """TEAM-STAND-2: the tie only stands once every regular-season result is final."""
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((self.G, self.H), unfinished=2)
+        assert refused.value.rule_id == "TEAM-STAND-2"
+        assert refused.value.message == (
+            "The regular season still has 2 match(es) without a final result; a tie-breaker match is scheduled "
+            "once every result is final and the tie still stands."
+        )
+
+    def test_a_team_outside_the_table_is_refused(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((self.G, 30))
+        assert refused.value.rule_id == "TEAM-STAND-2"
+        assert refused.value.message == (
+            "Other Conference has no result in this conference's table; a tie-breaker match is between two teams "
+            "of one table. See `/standings`."
+        )
+
+    def test_two_teams_outside_the_table_are_both_named(self) -> None:
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((30, 31))
+        assert refused.value.message == (
+            "Other Conference and Elsewhere have no result in this conference's table; a tie-breaker match is "
+            "between two teams of one table. See `/standings`."
+        )
+
+    def test_teams_not_level_are_refused_with_their_places(self) -> None:
+        """TEAM-STAND-2: G (4th, tied) and the last team (6th) are not level after step 5."""
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((self.G, self.LAST))
+        assert refused.value.rule_id == "TEAM-STAND-2"
+        assert refused.value.message == (
+            "Gutters and Last Place are not level after the tie-break steps (Gutters is 4th, Last Place 6th); a "
+            "tie-breaker match is only for teams still level after step 5. See `/standings`."
+        )
+
+    def test_a_tie_below_the_playoff_line_is_refused(self) -> None:
+        """TEAM-TV-11 (c): G and H level for 6th/7th with 4 playoff places → no tie-breaker match."""
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((self.G, self.H), rows=self.table(teams_above=5))
+        assert refused.value.rule_id == "TEAM-STAND-2"
+        assert refused.value.message == (
+            "Gutters and Hold Ons are level for 6th–7th place, below the 4 playoff places: the tie changes no "
+            "qualification, seeding or home status, so no tie-breaker match is scheduled."
+        )
+
+    def test_a_venue_that_is_either_teams_home_is_refused(self) -> None:
+        """TEAM-AMB-19: the venue is neutral; the second team's home is as much refused as the first's."""
+        with pytest.raises(RuleViolation) as refused:
+            self.plan((self.G, self.H), venue_home_of=frozenset({self.H}))
+        assert refused.value.rule_id == "TEAM-AMB-19"
+        assert refused.value.message == (
+            "Ace Arcade is Hold Ons's home venue; a tie-breaker match is played at a neutral venue. Pick a venue "
+            "that is neither team's home."
+        )
+
+    def test_a_toss_won_by_a_third_team_is_an_error(self) -> None:
+        with pytest.raises(ValueError, match=r"^the coin toss is won by one of the two teams$"):
+            self.plan((self.G, self.H), toss_winner=1)
+
+
+@pytest.mark.parametrize(
+    ("rank", "place"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (111, "111th"),
+        (121, "121st"),
+    ],
+)
+def test_team_stand_2_places_are_written_as_english_ordinals(rank: int, place: str) -> None:
+    assert _place(rank) == place
