@@ -26,6 +26,7 @@ from bot.rules.team.lineup import (
     TieBreak,
     TieBreakFormat,
     abandoned_slots,
+    as_played,
     choose_tiebreak,
     declare_tiebreak,
     defer_tiebreak_choice,
@@ -983,6 +984,32 @@ class TestWriteIn:
         night = make_night(away=SHORT_TRIO, machines=MACHINES[:1])
         with refused("TEAM-LINEUP-7", "Player #99 is not on the roster"):
             declare(night, AWAY, 1, [(A(1), A(2)), (A(3), 99)], [M1, M1], write_in=99)
+
+    def test_as_played_counts_a_write_in_who_came_before_game_2_started(self) -> None:
+        """TEAM-SHORT-4: A4 checked in at 20:13, game 2 started at 20:15: A3 and A4 play it."""
+        night = with_progress(arrive(self._written_in(), AWAY, A(4), t(13)), GameProgress(1, 2, GameStatus.DONE, t(15)))
+        assert as_played(night, AWAY, 1, now=t(30), options=OPTIONS) == ((A(1), A(2)), (A(3), A(4)))
+
+    def test_as_played_leaves_a_late_write_ins_slot_empty(self) -> None:
+        """TEAM-SHORT-4: A4 checked in at 20:16, after game 2 started at 20:15: A3 plays game 2 alone."""
+        night = with_progress(arrive(self._written_in(), AWAY, A(4), t(16)), GameProgress(1, 2, GameStatus.DONE, t(15)))
+        assert as_played(night, AWAY, 1, now=t(30), options=OPTIONS) == ((A(1), A(2)), (A(3),))
+
+    def test_as_played_before_game_2_starts_asks_whether_the_write_in_is_here_now(self) -> None:
+        """TEAM-SHORT-4: until game 2 starts, the write-in plays if checked in at the moment asked."""
+        night = arrive(self._written_in(), AWAY, A(4), t(13))
+        assert as_played(night, AWAY, 1, now=t(12), options=OPTIONS) == ((A(1), A(2)), (A(3),))
+        assert as_played(night, AWAY, 1, now=t(14), options=OPTIONS) == ((A(1), A(2)), (A(3), A(4)))
+
+    def test_as_played_of_the_team_without_a_write_in_is_its_lineup(self) -> None:
+        assert as_played(self._written_in(), HOME, 1, now=t(20), options=OPTIONS) == ((H(1), H(2)), (H(3), H(4)))
+
+    def test_as_played_of_a_round_not_declared_yet_is_none(self) -> None:
+        assert as_played(self._written_in(), AWAY, 2, now=t(20), options=OPTIONS) is None
+
+    def test_as_played_of_a_round_a_match_does_not_have_is_refused(self) -> None:
+        with refused("TEAM-LINEUP-1", "A match has rounds 1 to 4; there is no round 5."):
+            as_played(self._written_in(), AWAY, 5, now=t(20), options=OPTIONS)
 
     @staticmethod
     def _written_in() -> MatchNight:
