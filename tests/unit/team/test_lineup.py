@@ -1222,6 +1222,37 @@ def refused_exactly(rule_id: str, message: str) -> Iterator[None]:
 
 
 class TestRefusalWording:
+    def test_a_second_declaration_of_a_round(self) -> None:
+        """TEAM-LINEUP-4"""
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            declare(through_round(1), HOME, 1, [(H(5), H(6)), (H(3), H(4))])
+
+    def test_a_round_on_one_machine_of_several(self) -> None:
+        """TEAM-MACH-1, TEAM-TV-16 (a)"""
+        with refused_exactly("TEAM-MACH-1", "Use at least 2 machines this round."):
+            declare(make_night(), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M1])
+
+    def test_a_write_in_with_more_than_one_machine(self) -> None:
+        """TEAM-SHORT-4"""
+        with refused_exactly(
+            "TEAM-SHORT-4",
+            "A missing player can be written in only by a short team, in game 2 of round 1, "
+            "when just one machine is available.",
+        ):
+            declare(make_night(away=SHORT_TRIO), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2], write_in=A(4))
+
+    def test_minimum_play_names_every_waiting_starter(self) -> None:
+        """TEAM-LINEUP-9: H5-H9 have not played (U = 5), 4 slots after round 3 (S = 4); H1-H3 played rounds 1-2
+        and H10 is a reserve."""
+        night = arrive(TestMinimumPlay._eight_starters_through_round_2(), HOME, H(9), t(25))
+        night = declare(night, AWAY, 3, singles(A(1), A(2), A(3), A(4)), [M1, M1, M2, M2])
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "5 present starters still need to play but only 4 slots remain. "
+            "Play starters who have not played yet (H5, H6, H7, H8, H9) instead of H1, H2, H3, H10.",
+        ):
+            declare(night, HOME, 3, singles(H(1), H(2), H(3), H(10)))
+
     def test_machine_removal_and_elimination(self) -> None:
         """TEAM-MACH-3, TEAM-MACH-4"""
         with refused_exactly("TEAM-MACH-3", "Removal needs agreement of both captains and ≥2 other machines."):
