@@ -387,6 +387,29 @@ class TestMinimumPlay:
         assert H(10) not in {p for d in night.declarations for g in d.lineup.games for p in g.players}
         assert unplayed_starters(night, HOME, now=t(45), options=OPTIONS) == ()
 
+    def test_every_later_round_adds_its_slots(self) -> None:
+        """TEAM-LINEUP-9: round 2 with H5-H9 waiting (U = 5) leaves rounds 3 and 4, 4 slots each (S = 8), so a
+        reserve may play."""
+        night = make_night(home=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2])
+        night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
+        assert declare(night, HOME, 2, [(H(10), H(1)), (H(2), H(3))], [M1, M2]).declarations[-1].side is HOME
+
+    def test_a_replacement_cannot_take_the_last_slot_from_a_waiting_starter(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: M1 is eliminated during round 4; H6's game was H6's only chance to play,
+        so HOME may move it to M3 but not give it to the reserve H10."""
+        night = self._night_where_h6_arrives_for_round_4()
+        night = declare(night, HOME, 4, singles(H(6), H(1), H(2), H(3)), [M1, M1, M2, M2])
+        night = declare(night, AWAY, 4, singles(A(5), A(6), A(1), A(2)))
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "1 present starters still need to play but only 0 slots remain. "
+            "Play starters who have not played yet (H6) instead of H10.",
+        ):
+            TestMachineFailure._replace(night, HOME, GameEntry((H(10),), M3), round_index=4)
+        assert TestMachineFailure._replace(night, HOME, GameEntry((H(6),), M3), round_index=4).entry.machine == M3
+
     @staticmethod
     def _night_where_h6_arrives_for_round_4() -> MatchNight:
         """HOME's H6 is late: rounds 1-3 go ahead with H1-H5, then H6 arrives before round 4."""
@@ -644,6 +667,15 @@ class TestMachineFailure:
         with refused("TEAM-MACH-5", f"M1 is out of this match: {AWAY_TEAM} picks a replacement machine first"):
             start_game(night, 1, 1, now=t(15), options=OPTIONS)
 
+    def test_a_short_team_moves_its_game_keeping_its_solo_player(self) -> None:
+        """TEAM-MACH-5 with TEAM-SHORT-2, TEAM-SHORT-3: short AWAY moves its pair's game off M1; A3 still plays
+        alone in game 2, which is A3's solo game of this round, not a second one."""
+        night = make_night(away=SHORT_TRIO)
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3),)], [M1, M2])
+        night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        assert self._replace(night, AWAY, GameEntry((A(1), A(2)), M3)).entry == GameEntry((A(1), A(2)), M3)
+
     @staticmethod
     def _broken() -> MatchNight:
         night = through_round(1)
@@ -856,6 +888,23 @@ class TestOneTeamShort:
         night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2], options=counts)
         assert declare(night, HOME, 3, singles(H(10), H(5), H(6), H(11)), options=counts).declarations
 
+    def test_a_starter_only_in_the_forfeited_game_has_not_played(self) -> None:
+        """TEAM-AMB-6, TEAM-AMB-12: AWAY forfeits game 2 of round 3; H5 sat in it, H6 played game 3."""
+        night = self._short_away_through_round_2()
+        night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2])
+        night = declare(night, HOME, 3, singles(H(1), H(5), H(6), H(2)))
+        assert unplayed_starters(night, HOME, now=t(35), options=OPTIONS) == (H(5),)
+
+    def test_by_option_a_forfeited_slot_leaves_every_later_slot_counting(self) -> None:
+        """TEAM-AMB-6 `forfeit_slot_counts_as_play=true`, TEAM-LINEUP-9: round 3 with H6-H9 still waiting
+        (U = 4): round 4 against short AWAY still has all 4 slots (S = 4), so two reserves may play now."""
+        counts = TeamOptions(forfeit_slot_counts_as_play=True)
+        night = self._short_away_through_round_2(home=(1, 2, 3, 4, 10, 11), options=counts)
+        for n in (5, 6, 7, 8, 9):
+            night = arrive(night, HOME, H(n), t(25))
+        night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2], options=counts)
+        assert declare(night, HOME, 3, singles(H(10), H(5), H(11), H(1)), options=counts).declarations
+
     @staticmethod
     def _short_away_through_round_2(
         home: Iterable[int] = DEFAULT_PRESENT, options: TeamOptions = OPTIONS
@@ -1010,6 +1059,12 @@ class TestWriteIn:
     def test_as_played_of_a_round_a_match_does_not_have_is_refused(self) -> None:
         with refused("TEAM-LINEUP-1", "A match has rounds 1 to 4; there is no round 5."):
             as_played(self._written_in(), AWAY, 5, now=t(20), options=OPTIONS)
+
+    def test_a_write_in_here_before_game_2_starts_is_not_left_unplayed(self) -> None:
+        """TEAM-SHORT-4, TEAM-AMB-12: A4 checks in at 20:13, game 2 not started: from then on A4 plays it."""
+        night = arrive(self._written_in(), AWAY, A(4), t(13))
+        assert unplayed_starters(night, AWAY, now=t(12), options=OPTIONS) == (A(4),)
+        assert unplayed_starters(night, AWAY, now=t(14), options=OPTIONS) == ()
 
     @staticmethod
     def _written_in() -> MatchNight:
