@@ -410,6 +410,39 @@ class TestMinimumPlay:
             TestMachineFailure._replace(night, HOME, GameEntry((H(10),), M3), round_index=4)
         assert TestMachineFailure._replace(night, HOME, GameEntry((H(6),), M3), round_index=4).entry.machine == M3
 
+    def test_a_replacement_in_round_2_still_has_round_4s_slots_when_round_3_is_declared(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: M1 is eliminated with rounds 1-3 declared; HOME moves round 2's H5/H6
+        game to M3 with H10 for H6. H6 waits (U = 1) but round 4 is still to declare (S = 4)."""
+        night = through_round(3)
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        replacement = TestMachineFailure._replace(night, HOME, GameEntry((H(10), H(5)), M3), round_index=2)
+        assert replacement.entry == GameEntry((H(10), H(5)), M3)
+
+    def test_a_replacement_after_the_last_round_is_declared_has_no_slots_after_it(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: H6 plays in round 4; H7 arrives once round 4 is declared. M1 is
+        eliminated and AWAY moves round 3's game 1 to M3; HOME may then change its player, but H7 has no later
+        slot (round 4 is declared: S = 0), so the game goes to H7 rather than the reserve H10."""
+        night = self._night_where_h6_arrives_for_round_4()
+        night = declare(night, HOME, 4, singles(H(6), H(1), H(2), H(3)), [M1, M1, M2, M2])
+        night = declare(night, AWAY, 4, singles(A(5), A(6), A(1), A(2)))
+        night = arrive(night, HOME, H(7), t(45))
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        moved = TestMachineFailure._replace(night, AWAY, GameEntry((A(1),), M3), round_index=3)
+        night = TestMachineFailure._replaced(night, moved)
+
+        def change_to(player: int) -> Replacement:
+            return validate_replacement(
+                night, HOME, 3, 1, GameEntry((player,)), by=captain(HOME), now=t(46), options=OPTIONS
+            )
+
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "1 present starters still need to play but only 0 slots remain. "
+            "Play starters who have not played yet (H7) instead of H10.",
+        ):
+            change_to(H(10))
+        assert change_to(H(7)).entry == GameEntry((H(7),))
+
     @staticmethod
     def _night_where_h6_arrives_for_round_4() -> MatchNight:
         """HOME's H6 is late: rounds 1-3 go ahead with H1-H5, then H6 arrives before round 4."""
