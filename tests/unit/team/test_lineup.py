@@ -709,6 +709,17 @@ class TestMachineFailure:
         night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
         assert self._replace(night, AWAY, GameEntry((A(1), A(2)), M3)).entry == GameEntry((A(1), A(2)), M3)
 
+    def test_a_forfeited_game_has_no_machine_to_replace(self) -> None:
+        """TEAM-MACH-5, TEAM-LINEUP-4: short AWAY forfeits game 3 of round 3 and picks no machine for it; no
+        machine failed, so neither team may change that game."""
+        night = TestOneTeamShort._short_away_through_round_2()
+        night = declare(night, AWAY, 3, singles(A(1), A(2), None, A(3)), [M1, M1, None, M2])
+        night = declare(night, HOME, 3, singles(H(1), H(2), H(3), H(4)))
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            self._replace(night, AWAY, GameEntry((), M3), round_index=3, game=3)
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            self._replace(night, HOME, GameEntry((H(5),)), round_index=3, game=3)
+
     @staticmethod
     def _broken() -> MatchNight:
         night = through_round(1)
