@@ -146,9 +146,7 @@ class TestRemovalDay:
     def test_a_day_before_installation_is_refused(self) -> None:
         with pytest.raises(RuleViolation) as caught:
             self.remove(date(2026, 8, 31))
-        assert str(caught.value) == (
-            "COMMON-VENUE-1: `on` 2026-08-31 is before Godzilla was installed (2026-09-01)."
-        )
+        assert str(caught.value) == "COMMON-VENUE-1: `on` 2026-08-31 is before Godzilla was installed (2026-09-01)."
 
     def test_a_day_in_the_future_is_refused(self) -> None:
         with pytest.raises(RuleViolation) as caught:

@@ -129,7 +129,10 @@ class TestForfeitEvening:
 
     def check(self, players: list[int], *, present: set[int] | None = None, machine_players: int = 4) -> None:
         check_forfeit_evening_game(
-            players, present={1, 2, 3} if present is None else present, names=self.NAMES, machine_players=machine_players
+            players,
+            present={1, 2, 3} if present is None else present,
+            names=self.NAMES,
+            machine_players=machine_players,
         )
 
     @pytest.mark.parametrize(("forfeiting", "attending"), [(Side.HOME, Side.AWAY), (Side.AWAY, Side.HOME)])
