@@ -122,16 +122,17 @@ class TestWhatQualifies:
         assert holders([entry]) == {("East", GODZILLA_PRO): 30_000_000}
 
 
+NAMES = {1: "Ana", 2: "Ben", 3: "Cy"}
+
+
 class TestForfeitEvening:
     """TEAM-FORF-2 / TEAM-HS-3: the attending team of a forfeited match plays the evening for high scores."""
-
-    NAMES = {1: "Ana", 2: "Ben", 3: "Cy"}
 
     def check(self, players: list[int], *, present: set[int] | None = None, machine_players: int = 4) -> None:
         check_forfeit_evening_game(
             players,
             present={1, 2, 3} if present is None else present,
-            names=self.NAMES,
+            names=NAMES,
             machine_players=machine_players,
         )
 
