@@ -1,5 +1,7 @@
 """Setup validation (bot/rules/setup.py): names, formats, time zones, machines, IFPA data."""
 
+from datetime import date
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -122,6 +124,41 @@ class TestMachines:
 
     def test_family_of_accented_titles(self) -> None:
         assert rules.model_family("Pokémon") == "pokemon"
+
+
+class TestRemovalDay:
+    """COMMON-VENUE-1: a machine leaves the venue's dated list once, between its installation and today."""
+
+    INSTALLED, TODAY = date(2026, 9, 1), date(2026, 12, 3)
+
+    def remove(self, on: date, *, removed: date | None = None) -> date:
+        return rules.removal_day(on, installed=self.INSTALLED, removed=removed, today=self.TODAY, title="Godzilla")
+
+    def test_any_day_from_installation_to_today_is_the_removal_day(self) -> None:
+        assert self.remove(date(2026, 10, 15)) == date(2026, 10, 15)
+
+    def test_the_installation_day_itself_can_be_the_removal_day(self) -> None:
+        assert self.remove(date(2026, 9, 1)) == date(2026, 9, 1)
+
+    def test_today_can_be_the_removal_day(self) -> None:
+        assert self.remove(date(2026, 12, 3)) == date(2026, 12, 3)
+
+    def test_a_day_before_installation_is_refused(self) -> None:
+        with pytest.raises(RuleViolation) as caught:
+            self.remove(date(2026, 8, 31))
+        assert str(caught.value) == "COMMON-VENUE-1: `on` 2026-08-31 is before Godzilla was installed (2026-09-01)."
+
+    def test_a_day_in_the_future_is_refused(self) -> None:
+        with pytest.raises(RuleViolation) as caught:
+            self.remove(date(2026, 12, 4))
+        assert str(caught.value) == (
+            "COMMON-VENUE-1: `on` 2026-12-04 is in the future: record the removal on the day it goes."
+        )
+
+    def test_a_machine_already_removed_is_not_removed_again(self) -> None:
+        with pytest.raises(RuleViolation) as caught:
+            self.remove(date(2026, 11, 20), removed=date(2026, 11, 1))
+        assert str(caught.value) == "COMMON-VENUE-1: Godzilla was already removed on 2026-11-01."
 
 
 class TestIfpa:

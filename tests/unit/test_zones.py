@@ -120,3 +120,11 @@ class TestAutocomplete:
 
     def test_city_labels_read_city_first(self) -> None:
         assert zones.zone_choices("knox", 25)[0].label == "Knox, Indiana · America/Indiana/Knox"
+
+
+def test_a_half_hour_offset_suggests_the_zone_whose_clocks_keep_it() -> None:
+    """COMMON-AMB-1: St. John's keeps UTC-3:30 in winter (UTC-2:30 in summer), so `-03:30` means Newfoundland."""
+    zones._offsets.cache_clear()  # work each zone's offsets out again rather than reuse an earlier test's
+    assert zones.suggest("-03:30") == ["America/St_Johns"]
+    with pytest.raises(RuleViolation, match=r"has no daylight saving; did you mean America/St_Johns\?"):
+        zones.region_zone("-03:30")

@@ -675,8 +675,10 @@ def validate_replacement(
 
 
 def _needs_new_machine(facts: _Facts, round_index: int, game_number: int) -> bool:
+    """TEAM-MACH-5: an unfinished game whose machine is out of the match (a game forfeited without one has none)."""
     finished = facts.progress(round_index, game_number).status is GameStatus.DONE
-    return not finished and not _is_available(facts.night, facts.machine_of(round_index, game_number))
+    machine_id = facts.machine_of(round_index, game_number)
+    return not finished and machine_id is not None and not _is_available(facts.night, machine_id)
 
 
 def _check_machine_replacement(facts: _Facts, plan: RoundPlan, game_number: int, entry: GameEntry) -> None:
@@ -691,8 +693,7 @@ def _check_machine_replacement(facts: _Facts, plan: RoundPlan, game_number: int,
 
 
 def _failed_name(facts: _Facts, plan: RoundPlan, game_number: int) -> str:
-    machine_id = facts.machine_of(plan.index, game_number)
-    return _machine_name(facts.night, machine_id) if machine_id is not None else "the failed machine"
+    return _machine_name(facts.night, facts.machine_of(plan.index, game_number))
 
 
 def _check_opponent_may_change(facts: _Facts, side: Side, plan: RoundPlan, game_number: int, entry: GameEntry) -> None:

@@ -8,13 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.rules.refusals import InvalidInput, RuleViolation
+from bot.rules.team.attendance import AttendanceStatus
 from bot.rules.team.highscores import (
     GameSource,
     HighScoreKey,
     ScoreEntry,
+    check_forfeit_evening_game,
+    forfeit_evening_side,
     high_score_table,
 )
-from bot.rules.team.model import ScoreStatus
+from bot.rules.team.model import ScoreStatus, Side
 from bot.rules.team.options import TeamOptions
 
 GODZILLA_PRO, GODZILLA_PREMIUM, JAWS = 1, 2, 3
@@ -116,6 +120,67 @@ class TestWhatQualifies:
         """TEAM-HS-2: a REPLAY_REPLACES score is the player's match score."""
         entry = score(1, 30_000_000, status=ScoreStatus.REPLAY_REPLACES)
         assert holders([entry]) == {("East", GODZILLA_PRO): 30_000_000}
+
+
+NAMES = {1: "Ana", 2: "Ben", 3: "Cy"}
+
+
+class TestForfeitEvening:
+    """TEAM-FORF-2 / TEAM-HS-3: the attending team of a forfeited match plays the evening for high scores."""
+
+    def check(self, players: list[int], *, present: set[int] | None = None, machine_players: int = 4) -> None:
+        check_forfeit_evening_game(
+            players,
+            present={1, 2, 3} if present is None else present,
+            names=NAMES,
+            machine_players=machine_players,
+        )
+
+    @pytest.mark.parametrize(("forfeiting", "attending"), [(Side.HOME, Side.AWAY), (Side.AWAY, Side.HOME)])
+    def test_the_team_that_did_not_forfeit_plays_the_evening(self, forfeiting: Side, attending: Side) -> None:
+        attendance = {forfeiting: AttendanceStatus.FORFEIT, attending: AttendanceStatus.SHORT}
+        assert forfeit_evening_side(attendance) is attending
+
+    @pytest.mark.parametrize(
+        "statuses",
+        [(AttendanceStatus.NORMAL, AttendanceStatus.SHORT), (AttendanceStatus.FORFEIT, AttendanceStatus.FORFEIT)],
+    )
+    def test_a_match_without_exactly_one_forfeit_has_no_forfeit_evening(
+        self, statuses: tuple[AttendanceStatus, AttendanceStatus]
+    ) -> None:
+        with pytest.raises(RuleViolation) as caught:
+            forfeit_evening_side(dict(zip((Side.HOME, Side.AWAY), statuses, strict=True)))
+        assert str(caught.value) == (
+            "TEAM-FORF-2: Forfeit-evening games are for a match one team forfeited at the start window; "
+            "enter this match's games with `/score`."
+        )
+
+    def test_players_here_each_once_up_to_the_machines_capacity_are_accepted(self) -> None:
+        self.check([3, 1, 2], machine_players=3)  # no refusal
+
+    def test_a_game_names_at_least_one_player(self) -> None:
+        with pytest.raises(InvalidInput) as caught:
+            self.check([])
+        assert caught.value.message == "Name at least one player (p1) and their score (s1)."
+
+    def test_a_player_is_named_once_per_game(self) -> None:
+        with pytest.raises(InvalidInput) as caught:
+            self.check([1, 2, 1])
+        assert caught.value.message == "Name each player once per game."
+
+    def test_players_not_checked_in_are_refused_by_name(self) -> None:
+        """Player 9 has no name on the sheet: the refusal still says who it is."""
+        with pytest.raises(RuleViolation) as caught:
+            self.check([1, 2, 9], present={2})
+        assert str(caught.value) == (
+            "TEAM-FORF-2: Not checked in tonight: Ana, Player #9. Only players who came play the evening; "
+            "check them in first."
+        )
+
+    def test_no_more_players_than_the_machine_takes_at_once(self) -> None:
+        with pytest.raises(InvalidInput) as caught:
+            self.check([1, 2, 3], machine_players=2)
+        assert caught.value.message == "That machine takes 2 players at once; name at most 2."
 
 
 entries = st.builds(

@@ -26,6 +26,7 @@ from bot.rules.team.lineup import (
     TieBreak,
     TieBreakFormat,
     abandoned_slots,
+    as_played,
     choose_tiebreak,
     declare_tiebreak,
     defer_tiebreak_choice,
@@ -386,6 +387,62 @@ class TestMinimumPlay:
         assert H(10) not in {p for d in night.declarations for g in d.lineup.games for p in g.players}
         assert unplayed_starters(night, HOME, now=t(45), options=OPTIONS) == ()
 
+    def test_every_later_round_adds_its_slots(self) -> None:
+        """TEAM-LINEUP-9: round 2 with H5-H9 waiting (U = 5) leaves rounds 3 and 4, 4 slots each (S = 8), so a
+        reserve may play."""
+        night = make_night(home=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2])
+        night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
+        assert declare(night, HOME, 2, [(H(10), H(1)), (H(2), H(3))], [M1, M2]).declarations[-1].side is HOME
+
+    def test_a_replacement_cannot_take_the_last_slot_from_a_waiting_starter(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: M1 is eliminated during round 4; H6's game was H6's only chance to play,
+        so HOME may move it to M3 but not give it to the reserve H10."""
+        night = self._night_where_h6_arrives_for_round_4()
+        night = declare(night, HOME, 4, singles(H(6), H(1), H(2), H(3)), [M1, M1, M2, M2])
+        night = declare(night, AWAY, 4, singles(A(5), A(6), A(1), A(2)))
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "1 present starters still need to play but only 0 slots remain. "
+            "Play starters who have not played yet (H6) instead of H10.",
+        ):
+            TestMachineFailure._replace(night, HOME, GameEntry((H(10),), M3), round_index=4)
+        assert TestMachineFailure._replace(night, HOME, GameEntry((H(6),), M3), round_index=4).entry.machine == M3
+
+    def test_a_replacement_in_round_2_still_has_round_4s_slots_when_round_3_is_declared(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: M1 is eliminated with rounds 1-3 declared; HOME moves round 2's H5/H6
+        game to M3 with H10 for H6. H6 waits (U = 1) but round 4 is still to declare (S = 4)."""
+        night = through_round(3)
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        replacement = TestMachineFailure._replace(night, HOME, GameEntry((H(10), H(5)), M3), round_index=2)
+        assert replacement.entry == GameEntry((H(10), H(5)), M3)
+
+    def test_a_replacement_after_the_last_round_is_declared_has_no_slots_after_it(self) -> None:
+        """TEAM-LINEUP-9, TEAM-MACH-5: H6 plays in round 4; H7 arrives once round 4 is declared. M1 is
+        eliminated and AWAY moves round 3's game 1 to M3; HOME may then change its player, but H7 has no later
+        slot (round 4 is declared: S = 0), so the game goes to H7 rather than the reserve H10."""
+        night = self._night_where_h6_arrives_for_round_4()
+        night = declare(night, HOME, 4, singles(H(6), H(1), H(2), H(3)), [M1, M1, M2, M2])
+        night = declare(night, AWAY, 4, singles(A(5), A(6), A(1), A(2)))
+        night = arrive(night, HOME, H(7), t(45))
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        moved = TestMachineFailure._replace(night, AWAY, GameEntry((A(1),), M3), round_index=3)
+        night = TestMachineFailure._replaced(night, moved)
+
+        def change_to(player: int) -> Replacement:
+            return validate_replacement(
+                night, HOME, 3, 1, GameEntry((player,)), by=captain(HOME), now=t(46), options=OPTIONS
+            )
+
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "1 present starters still need to play but only 0 slots remain. "
+            "Play starters who have not played yet (H7) instead of H10.",
+        ):
+            change_to(H(10))
+        assert change_to(H(7)).entry == GameEntry((H(7),))
+
     @staticmethod
     def _night_where_h6_arrives_for_round_4() -> MatchNight:
         """HOME's H6 is late: rounds 1-3 go ahead with H1-H5, then H6 arrives before round 4."""
@@ -643,6 +700,26 @@ class TestMachineFailure:
         with refused("TEAM-MACH-5", f"M1 is out of this match: {AWAY_TEAM} picks a replacement machine first"):
             start_game(night, 1, 1, now=t(15), options=OPTIONS)
 
+    def test_a_short_team_moves_its_game_keeping_its_solo_player(self) -> None:
+        """TEAM-MACH-5 with TEAM-SHORT-2, TEAM-SHORT-3: short AWAY moves its pair's game off M1; A3 still plays
+        alone in game 2, which is A3's solo game of this round, not a second one."""
+        night = make_night(away=SHORT_TRIO)
+        night = declare(night, AWAY, 1, [(A(1), A(2)), (A(3),)], [M1, M2])
+        night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
+        night = replace(night, removed=eliminate_machine(night, M1, both_teams_agree=True))
+        assert self._replace(night, AWAY, GameEntry((A(1), A(2)), M3)).entry == GameEntry((A(1), A(2)), M3)
+
+    def test_a_forfeited_game_has_no_machine_to_replace(self) -> None:
+        """TEAM-MACH-5, TEAM-LINEUP-4: short AWAY forfeits game 3 of round 3 and picks no machine for it; no
+        machine failed, so neither team may change that game."""
+        night = TestOneTeamShort._short_away_through_round_2()
+        night = declare(night, AWAY, 3, singles(A(1), A(2), None, A(3)), [M1, M1, None, M2])
+        night = declare(night, HOME, 3, singles(H(1), H(2), H(3), H(4)))
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            self._replace(night, AWAY, GameEntry((), M3), round_index=3, game=3)
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            self._replace(night, HOME, GameEntry((H(5),)), round_index=3, game=3)
+
     @staticmethod
     def _broken() -> MatchNight:
         night = through_round(1)
@@ -855,6 +932,23 @@ class TestOneTeamShort:
         night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2], options=counts)
         assert declare(night, HOME, 3, singles(H(10), H(5), H(6), H(11)), options=counts).declarations
 
+    def test_a_starter_only_in_the_forfeited_game_has_not_played(self) -> None:
+        """TEAM-AMB-6, TEAM-AMB-12: AWAY forfeits game 2 of round 3; H5 sat in it, H6 played game 3."""
+        night = self._short_away_through_round_2()
+        night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2])
+        night = declare(night, HOME, 3, singles(H(1), H(5), H(6), H(2)))
+        assert unplayed_starters(night, HOME, now=t(35), options=OPTIONS) == (H(5),)
+
+    def test_by_option_a_forfeited_slot_leaves_every_later_slot_counting(self) -> None:
+        """TEAM-AMB-6 `forfeit_slot_counts_as_play=true`, TEAM-LINEUP-9: round 3 with H6-H9 still waiting
+        (U = 4): round 4 against short AWAY still has all 4 slots (S = 4), so two reserves may play now."""
+        counts = TeamOptions(forfeit_slot_counts_as_play=True)
+        night = self._short_away_through_round_2(home=(1, 2, 3, 4, 10, 11), options=counts)
+        for n in (5, 6, 7, 8, 9):
+            night = arrive(night, HOME, H(n), t(25))
+        night = declare(night, AWAY, 3, singles(A(1), None, A(2), A(3)), [M1, None, M1, M2], options=counts)
+        assert declare(night, HOME, 3, singles(H(10), H(5), H(11), H(1)), options=counts).declarations
+
     @staticmethod
     def _short_away_through_round_2(
         home: Iterable[int] = DEFAULT_PRESENT, options: TeamOptions = OPTIONS
@@ -983,6 +1077,38 @@ class TestWriteIn:
         night = make_night(away=SHORT_TRIO, machines=MACHINES[:1])
         with refused("TEAM-LINEUP-7", "Player #99 is not on the roster"):
             declare(night, AWAY, 1, [(A(1), A(2)), (A(3), 99)], [M1, M1], write_in=99)
+
+    def test_as_played_counts_a_write_in_who_came_before_game_2_started(self) -> None:
+        """TEAM-SHORT-4: A4 checked in at 20:13, game 2 started at 20:15: A3 and A4 play it."""
+        night = with_progress(arrive(self._written_in(), AWAY, A(4), t(13)), GameProgress(1, 2, GameStatus.DONE, t(15)))
+        assert as_played(night, AWAY, 1, now=t(30), options=OPTIONS) == ((A(1), A(2)), (A(3), A(4)))
+
+    def test_as_played_leaves_a_late_write_ins_slot_empty(self) -> None:
+        """TEAM-SHORT-4: A4 checked in at 20:16, after game 2 started at 20:15: A3 plays game 2 alone."""
+        night = with_progress(arrive(self._written_in(), AWAY, A(4), t(16)), GameProgress(1, 2, GameStatus.DONE, t(15)))
+        assert as_played(night, AWAY, 1, now=t(30), options=OPTIONS) == ((A(1), A(2)), (A(3),))
+
+    def test_as_played_before_game_2_starts_asks_whether_the_write_in_is_here_now(self) -> None:
+        """TEAM-SHORT-4: until game 2 starts, the write-in plays if checked in at the moment asked."""
+        night = arrive(self._written_in(), AWAY, A(4), t(13))
+        assert as_played(night, AWAY, 1, now=t(12), options=OPTIONS) == ((A(1), A(2)), (A(3),))
+        assert as_played(night, AWAY, 1, now=t(14), options=OPTIONS) == ((A(1), A(2)), (A(3), A(4)))
+
+    def test_as_played_of_the_team_without_a_write_in_is_its_lineup(self) -> None:
+        assert as_played(self._written_in(), HOME, 1, now=t(20), options=OPTIONS) == ((H(1), H(2)), (H(3), H(4)))
+
+    def test_as_played_of_a_round_not_declared_yet_is_none(self) -> None:
+        assert as_played(self._written_in(), AWAY, 2, now=t(20), options=OPTIONS) is None
+
+    def test_as_played_of_a_round_a_match_does_not_have_is_refused(self) -> None:
+        with refused("TEAM-LINEUP-1", "A match has rounds 1 to 4; there is no round 5."):
+            as_played(self._written_in(), AWAY, 5, now=t(20), options=OPTIONS)
+
+    def test_a_write_in_here_before_game_2_starts_is_not_left_unplayed(self) -> None:
+        """TEAM-SHORT-4, TEAM-AMB-12: A4 checks in at 20:13, game 2 not started: from then on A4 plays it."""
+        night = arrive(self._written_in(), AWAY, A(4), t(13))
+        assert unplayed_starters(night, AWAY, now=t(12), options=OPTIONS) == (A(4),)
+        assert unplayed_starters(night, AWAY, now=t(14), options=OPTIONS) == ()
 
     @staticmethod
     def _written_in() -> MatchNight:
@@ -1195,6 +1321,37 @@ def refused_exactly(rule_id: str, message: str) -> Iterator[None]:
 
 
 class TestRefusalWording:
+    def test_a_second_declaration_of_a_round(self) -> None:
+        """TEAM-LINEUP-4"""
+        with refused_exactly("TEAM-LINEUP-4", "Lineups are locked once declared."):
+            declare(through_round(1), HOME, 1, [(H(5), H(6)), (H(3), H(4))])
+
+    def test_a_round_on_one_machine_of_several(self) -> None:
+        """TEAM-MACH-1, TEAM-TV-16 (a)"""
+        with refused_exactly("TEAM-MACH-1", "Use at least 2 machines this round."):
+            declare(make_night(), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M1])
+
+    def test_a_write_in_with_more_than_one_machine(self) -> None:
+        """TEAM-SHORT-4"""
+        with refused_exactly(
+            "TEAM-SHORT-4",
+            "A missing player can be written in only by a short team, in game 2 of round 1, "
+            "when just one machine is available.",
+        ):
+            declare(make_night(away=SHORT_TRIO), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2], write_in=A(4))
+
+    def test_minimum_play_names_every_waiting_starter(self) -> None:
+        """TEAM-LINEUP-9: H5-H9 have not played (U = 5), 4 slots after round 3 (S = 4); H1-H3 played rounds 1-2
+        and H10 is a reserve."""
+        night = arrive(TestMinimumPlay._eight_starters_through_round_2(), HOME, H(9), t(25))
+        night = declare(night, AWAY, 3, singles(A(1), A(2), A(3), A(4)), [M1, M1, M2, M2])
+        with refused_exactly(
+            "TEAM-LINEUP-9",
+            "5 present starters still need to play but only 4 slots remain. "
+            "Play starters who have not played yet (H5, H6, H7, H8, H9) instead of H1, H2, H3, H10.",
+        ):
+            declare(night, HOME, 3, singles(H(1), H(2), H(3), H(10)))
+
     def test_machine_removal_and_elimination(self) -> None:
         """TEAM-MACH-3, TEAM-MACH-4"""
         with refused_exactly("TEAM-MACH-3", "Removal needs agreement of both captains and ≥2 other machines."):
