@@ -13,9 +13,11 @@ from bot.rules.field.meet import (
     check_meet_machines,
     check_new_score,
     check_official_edit,
+    check_replacement,
     correction_state,
     machines_left,
     missing_scores,
+    void_slot,
 )
 from bot.rules.field.options import FieldOptions
 from bot.rules.refusals import RuleViolation
@@ -147,3 +149,52 @@ def test_official_edit_refusal_field_score_4():
         "FIELD-SCORE-4",
         "LPL 6: every player in the group must confirm a score correction",
     )
+
+
+def test_a_replacement_already_selected_tonight_is_refused_field_amb_12():
+    """FIELD-MSEL-4 / FIELD-AMB-12: the replacement must not be one of the meet's machines already."""
+    violation = refused(check_replacement, [1, 2, 3, 4, 5], [6, 2, 3, 4, 1], NAMES)
+    assert violation.rule_id == "FIELD-AMB-12"
+    assert violation.message == (
+        "Machine 1 is already one of tonight's machines: the replacement for Machine 5 must be a machine not "
+        "selected tonight."
+    )
+
+
+def test_a_replacement_refusal_names_unnamed_machines_by_number_field_amb_12():
+    violation = refused(check_replacement, [1, 2, 3, 4, 5], [1, 5, 3, 4, 2], {})
+    assert violation.message == (
+        "5 is already one of tonight's machines: the replacement for 2 must be a machine not selected tonight."
+    )
+
+
+def test_a_machine_not_selected_tonight_may_replace_one_field_msel_4():
+    """Unchanged slots are not replacements; a new machine in a changed slot is allowed."""
+    check_replacement([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], NAMES)
+    check_replacement([1, 2, 3, 4, 5], [1, 2, 6, 4, 5], NAMES)
+
+
+def test_dropping_a_slot_is_not_a_replacement_field_msel_4():
+    """Only the slots both lists have are compared: a night cut to fewer machines changes no slot."""
+    check_replacement([1, 2, 3, 4, 5], [1, 2, 3, 4], NAMES)
+
+
+def test_voiding_a_slot_leaves_the_other_machines_field_amb_12():
+    """FIELD-AMB-12: the voided slot's machine leaves the meet; the others count, in their order."""
+    assert void_slot([1, 2, 6, 4, 5], 6, {3}, NAMES) == [1, 2, 4, 5]
+
+
+def test_no_slot_is_voided_before_a_machine_is_declared_unplayable_field_amb_12():
+    violation = refused(void_slot, [1, 2, 3, 4, 5], 3, set(), NAMES)
+    assert violation.rule_id == "FIELD-AMB-12"
+    assert violation.message == (
+        "No machine was declared unplayable tonight: only the slot of a replacement can be voided "
+        "(`/field malfunction unplayable:true`, then `/field night machines`)."
+    )
+
+
+def test_only_one_of_tonights_machines_can_be_voided_field_amb_12():
+    violation = refused(void_slot, [1, 2, 6, 4, 5], 7, {3}, NAMES)
+    assert violation.rule_id == "FIELD-AMB-12"
+    assert violation.message == "Machine 7 is not one of tonight's machines."
+    assert refused(void_slot, [1, 2, 6, 4, 5], 9, {3}, {}).message == "9 is not one of tonight's machines."

@@ -172,3 +172,12 @@ def test_the_commissioners_games_are_taken_as_named():
         commissioner_games(["Attack", "Bride"], ["Attack", "Cactus"], games=2)
     with refused_saying("LADDER-GSEL-2", "Name 2 games from tonight's working set, separated by commas."):
         commissioner_games(["Attack", "Bride"], ["Attack"], games=2)
+
+
+def test_every_commissioners_game_outside_the_working_set_is_named():
+    """LADDER-GSEL-2: the refusal lists each named game that is not working tonight, in the order named."""
+    with refused_saying(
+        "LADDER-GSEL-2",
+        "Name 3 games from tonight's working set, separated by commas; not working tonight: Dune, Cactus.",
+    ):
+        commissioner_games(["Attack", "Bride"], ["Dune", "Attack", "Cactus"], games=3)

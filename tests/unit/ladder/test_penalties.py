@@ -2,6 +2,7 @@
 
 from bot.rules.ladder.penalties import (
     ZEROED_SCORE,
+    RestartRuling,
     SlamKind,
     SlamRuling,
     TiltRemedy,
@@ -73,5 +74,7 @@ def test_a_late_claim_is_refused_saying_when_to_raise_it():
 
 def test_a_restart_for_the_wrong_number_of_players_is_recorded_only():
     """LADDER-PEN-8: no penalty for the player who started the game; the restarted game's scores are entered."""
-    restart = wrong_number_of_players()
-    assert not restart.offender_zeroed and "enter its scores" in restart.next_step
+    assert wrong_number_of_players() == RestartRuling(
+        offender_zeroed=False,
+        next_step="Record only: the game restarts with every player and no one is penalized; enter its scores.",
+    )

@@ -68,6 +68,12 @@ def test_the_textbook_spearman_agrees_without_ties_and_not_with_them():
         spearman_textbook([1], [1])
 
 
+def test_the_textbook_spearman_of_two_values_is_one_or_minus_one():
+    """Two values are the fewest it takes: Σd² is 0 in the same order, 2 reversed, so 1 − 6·2 / (2·3) = −1."""
+    assert spearman_textbook([1, 2], [5, 9]) == pytest.approx(1.0)
+    assert spearman_textbook([1, 2], [9, 5]) == pytest.approx(-1.0)
+
+
 def test_a_two_player_game_rates_both_and_each_game_counts():
     book: RatingBook[str] = RatingBook()
     book.play(Game.from_scores({"a": 200, "b": 100}))

@@ -77,3 +77,19 @@ def test_a_score_of_zero_counts_as_one():
     one.add([{"p": 1, "mid": 10, "high": 100}])
     assert zero.skill("p") == pytest.approx(one.skill("p"))
     assert one.skill("p") == pytest.approx(-one.skill("high"))
+
+
+def test_a_noisier_margin_pulls_the_skill_less():
+    """With noise 4 a first meet's margin of log 10 counts prior / (prior + 4) of itself."""
+    book: MarginFilter[str] = MarginFilter(noise=4.0)
+    book.add([{"a": 1000, "b": 100, "c": 10}])
+    prior = PRIOR_VARIANCE + DRIFT
+    assert book.skill("a") == pytest.approx(math.log(10) * prior / (prior + 4.0))
+
+
+def test_a_short_machine_does_not_hide_the_meets_other_machines():
+    after_short: MarginFilter[str] = MarginFilter()
+    after_short.add([{"a": 100, "b": 10}, {"a": 1000, "b": 100, "c": 10}])
+    prior = PRIOR_VARIANCE + DRIFT
+    assert after_short.skill("a") == pytest.approx(math.log(10) * prior / (prior + NOISE))
+    assert after_short.skill("b") == pytest.approx(0.0)
