@@ -54,8 +54,11 @@ def check_pick(
 
 def _ranked_games(picks: Sequence[Pick]) -> list[str]:
     """LADDER-AMB-14: picked games by votes, then by the earliest pick (picks are worst-placed first)."""
-    votes = Counter(p.game for p in picks)  # keyed in first-pick order, which the stable sort keeps among ties
-    return sorted(votes, key=lambda game: -votes[game])
+    votes = Counter(p.game for p in picks)
+    first_pick: dict[str, int] = {}
+    for index, pick in enumerate(picks):
+        first_pick.setdefault(pick.game, index)
+    return sorted(votes, key=lambda game: (-votes[game], first_pick[game]))
 
 
 def select_games(working: Sequence[str], picks: Sequence[Pick], pickers: int, games: int) -> list[str]:
