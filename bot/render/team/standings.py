@@ -81,12 +81,16 @@ def tie_notes(view: StandingsView) -> list[str]:
         for group in table.level_after_every_step:
             names = and_list(sorted(table.teams[team].name for team in group))
             on = table.tiebreaker_dates.get(group)
-            then = (
-                (f"A tie-breaker match is due on {on:%a %Y-%m-%d}" if on else "A tie-breaker match is due")
-                + "; a commissioner schedules it with `/schedule tiebreaker`."
-                if view.season_complete
-                else "If the season ends like this, a tie-breaker match decides it."
-            )
+            scheduled = table.scheduled_tiebreakers.get(group)
+            if scheduled is not None:
+                venue = f" at {scheduled.venue.name}" if scheduled.venue else ""
+                then = f"Their tie-breaker match is on {scheduled.match.play_on:%a %Y-%m-%d}{venue}."
+            elif view.season_complete:
+                then = (
+                    f"A tie-breaker match is due on {on:%a %Y-%m-%d}" if on else "A tie-breaker match is due"
+                ) + "; a commissioner schedules it with `/schedule tiebreaker`."
+            else:
+                then = "If the season ends like this, a tie-breaker match decides it."
             notes.append(f"{table.name}: {names} are level after every tie-break step. {then}")
     return notes
 

@@ -49,6 +49,8 @@ class ConferenceTable:
     level_after_every_step: list[frozenset[int]]  # ties touching the playoff places (TEAM-STAND-2)
     # When each of those ties' tie-breaker match is played (TEAM-STAND-2), once the regular season has a last match
     tiebreaker_dates: dict[frozenset[int], date] = field(default_factory=dict)
+    # Those ties whose match `/schedule tiebreaker` has already put on the schedule
+    scheduled_tiebreakers: dict[frozenset[int], ScheduledLine] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,14 @@ class SeasonResults:
         rows = rules.standings(teams, self.results)
         played = [row for row in rows if row.played]
         due = rules.ties_needing_tiebreaker_match(played, playoff_teams=options.playoff_teams)
-        return ConferenceTable(conference, rows, teams, due, self._tiebreaker_dates(due, rows, teams, postseason_on))
+        scheduled = {
+            group: line
+            for line in self.lines
+            if line.match.kind is MatchKind.TIEBREAKER_MATCH
+            and (group := frozenset({line.match.home_team_id, line.match.away_team_id})) in due
+        }
+        dates = self._tiebreaker_dates(due, rows, teams, postseason_on)
+        return ConferenceTable(conference, rows, teams, due, dates, scheduled)
 
     def _tiebreaker_dates(
         self,

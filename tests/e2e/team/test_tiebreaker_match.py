@@ -128,6 +128,9 @@ async def test_without_a_bye_week_the_tie_breaker_match_is_two_nights_later_team
     assert venue is not None and venue.name == "Ace Arcade"
     [created] = [e for e in await league.audit() if e.entity == "match" and e.command == "/schedule tiebreaker"]
     assert created.reason == "Coin toss won by Hurry Ups, HOME (the commissioner recorded the toss)."
+    notes = standings_field(await league.run("/standings", as_member="fk3"), "⚖️ Tie-breaker match (TEAM-STAND-2)")
+    [gobble_holes] = [line for line in notes.splitlines() if "Gobble Holes and Hurry Ups" in line]
+    assert gobble_holes.endswith("Their tie-breaker match is on Wed 2027-03-10 at Ace Arcade."), notes
     shown = await league.run('/schedule show team:"Hurry Ups"', as_member="fk3")
     assert "Gobble Holes at Hurry Ups · Ace Arcade ⚖️ tie-breaker match" in shown.text(), shown.text()
     await refused(
