@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -84,7 +85,7 @@ class Scoreboard:
     def game(self, ref: GameRef) -> BoardGame:
         return _found(self.games, self.night, ref)
 
-    @property
+    @cached_property
     def ready_to_sign(self) -> bool:
         """Everything but the captains' signatures is in (TEAM-MATCH-2/3/4): no dispute open, every entered score
         confirmed, and nothing else missing once both have signed. Games a walkout closed need no scores
@@ -93,7 +94,7 @@ class Scoreboard:
             return False
         return not self._result_signed_by(frozenset(Side)).missing
 
-    @property
+    @cached_property
     def unsigned(self) -> tuple[Side, ...]:
         """The sides whose signature the result still waits for, AWAY first: not a team that forfeited or left."""
         return tuple(
