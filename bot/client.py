@@ -58,9 +58,8 @@ def _freeze_long_lived(stage: str) -> None:
     """Objects that live as long as the process, left to the collector, are walked again by every full collection,
     with every command waiting (the slowest replies). Frozen, a collection walks only what commands create. Two
     stages: at start-up the modules, models and commands (~140,000 objects; full collections took 35-70 ms), and
-    at the first READY the guilds, members and channels the gateway sent (full collections during a league night
-    took 8-15 ms; 2-3 ms once frozen). Once per process, as a test session starts many bots: freezing each would
-    keep every stopped bot's cycles for good."""
+    at the first READY the guilds, channels and roles the gateway sent. Once per process, as a test session starts
+    many bots: freezing each would keep every stopped bot's cycles for good."""
     if stage not in _frozen_stages:
         gc.collect()
         gc.freeze()
