@@ -23,8 +23,8 @@ Call = Callable[[], Awaitable[InteractionResult]]
 @contextlib.contextmanager
 def _instrument_never_collecting() -> Iterator[None]:
     """The load generator's own garbage collector off while it times the bot. This process holds the emulator's
-    whole guild and its messages (300,000 objects and more): a full collection here stalls the emulator for
-    70-120 ms, and every interaction in flight would be timed that much slower, a pause of the instrument, not of
+    whole guild and its messages (230,000-340,000 objects): a full collection here stalled the emulator for
+    64-120 ms, and every interaction in flight would be timed that much slower, a pause of the instrument, not of
     the bot, which Discord's servers do not have. Seeded state is frozen out of later collections, and the
     garbage of the timed window collected after it."""
     gc.collect()
