@@ -22,6 +22,9 @@ from bot.settings import load_settings
 from storage.db import Database
 from storage.models import AuditEntry
 
+# The smallest league a test needs: a team league with its commissioner role, created by the server owner.
+CREATE_TEAM_LEAGUE = '/league create name:"Tuesday Night" format:team commissioner_role:@Commissioner'
+
 
 @functools.cache
 def league_tables() -> tuple[Table, ...]:

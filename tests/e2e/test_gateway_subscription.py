@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 
 from storage.db import Database
-from tests.e2e.harness import running_bot
-
-CREATE = '/league create name:"Tuesday Night" format:team commissioner_role:@Commissioner'
+from tests.e2e.harness import CREATE_TEAM_LEAGUE, running_bot
 
 
 async def test_the_bots_public_replies_do_not_come_back_to_it_as_message_events(sqlite_db: Database) -> None:
     async with running_bot(sqlite_db) as league:
-        created = await league.run(CREATE, as_member="owner")
+        created = await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
         assert not created.ephemeral  # a message everyone sees: Discord announces it to sessions asking for it
         sessions = list(league.emulator.gateway.sessions.values())
         assert sessions

@@ -15,9 +15,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot import interactions
 from storage.db import Database
 from tests.conftest import fresh_sqlite
-from tests.e2e.harness import RunningBot, running_bot
+from tests.e2e.harness import CREATE_TEAM_LEAGUE, RunningBot, running_bot
 
-CREATE = '/league create name:"Tuesday Night" format:team commissioner_role:@Commissioner'
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -67,7 +66,7 @@ async def test_counters_move_with_commands_posts_and_the_scheduler(
     league: RunningBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = await scrape(league)
-    await league.run(CREATE, as_member="owner")
+    await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
     refused = await league.run("/team create name:Owls", as_member="carol")
     assert refused.content.startswith("⛔")
 
@@ -106,7 +105,7 @@ async def test_counters_move_with_commands_posts_and_the_scheduler(
 
 
 async def test_a_post_that_cannot_be_sent_counts_as_failed(league: RunningBot) -> None:
-    await league.run(CREATE, as_member="owner")
+    await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
     await league.run("/player register member:@bob", as_member="alice")
     await league.run("/posts channels commissioners:#commissioners", as_member="alice")
     guild = league.emulator.guild

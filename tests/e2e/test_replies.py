@@ -10,9 +10,7 @@ import pytest
 from bot.interactions import DEFER_AFTER
 from storage.db import Database
 from storage.models import Venue
-from tests.e2e.harness import running_bot
-
-CREATE = '/league create name:"Tuesday Night" format:team commissioner_role:@Commissioner'
+from tests.e2e.harness import CREATE_TEAM_LEAGUE, running_bot
 
 
 @pytest.fixture
@@ -22,7 +20,7 @@ def sqlite(sqlite_db: Database) -> Database:
 
 async def test_slow_work_is_deferred_then_answered(sqlite: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running_bot(sqlite) as league:
-        await league.run(CREATE, as_member="owner")
+        await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
         real_add_venue = league.bot.services.venues.add_venue
 
         async def slow_add_venue(*args: object, **kwargs: object) -> Venue:
@@ -40,7 +38,7 @@ async def test_slow_refusal_after_a_public_defer_stays_private(
     sqlite: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_bot(sqlite) as league:
-        await league.run(CREATE, as_member="owner")
+        await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
         real_create = league.bot.services.leagues.create
 
         async def slow_create(*args: object, **kwargs: object) -> object:
@@ -60,7 +58,7 @@ async def test_unexpected_error_shows_an_id_not_a_traceback(
     sqlite: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with running_bot(sqlite) as league:
-        await league.run(CREATE, as_member="owner")
+        await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
 
         async def broken(*args: object, **kwargs: object) -> None:
             raise RuntimeError("database on fire")
@@ -78,7 +76,7 @@ async def test_unexpected_error_shows_an_id_not_a_traceback(
 async def test_restart_keeps_data_and_skips_an_unchanged_sync(sqlite: Database) -> None:
     async with running_bot(sqlite) as league:
         emulator = league.emulator
-        await league.run(CREATE, as_member="owner")
+        await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
         syncs_before = emulator.command_syncs
         async with running_bot(sqlite, emulator, sync=False) as restarted:
             assert emulator.command_syncs == syncs_before  # hash unchanged: no PUT
