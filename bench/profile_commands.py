@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from typing import Any
@@ -27,7 +28,7 @@ from tests.e2e.harness import running_bot
 SAMPLES = 60
 
 
-async def main(format_name: str, kinds: list[str], *, statements: bool) -> None:
+async def main(format_name: str, kinds: list[str], *, statements: bool, plain: bool = False) -> None:
     fmt = next(f for f in FORMATS if f.name == format_name)
     async with scratch_database("sqlite") as (db, _):
         emulator = TimedEmulator()
@@ -44,14 +45,15 @@ async def main(format_name: str, kinds: list[str], *, statements: bool) -> None:
                         continue
                     profiler = Profiler(async_mode="disabled", interval=0.0005)
                     began, cpu_began = time.perf_counter(), time.process_time()
-                    with profiler:
+                    with contextlib.nullcontext() if plain else profiler:
                         timed = await measure(emulator, kind, calls, concurrency=1)
                     took, cpu = time.perf_counter() - began, time.process_time() - cpu_began
                     print(
                         f"{kind}: {timed.count} in {took:.2f} s, reply p50 {timed.ms('reply', 50)} ms, "
                         f"CPU {cpu * 1000 / timed.count:.1f} ms per command"
                     )
-                    print(profiler.output_text(show_all=False))
+                    if not plain:
+                        print(profiler.output_text(show_all=False))
         finally:
             await emulator.stop()
 
@@ -76,6 +78,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.profile_commands", description=__doc__)
     parser.add_argument("--format", default="team", choices=[f.name for f in FORMATS])
     parser.add_argument("--statements", action="store_true", help="count SQL statements instead of profiling")
+    parser.add_argument("--plain", action="store_true", help="time the commands without profiling them")
     parser.add_argument("kinds", nargs="*")
     args = parser.parse_args()
-    asyncio.run(main(args.format, args.kinds, statements=args.statements))
+    asyncio.run(main(args.format, args.kinds, statements=args.statements, plain=args.plain))

@@ -255,7 +255,12 @@ class RosterEntry(SQLModel, table=True):
     ifpa_rank: int | None = None  # the rank the TEAM-ROSTER-5 check used when this entry began
 
     def applies_on(self, day: date) -> bool:
-        return self.starts_on is not None and self.starts_on <= day and (self.ends_on is None or day < self.ends_on)
+        return roster_entry_applies(self.starts_on, self.ends_on, day)
+
+
+def roster_entry_applies(starts_on: date | None, ends_on: date | None, day: date) -> bool:
+    """Whether a roster entry running from `starts_on` until `ends_on` (exclusive) is in force on `day`."""
+    return starts_on is not None and starts_on <= day and (ends_on is None or day < ends_on)
 
 
 class AuditEntry(SQLModel, table=True):

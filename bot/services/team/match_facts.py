@@ -40,7 +40,7 @@ from storage.matches import (
     MatchWalkout,
     TiebreakerGame,
 )
-from storage.models import League, Machine, Player, RosterEntry, Team
+from storage.models import League, Machine, Player, RosterEntry, Team, roster_entry_applies
 from storage.results import BASIS_LENGTH, RESULT_TABLES, MatchFinalResult
 
 YIELD_EVERY = 10  # matches scored between two turns of the event loop
@@ -70,22 +70,22 @@ class MatchContext:
 
 
 async def rosters(session: AsyncSession, context: MatchContext) -> dict[Side, tuple[attendance.RosterEntry, ...]]:
-    """Each side's roster in force on the match date (TEAM-ROSTER-4)."""
-    rows = (
-        await session.exec(
-            select(RosterEntry, Player)
-            .join(Player, Player.id == RosterEntry.player_id)  # type: ignore[arg-type]
-            .where(
-                col(RosterEntry.team_id).in_([team.id for team in context.teams.values()]),
-                RosterEntry.season_id == context.match.season_id,
-            )
+    """Each side's roster in force on the match date (TEAM-ROSTER-4). Plain columns, not model instances: every
+    match-night command reads two teams' rosters, and building their objects cost more than the query."""
+    entry, player = RosterEntry.__table__.c, Player.__table__.c  # type: ignore[attr-defined]
+    query = (
+        sa.select(entry.team_id, entry.player_id, entry.role, entry.starts_on, entry.ends_on, player.display_name)
+        .join_from(RosterEntry, Player, player.id == entry.player_id)
+        .where(
+            entry.team_id.in_([team.id for team in context.teams.values()]), entry.season_id == context.match.season_id
         )
-    ).all()
+    )
+    day = context.match.play_on
     by_side: dict[Side, list[attendance.RosterEntry]] = {Side.HOME: [], Side.AWAY: []}
-    for entry, player in rows:
-        side = context.side_of_team(entry.team_id)
-        if side is not None and entry.applies_on(context.match.play_on):
-            by_side[side].append(attendance.RosterEntry(player.id or 0, player.display_name, Role(entry.role)))
+    for row in (await session.exec(query)).all():  # type: ignore[call-overload]
+        side = context.side_of_team(row.team_id)
+        if side is not None and roster_entry_applies(row.starts_on, row.ends_on, day):
+            by_side[side].append(attendance.RosterEntry(row.player_id, row.display_name, Role(row.role)))
     return {side: tuple(entries) for side, entries in by_side.items()}
 
 
@@ -150,21 +150,27 @@ async def facts_version(session: AsyncSession, match_id: int) -> int:
     return (await session.exec(select(Match.facts_version).where(Match.id == match_id))).one()
 
 
+# Tables of a match's night that stay empty on most nights: one probe instead of a read of each.
+RARE_NIGHT_TABLES: tuple[type[SQLModel], ...] = (MatchMachineOut, LineupReplacement, MatchGameStart)
+
+
 async def night(
     session: AsyncSession,
     context: MatchContext,
     match_rosters: dict[Side, tuple[attendance.RosterEntry, ...]] | None = None,
 ) -> lineup.MatchNight:
     """The state the lineup rules check a declaration against; `match_rosters` if the caller read them."""
+    match = context.match
+    rare = await tables_with_rows(session, match.id or 0, RARE_NIGHT_TABLES)
     return lineup.MatchNight(
         team_names={side: team.name for side, team in context.teams.items()},
         rosters=match_rosters or await rosters(session, context),
-        visits=await visits(session, context.match),
-        machines=await machines(session, context.match),
-        removed=await machines_out(session, context.match),
-        declarations=await declarations(session, context.match),
-        replacements=await replacements(session, context.match),
-        progress=await progress(session, context.match),
+        visits=await visits(session, match),
+        machines=await machines(session, match),
+        removed=await machines_out(session, match) if MatchMachineOut in rare else frozenset(),
+        declarations=await declarations(session, match),
+        replacements=await replacements(session, match) if LineupReplacement in rare else (),
+        progress=await progress(session, match) if MatchGameStart in rare else (),
     )
 
 

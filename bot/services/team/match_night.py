@@ -518,8 +518,7 @@ class MatchNightService:
             for row in rows:
                 audit.created(session, actor, row, at=now)
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            written = await match_facts.facts_version(session, match_id)
-        return await self.current_board(context, night_as_of=(night, written))
+            return await _board_as_written(session, context, night, now)
 
     async def correct_scores(
         self, actor: Actor, game: GameRef, typed: dict[Side, list[str]], photo: Photo | None = None
@@ -544,8 +543,7 @@ class MatchNightService:
                     session.add(row)
                     audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            written = await match_facts.facts_version(session, game.match_id)
-        return await self.current_board(context, night_as_of=(night, written))
+            return await _board_as_written(session, context, night, now)
 
     async def undo_scores(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
         """The captain who entered a game's scores takes them back before they are confirmed."""
@@ -563,7 +561,7 @@ class MatchNightService:
             if all(row.confirmed_at is None for row in played.scores):  # a replay's: the tied game's stay
                 reason = "taken back before confirmation"
                 await drop_photo(session, actor, GamePhoto, _photo_key(game), now, reason=reason)
-        return await self.current_board(context)
+            return await _board_as_written(session, context, night, now)
 
     async def _void_replays(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
         for row in await self._game_scores(session, game):
@@ -583,7 +581,7 @@ class MatchNightService:
             await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
-            acting = await acting_in(session, actor, context)
+            acting, night = await _acting_and_night(session, actor, context)
             live = [r for r in await self._game_scores(session, game) if r.status is not ScoreStatus.VOID]
             if not live:
                 raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
@@ -600,7 +598,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-        return await self.current_board(context)
+            return await _board_as_written(session, context, night, now)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -637,23 +635,11 @@ class MatchNightService:
                 audit.created(session, actor, row, at=now)
             return await scoreboard.build(session, context, self.clock.now())
 
-    async def current_board(
-        self, context: MatchContext, *, night_as_of: tuple[lineup.MatchNight, int] | None = None
-    ) -> scoreboard.Scoreboard:
-        """The match's scoreboard as committed. Match-night commands return the match rather than its board:
-        the publisher builds the board after the reply, once for any number of changes made meanwhile, and
-        outside the write transaction, which would otherwise hold SQLite's one writer twice as long.
-        `night_as_of`: the night a score command read in its transaction, and the match's version when it
-        committed. A score changes no part of the night but its games in progress (read again), so while nothing
-        else has changed the match since (a lineup declared meanwhile would), the board is built from that night."""
+    async def current_board(self, context: MatchContext) -> scoreboard.Scoreboard:
+        """The match's scoreboard as committed. Most match-night commands return the match rather than its board:
+        the publisher builds the board after the reply, once for any number of changes made meanwhile."""
         async with self.db.reading() as session:
-            night = None
-            if night_as_of is not None:
-                read, written = night_as_of
-                if await match_facts.facts_version(session, context.match.id or 0) == written:
-                    # Games in progress follow the scores and `/match start`, which bumps no version: read again.
-                    night = replace(read, progress=await match_facts.progress(session, context.match))
-            return await scoreboard.build(session, context, self.clock.now(), night=night)
+            return await scoreboard.build(session, context, self.clock.now())
 
     async def board(self, actor: Actor, league_name: str | None, match_id: int) -> scoreboard.Scoreboard:
         async with self.db.reading() as session:
@@ -748,6 +734,19 @@ async def _finished_games_done(
     kept = tuple(p for p in night.progress if (p.round_index, p.game_number) not in done)
     finished = tuple(lineup.GameProgress(r, g, lineup.GameStatus.DONE) for r, g in sorted(done))
     return replace(night, progress=kept + finished)
+
+
+async def _board_as_written(
+    session: AsyncSession, context: MatchContext, night: lineup.MatchNight, now: datetime
+) -> scoreboard.Scoreboard:
+    """The board a score command returns, built in its transaction from the night it read there: the command
+    holds the match (`lock_match`, or SQLite's one writer), so nothing else changes it before the commit, and
+    the board is the one committed without a second read of the night. Only games in progress follow the
+    scores just written (TEAM-MACH-2)."""
+    await session.flush()
+    if night.progress:  # no game started: none can start while the match is held
+        night = replace(night, progress=await match_facts.progress(session, context.match))
+    return await scoreboard.build(session, context, now, night=night)
 
 
 async def _acting_and_night(

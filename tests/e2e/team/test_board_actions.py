@@ -3,16 +3,17 @@ game, the tied game's replay, a board that says who won and who acts next, and p
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import pytest
 from sqlmodel import select
 
 from bot.clock import ManualClock
 from bot.local.emulator import InteractionResult, Output
 from bot.rules.team.model import ScoreStatus, Side
-from bot.services.actor import Actor
-from bot.services.team.match_facts import MatchContext
 from bot.services.team.scoreboard import Scoreboard
+from cogs.team import views
 from storage.matches import GameScore
 from storage.models import AuditEntry
 from tests.e2e.harness import running_bot
@@ -279,24 +280,31 @@ async def test_one_players_replay_is_undone_rather_than_edited(night: Night) -> 
     assert await match_points(night) == {Side.HOME: 2, Side.AWAY: 0}  # the first scores stand again
 
 
-async def test_a_check_in_landing_while_a_score_is_entered_is_on_the_board_that_score_returns(night: Night) -> None:
-    """TEAM-SCHED-2: a score command builds its board from the night its transaction read only while nothing else
-    has changed the match since; a teammate who checks in between the score's commit and its board is on it."""
+async def test_a_check_in_racing_a_score_entry_is_on_the_last_board_sent(
+    night: Night, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TEAM-SCHED-2: a score entry builds the board it publishes inside its own transaction, holding the match; a
+    teammate who checks in at the same moment waits for it, or it for them, and the last board sent shows both."""
     await declare_round_one(night)
-    service = night.league.bot.services.match_night
-    late = night.league.emulator.member("h5")
-    as_late = Actor(night.league.emulator.guild.id, late.id, late.display_name, frozenset(), False, "/checkin")
-    build_board = service.current_board
-    boards: list[Scoreboard] = []
+    sent: list[Scoreboard] = []
+    send = views._send_scoreboard
 
-    async def check_in_first(context: MatchContext, **reused: Any) -> Scoreboard:
-        await service.check_in(as_late, None, night.match_id, None)
-        boards.append(await build_board(context, **reused))
-        return boards[-1]
+    async def recording(bot: Any, channel: object, board: Scoreboard) -> None:
+        sent.append(board)
+        await send(bot, channel, board)
 
-    service.current_board = check_in_first  # type: ignore[method-assign]
-    entered = await enter_from_board(night, 1, 1, {"home1": "1", "home2": "2", "away1": "3", "away2": "4"}, "h1")
-    assert "R1 G1" in entered.text() or "Round 1 game 1" in entered.text(), entered.text()
-    (board,) = boards
-    present = {board.names[visit.player_id] for visit in board.night.visits}
-    assert late.display_name in present, present
+    monkeypatch.setattr(views, "_send_scoreboard", recording)
+    board = await scoreboard(night)
+    form = await night.league.emulator.click(board, f"score:enter:{night.match_id}:1:1", as_member="h1")
+    assert form.modal is not None, form.text()
+    values = {"home1": "1", "home2": "2", "away1": "3", "away2": "4"}
+    entered, checked_in = await asyncio.gather(
+        night.league.emulator.submit_modal(form, values, as_member="h1"), night.run("/checkin match:MATCH", "h5")
+    )
+    assert "Round 1 game 1" in entered.text() or "R1 G1" in entered.text(), entered.text()
+    assert not checked_in.startswith("⛔"), checked_in
+    await night.league.scoreboards_published()
+    last = sent[-1]
+    late = night.league.emulator.member("h5").display_name
+    assert late in {last.names[visit.player_id] for visit in last.night.visits}
+    assert {row.score for row in last.scores if (row.round_index, row.game_number) == (1, 1)} == {1, 2, 3, 4}
