@@ -128,10 +128,11 @@ class FieldBoardService:
         now = self.clock.now()
         async with self.db.writing() as session:
             found = await _load(session, actor.guild_id, ids, now)
-            checked = await _board(session, found, shown=False)
+            scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
+            checked = await _board(session, found, shown=False, scored=scored)
             confirmable(checked, game, actor.user_id, official=_official(actor, found))
-            await confirm_rows(session, actor, await _rows(session, found, game), now)
-            return await _board(session, found)
+            await confirm_rows(session, actor, scored.get(game, []), now)  # the rows the board shows, confirmed
+            return await _board(session, found, scored=scored)
 
     async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         """Take back the machine's unconfirmed scores this player entered for the group."""
@@ -278,10 +279,12 @@ async def _board(
     *,
     shown: bool = True,
     machines: dict[MachineId, MachineResult] | None = None,
+    scored: dict[int, list[FieldScore]] | None = None,
 ) -> GroupBoard:
     """The group's board on `found`'s facts as read (a caller that wrote scores passes them read again); a board
     only checked, never shown (`shown=False`), skips the photos (one more read) and the field's ties. `machines`:
-    the machines' results on those facts, if the caller ranked them already (an entry does, for its tie notice)."""
+    the machines' results on those facts, if the caller ranked them already (an entry does, for its tie notice);
+    `scored`: the group's rows on tonight's machines (`_rows_by_machine`), if the caller read them."""
     season = found.season
     if shown and machines is None:
         machines = season.machine_results(season.open_night())
@@ -296,7 +299,8 @@ async def _board(
     )
     kept = by_key((await session.exec(photo_query)).all() if shown else (), "machine_id")
     games = []
-    scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
+    if scored is None:
+        scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
     # FIELD-GROUP-3: the order is the group's choice; the board suggests a rotation over the machines
     orders = group_rules.suggested_orders(tuple(found.players), found.night.machine_ids)
     for machine_id in found.night.machine_ids:

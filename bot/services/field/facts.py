@@ -369,6 +369,16 @@ async def with_fresh_scores(session: AsyncSession, season: SeasonFacts) -> Seaso
     return replace(season, nights=nights)
 
 
+def with_scores_added(season: SeasonFacts, rows: Sequence[FieldScore]) -> SeasonFacts:
+    """The same facts with scores just inserted added to their nights: what `with_fresh_scores` would read while
+    the command holds the writer, without reading the night's scores again."""
+    added = _grouped(
+        ScoreFact(r.id or 0, r.night_id, r.player_id, r.machine_id, r.attempt, r.score, r.entered_at) for r in rows
+    )
+    nights = [replace(f, scores=[*f.scores, *added.get(f.night.id or 0, [])]) for f in season.nights]
+    return replace(season, nights=nights)
+
+
 async def _season_nights(session: AsyncSession, context: FieldContext) -> list[FieldNight]:
     query = select(FieldNight).where(FieldNight.season_id == context.season.id).order_by(col(FieldNight.week))
     return list((await session.exec(query)).all())

@@ -39,7 +39,7 @@ from bot.services.field.facts import (
     load_night,
     load_season,
     load_tonight,
-    with_fresh_scores,
+    with_scores_added,
 )
 from bot.services.field.facts import players_key as key_of
 from bot.services.field.penalties import PenaltyAsk, ruling
@@ -403,7 +403,7 @@ class FieldNightService:
         if photo is not None and group is not None:
             key = {"night_id": facts.night.id or 0, "group_number": group, "machine_id": machine_id}
             await keep_photo(session, actor, FieldGamePhoto, key, photo, now)
-        season = await with_fresh_scores(session, season)  # only the night's scores changed here
+        season = with_scores_added(season, inserted)  # only the night's scores changed here
         result = season.night_result(season.open_night())
         await note_ties(session, actor, season, result, machine_id, now)
         return ScoreEntered(NightView(season, result), machine, stored, replay, group)
