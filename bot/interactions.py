@@ -33,6 +33,8 @@ DEFER_AFTER = 1.0  # seconds after Discord created the interaction; leaves room 
 # together queue behind each other on the event loop, and the last would miss the 3 s.
 BUSY = 8
 _in_flight: set[asyncio.Future[Reply | None]] = set()
+_answering = 0  # `answer` calls not finished: their work or their reply still to send
+_waiting_for_quiet: list[asyncio.Future[None]] = []  # `quiet` callers, woken when `_answering` reaches 0
 DEFERRED_EPHEMERAL = "pinleague.deferred_ephemeral"  # key in Interaction.extras
 
 
@@ -59,6 +61,11 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
 
     A second delivery of the same interaction (a replay, or another process of the bot) does nothing. The
     claim that decides it runs inside the deferral window, so a busy database cannot make us miss the 3 s."""
+    with _counted_as_answering():
+        await _answer(interaction, work, ephemeral=ephemeral)
+
+
+async def _answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
     claims: InteractionClaims | None = getattr(interaction.client, "claims", None)
 
     async def first_delivery_work() -> Reply | None:
@@ -95,6 +102,35 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
         )
     if metrics is not None:
         metrics.answered(interaction, deferred=not done)
+
+
+@contextmanager
+def _counted_as_answering() -> Iterator[None]:
+    global _answering
+    _answering += 1
+    try:
+        yield
+    finally:
+        _answering -= 1
+        if not _answering:
+            for waiter in _waiting_for_quiet:
+                if not waiter.done() and not waiter.get_loop().is_closed():
+                    waiter.set_result(None)
+            _waiting_for_quiet.clear()
+
+
+async def quiet(within: float) -> None:
+    """Until no answer is being worked on or sent, or `within` seconds have passed: background work no member is
+    waiting for (a board edit, a notice) lets the replies members wait for go first. Under a steady stream of
+    commands there may be no gap, so the wait is bounded."""
+    if not _answering:
+        return
+    waiter = asyncio.get_running_loop().create_future()
+    _waiting_for_quiet.append(waiter)
+    try:
+        await asyncio.wait_for(waiter, within)
+    except TimeoutError:
+        _waiting_for_quiet.remove(waiter)
 
 
 async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, deferred_ephemeral: bool) -> None:

@@ -20,6 +20,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.interactions import quiet
 from bot.render.posts import Outgoing, render_post
 from bot.rules import posts as rules
 from bot.services.notices import KIND as NOTICE
@@ -35,6 +36,7 @@ CATCH_UP_EVERY = 60  # seconds
 MISFIRE_GRACE = 15 * 60  # seconds the catch-up job may start late (a busy loop, a suspended laptop)
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 REFUSED = "post_refused"  # the notice telling the commissioners, once per post, that Discord refused it
+NOTICES_WAIT_FOR_REPLIES = 0.25  # seconds a look for notices lets the replies being worked on go first
 
 
 class PostScheduler:
@@ -108,9 +110,13 @@ class PostScheduler:
     async def send_notices(self) -> int:
         """Right after a command: the notices it caused, without waiting for the next tick. Only a command that
         committed a change can have caused one: after reads (most commands) there is nothing to look for.
-        Other processes' notices come with the tick."""
+        Other processes' notices come with the tick. The members waiting for replies go first; one look then
+        covers every command that committed meanwhile."""
+        if self.service.db.commits == self._notices_seen_at:
+            return 0
+        await quiet(NOTICES_WAIT_FOR_REPLIES)
         commits = self.service.db.commits
-        if commits == self._notices_seen_at:
+        if commits == self._notices_seen_at:  # another command's look, after this one's commit, found them
             return 0
         self._notices_seen_at = commits  # read before looking: a commit made meanwhile is looked for next time
         async with self._ticking:

@@ -2,7 +2,8 @@
 
 Discord (and discord.py) sends edits in one channel one at a time, and a league night's matches share a
 channel: a command that edited its match's scoreboard before replying waited behind every other match's
-edit. Commands now reply first and hand the board here. Each match has at most one publish in flight; boards
+edit. Commands now reply first and hand the board here, where it waits (briefly) for the replies being worked
+on: a member waits for their reply, not for a board. Each match has at most one publish in flight; boards
 that arrive meanwhile replace each other, so only the newest is sent next (the ones it superseded would be
 overwritten at once anyway). A publish builds its board when it runs (see `cogs.team.views.publish_scoreboard`), so
 the coalescing adapts to load: at a quiet moment every change is shown at once; when changes come faster
@@ -17,11 +18,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.interactions import hold_interaction
+from bot.interactions import hold_interaction, quiet
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[], Awaitable[None]]
+REPLIES_FIRST_FOR = 0.25  # seconds a publish waits for the replies being worked on before it goes anyway
 BoardKey = int | str  # a match's id, or a group board's name ("ladder group 4"): one publish in flight per key
 
 
@@ -42,8 +44,9 @@ class ScoreboardPublisher:
 
     async def _drain(self, match_id: BoardKey) -> None:
         try:
-            while (newest := self._newest.pop(match_id, None)) is not None:
-                publish, covered = newest
+            while match_id in self._newest:
+                await quiet(REPLIES_FIRST_FOR)  # boards submitted meanwhile replace this one: one send covers them
+                publish, covered = self._newest.pop(match_id)
                 try:
                     await publish()
                 except Exception:
