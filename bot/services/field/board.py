@@ -26,10 +26,10 @@ from bot.services.field.facts import (
     NightResult,
     SeasonFacts,
     field_context,
-    load_tonight,
     with_fresh_scores,
 )
 from bot.services.field.nights import FieldNightService, ScoreEntered, note_ties
+from bot.services.field.tonight import TonightFacts
 from bot.services.group_boards import (
     BoardGame,
     Entered,
@@ -69,7 +69,7 @@ class FieldBoardService:
     async def board(self, ids: tuple[int, ...]) -> GroupBoard:
         """The board as it stands, for the publisher (no actor: it only reads what the group's players see)."""
         async with self.db.reading() as session:
-            return await _board(session, await _load(session, None, ids, self.clock.now()))
+            return await _board(session, await _load(session, self.nights.tonight, None, ids, self.clock.now()))
 
     async def entered_board(self, entered: ScoreEntered) -> GroupBoard:
         """The board of the group a command's scores went to (`/field score`, `/field game`), on tonight's facts
@@ -84,7 +84,7 @@ class FieldBoardService:
         """The form: one field per player of the group still without a score on the machine, or, to fix, every
         player's stored score."""
         async with self.db.reading() as session:
-            found = await _load(session, actor.guild_id, ids, self.clock.now())
+            found = await _load(session, self.nights.tonight, actor.guild_id, ids, self.clock.now())
             official = _official(actor, found)
             board = await _board(session, found, shown=False)
             _check_official_edit(board, game, official=official, correcting=correcting)
@@ -107,7 +107,7 @@ class FieldBoardService:
         photo = check_photo(photo) if photo else None
         now = self.clock.now()
         async with self.db.writing() as session:  # checked, stored and shown in one transaction: tonight read once
-            found = await _load(session, actor.guild_id, ids, now)
+            found = await _load(session, self.nights.tonight, actor.guild_id, ids, now)
             official = _official(actor, found)
             checked = await _board(session, found, shown=False)
             _check_official_edit(checked, game, official=official, correcting=correcting)
@@ -120,6 +120,8 @@ class FieldBoardService:
                 stored = await self.nights.store_scores(session, actor, found.season, game, unscored, now, photo=photo)
                 season, result = stored.view.season, stored.view.result
             board = await _board(session, replace(found, season=season), machines=result.machines)
+            version = await self.nights.tonight.after_write(session, season)
+        self.nights.tonight.keep(version, season)
         completed = played.state is GameState.SCORES_DUE and board.game(game).state is not GameState.SCORES_DUE
         asked = tuple(user for user in board.confirmers(game) if user != actor.user_id)
         return Entered(board, game, asked, completed)
@@ -127,18 +129,21 @@ class FieldBoardService:
     async def confirm(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids, now)
+            found = await _load(session, self.nights.tonight, actor.guild_id, ids, now)
             scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))
             checked = await _board(session, found, shown=False, scored=scored)
             confirmable(checked, game, actor.user_id, official=_official(actor, found))
             await confirm_rows(session, actor, scored.get(game, []), now)  # the rows the board shows, confirmed
-            return await _board(session, found, scored=scored)
+            board = await _board(session, found, scored=scored)
+            version = await self.nights.tonight.after_write(session, found.season)  # a confirmation is no fact
+        self.nights.tonight.keep(version, found.season)
+        return board
 
     async def undo(self, actor: Actor, ids: tuple[int, ...], game: int) -> GroupBoard:
         """Take back the machine's unconfirmed scores this player entered for the group."""
         now = self.clock.now()
         async with self.db.writing() as session:
-            found = await _load(session, actor.guild_id, ids, now)
+            found = await _load(session, self.nights.tonight, actor.guild_id, ids, now)
             official = _official(actor, found)
             checked = await _board(session, found, shown=False)
             changeable(checked, game, actor.user_id, official=official, correcting=True)
@@ -146,7 +151,11 @@ class FieldBoardService:
             if not left:  # the photo goes with the group's last scores on the machine (others' stay with theirs)
                 reason = "taken back before confirmation"
                 await drop_photo(session, actor, FieldGamePhoto, _photo_key(found, game), now, reason=reason)
-            return await _board(session, replace(found, season=await with_fresh_scores(session, found.season)))
+            season = await with_fresh_scores(session, found.season)
+            board = await _board(session, replace(found, season=season))
+            version = await self.nights.tonight.after_write(session, season)
+        self.nights.tonight.keep(version, season)
+        return board
 
     async def board_posted(self, ids: tuple[int, ...], channel_id: int, message_id: int) -> None:
         night_id, number = ids
@@ -216,19 +225,17 @@ def _official(actor: Actor, found: _Group) -> bool:
     return is_commissioner(actor, found.context.league)
 
 
-async def _load_night(session: AsyncSession, league: League, night: FieldNight, now: datetime) -> SeasonFacts:
-    context = await field_context(session, league, await current_season(session, league), now)
-    return await load_tonight(session, context)
-
-
-async def _load(session: AsyncSession, guild_id: int | None, ids: tuple[int, ...], now: datetime) -> _Group:
+async def _load(
+    session: AsyncSession, tonight: TonightFacts, guild_id: int | None, ids: tuple[int, ...], now: datetime
+) -> _Group:
     """The group of tonight's open night, in a field league of this server (any server's for the publisher)."""
     night_id, number = ids
     night = await session.get(FieldNight, night_id)
     league = await session.get(League, night.league_id) if night else None
     if night is None or league is None or guild_id not in (None, league.guild_id):
         raise NotFound("That group is not on tonight's night: see `/field night show`.")
-    season = await _load_night(session, league, night, now)
+    context = await field_context(session, league, await current_season(session, league), now)
+    season = await tonight.load(session, context)
     if season.open_night().night.id != night_id:
         raise RuleViolation("COMMON-SCORE-3", f"Week {night.week}'s night is closed: its scores are final.")
     return await _group(session, season, number)

@@ -256,6 +256,10 @@ class SeasonFacts:
     complete: bool = True  # every night of the season is in `nights` (not so from `load_tonight`)
     week_dates: dict[int, date] = field(default_factory=dict)  # every night of the season: week → date played
 
+    def with_context(self, context: FieldContext) -> SeasonFacts:
+        """The same rows under another command's context (its options depend on the time)."""
+        return replace(self, context=context)
+
     def night(self, week: int) -> NightFacts:
         for facts in self.nights:
             if facts.night.week == week:

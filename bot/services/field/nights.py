@@ -43,6 +43,7 @@ from bot.services.field.facts import (
 )
 from bot.services.field.facts import players_key as key_of
 from bot.services.field.penalties import PenaltyAsk, ruling
+from bot.services.field.tonight import TonightFacts
 from bot.services.permissions import is_commissioner, require_commissioner
 from bot.services.photos import keep_photo
 from bot.services.players import Member
@@ -106,6 +107,7 @@ class FieldNightService:
         self.db = db
         self.clock = clock
         self.ratings = ratings
+        self.tonight = TonightFacts(db)  # tonight's facts from one score command to the next
 
     # --- the night and its machines (FIELD-MSEL-1) -----------------------------------------------------
 
@@ -314,12 +316,17 @@ class FieldNightService:
         photo = check_photo(photo) if photo else None
         async with self.db.writing() as session:
             context = await load_context(session, actor, league_name, now)
-            season = await load_tonight(session, context)
+            season = await self.tonight.load(session, context)
             players: dict[int, Player] = {}  # Discord id → player, each looked up once
             for member_id in dict.fromkeys(member_id or actor.user_id for member_id, _ in entries):
                 players[member_id] = await registered_player(session, context, member_id)
             typed = [(players[member_id or actor.user_id], text) for member_id, text in entries]
-            return await self.store_scores(session, actor, season, machine_id, typed, now, replay=replay, photo=photo)
+            entered = await self.store_scores(
+                session, actor, season, machine_id, typed, now, replay=replay, photo=photo
+            )
+            version = await self.tonight.after_write(session, entered.view.season)
+        self.tonight.keep(version, entered.view.season)
+        return entered
 
     async def store_scores(
         self,
