@@ -112,25 +112,35 @@ def _counted_as_answering() -> Iterator[None]:
         yield
     finally:
         _answering -= 1
-        if not _answering:
-            for waiter in _waiting_for_quiet:
-                if not waiter.done() and not waiter.get_loop().is_closed():
-                    waiter.set_result(None)
-            _waiting_for_quiet.clear()
+        _wake_one_if_quiet()
+
+
+def _wake_one_if_quiet() -> None:
+    """Let the longest waiting `quiet` caller go while nothing is being answered. One at a time: woken together,
+    a dozen boards would be built and sent in one burst, in front of whichever reply arrives next."""
+    while _waiting_for_quiet and not _answering:
+        waiter = _waiting_for_quiet.pop(0)
+        if not waiter.done() and not waiter.get_loop().is_closed():
+            waiter.set_result(None)
+            return
 
 
 async def quiet(within: float) -> None:
     """Until no answer is being worked on or sent, or `within` seconds have passed: background work no member is
-    waiting for (a board edit, a notice) lets the replies members wait for go first. Under a steady stream of
-    commands there may be no gap, so the wait is bounded."""
-    if not _answering:
+    waiting for (a board edit, a notice) lets the replies members wait for go first, one piece of work per quiet
+    moment. Under a steady stream of commands there may be no gap, so the wait is bounded."""
+    loop = asyncio.get_running_loop()
+    if not _answering and not _waiting_for_quiet:
+        loop.call_soon(_wake_one_if_quiet)  # whoever comes next waits for this one's first step
         return
-    waiter = asyncio.get_running_loop().create_future()
+    waiter = loop.create_future()
     _waiting_for_quiet.append(waiter)
     try:
         await asyncio.wait_for(waiter, within)
     except TimeoutError:
-        _waiting_for_quiet.remove(waiter)
+        if waiter in _waiting_for_quiet:  # not woken just as the wait ran out
+            _waiting_for_quiet.remove(waiter)
+    loop.call_soon(_wake_one_if_quiet)  # after this one's first step: the next, if still quiet
 
 
 async def _resolve_deferral(interaction: discord.Interaction, reply: Reply, *, deferred_ephemeral: bool) -> None:
