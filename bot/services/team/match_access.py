@@ -24,6 +24,7 @@ from bot.services.team import match_facts
 from bot.services.team.match_facts import MatchContext, match_options
 from storage.matches import Match, MatchConfirmation
 from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole, Team
+from storage.prepared import param, params_in, prepared
 
 
 class GameRef(NamedTuple):
@@ -47,8 +48,11 @@ async def load_context(
     session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
 ) -> MatchContext:
     # One round trip for the match and its league, one for both teams: every match-night command starts here.
-    query = select(Match, League).join(League, League.id == Match.league_id).where(Match.id == match_id)  # type: ignore[arg-type]
-    found = (await session.exec(query)).first()
+    query = prepared(
+        "match and league",
+        lambda: select(Match, League).join(League, League.id == Match.league_id).where(Match.id == param("match_id")),  # type: ignore[arg-type]
+    )
+    found = (await session.exec(query, params={"match_id": match_id})).first()
     if found is None or found[1].guild_id != actor.guild_id:
         raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
     match, league = found
@@ -56,12 +60,9 @@ async def load_context(
         raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
     if league.format is not LeagueFormat.TEAM:
         raise InvalidInput(f"{league.name} is not a team league.")
-    teams = {
-        team.id: team
-        for team in (
-            await session.exec(select(Team).where(col(Team.id).in_([match.home_team_id, match.away_team_id])))
-        ).all()
-    }
+    both = prepared("match teams", lambda: select(Team).where(col(Team.id).in_(params_in("teams"))))
+    found_teams = await session.exec(both, params={"teams": [match.home_team_id, match.away_team_id]})
+    teams = {team.id: team for team in found_teams.all()}
     sides = {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}
     return MatchContext(league, match, sides, match_options(league, match))
 
@@ -75,8 +76,11 @@ async def lock_match(session: AsyncSession, match_id: int) -> None:
 
 
 async def player_id_of(session: AsyncSession, league: League, user_id: int) -> int | None:
-    query = select(Player.id).where(Player.league_id == league.id, Player.discord_user_id == user_id)
-    return (await session.exec(query)).first()
+    query = prepared(
+        "player of user",
+        lambda: select(Player.id).where(Player.league_id == param("league"), Player.discord_user_id == param("user")),
+    )
+    return (await session.exec(query, params={"league": league.id, "user": user_id})).first()
 
 
 async def acting_in(
@@ -154,9 +158,10 @@ def player_from(night: lineup.MatchNight, side: Side, text: str) -> int:
 async def require_unsigned(session: AsyncSession, context: MatchContext) -> None:
     """COMMON-SCORE-3: once a captain has signed the scoresheet, the match's facts no longer change here;
     a correction is a commissioner's override, with a reason."""
-    signed = (
-        await session.exec(select(MatchConfirmation.id).where(MatchConfirmation.match_id == context.match.id))
-    ).first()
+    query = prepared(
+        "match signed", lambda: select(MatchConfirmation.id).where(MatchConfirmation.match_id == param("match_id"))
+    )
+    signed = (await session.exec(query, params={"match_id": context.match.id})).first()
     if signed is not None:
         raise RuleViolation(
             "COMMON-SCORE-3",

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
 import bot.rules.team
 from bot.rules.team import attendance, lineup, scoring, scouting
@@ -41,8 +42,10 @@ from storage.matches import (
     TiebreakerGame,
 )
 from storage.models import League, Machine, Player, RosterEntry, Team, roster_entry_applies
+from storage.prepared import param, params_in, prepared
 from storage.results import BASIS_LENGTH, RESULT_TABLES, MatchFinalResult
 
+M = TypeVar("M", bound=SQLModel)
 YIELD_EVERY = 10  # matches scored between two turns of the event loop
 YIELD_EVERY_STORED = 500  # stored results rebuilt between two turns of the event loop
 BATCH = 1_000  # match ids per IN (...) list: well inside SQLite's and asyncpg's parameter limits
@@ -72,28 +75,46 @@ class MatchContext:
 async def rosters(session: AsyncSession, context: MatchContext) -> dict[Side, tuple[attendance.RosterEntry, ...]]:
     """Each side's roster in force on the match date (TEAM-ROSTER-4). Plain columns, not model instances: every
     match-night command reads two teams' rosters, and building their objects cost more than the query."""
-    entry, player = RosterEntry.__table__.c, Player.__table__.c  # type: ignore[attr-defined]
-    query = (
-        sa.select(entry.team_id, entry.player_id, entry.role, entry.starts_on, entry.ends_on, player.display_name)
-        .join_from(RosterEntry, Player, player.id == entry.player_id)
-        .where(
-            entry.team_id.in_([team.id for team in context.teams.values()]), entry.season_id == context.match.season_id
-        )
-    )
+    teams = [team.id for team in context.teams.values()]
     day = context.match.play_on
     by_side: dict[Side, list[attendance.RosterEntry]] = {Side.HOME: [], Side.AWAY: []}
-    for row in (await session.exec(query)).all():  # type: ignore[call-overload]
+    found = await session.exec(_rosters_query(), params={"teams": teams, "season": context.match.season_id})  # type: ignore[call-overload]
+    for row in found.all():
         side = context.side_of_team(row.team_id)
         if side is not None and roster_entry_applies(row.starts_on, row.ends_on, day):
             by_side[side].append(attendance.RosterEntry(row.player_id, row.display_name, Role(row.role)))
     return {side: tuple(entries) for side, entries in by_side.items()}
 
 
+def _rosters_query() -> sa.Select[Any]:
+    def build() -> sa.Select[Any]:
+        entry, player = RosterEntry.__table__.c, Player.__table__.c  # type: ignore[attr-defined]
+        return (
+            sa.select(entry.team_id, entry.player_id, entry.role, entry.starts_on, entry.ends_on, player.display_name)
+            .join_from(RosterEntry, Player, player.id == entry.player_id)
+            .where(entry.team_id.in_(params_in("teams")), entry.season_id == param("season"))
+        )
+
+    return prepared("team rosters", build)
+
+
+def of_match(model: type[M], *, ordered: bool = False) -> SelectOfScalar[M]:
+    """All of `model`'s rows of one match (`params={"match_id": …}`), in the order written if `ordered`."""
+
+    def build() -> SelectOfScalar[M]:
+        table = model.__table__.c  # type: ignore[attr-defined]
+        query = select(model).where(table.match_id == param("match_id"))
+        return query.order_by(table.id) if ordered else query
+
+    return prepared((model, ordered), build)
+
+
+def match_params(match_id: int | None) -> dict[str, Any]:
+    return {"match_id": match_id}
+
+
 async def visits(session: AsyncSession, match: Match) -> tuple[attendance.Visit, ...]:
-    rows = (
-        await session.exec(select(MatchVisit).where(MatchVisit.match_id == match.id).order_by(col(MatchVisit.id)))
-    ).all()
-    return _visits(rows)
+    return _visits((await session.exec(of_match(MatchVisit, ordered=True), params=match_params(match.id))).all())
 
 
 def _visits(rows: Iterable[MatchVisit]) -> tuple[attendance.Visit, ...]:
@@ -102,10 +123,11 @@ def _visits(rows: Iterable[MatchVisit]) -> tuple[attendance.Visit, ...]:
 
 async def machines(session: AsyncSession, match: Match) -> tuple[lineup.Machine, ...]:
     """The venue's machines in service (COMMON-MACH-2)."""
-    rows = (
-        await session.exec(select(Machine).where(Machine.venue_id == match.venue_id, col(Machine.removed_at).is_(None)))
-    ).all()
-    return _machines(rows)
+    query = prepared(
+        "venue machines",
+        lambda: select(Machine).where(Machine.venue_id == param("venue"), col(Machine.removed_at).is_(None)),
+    )
+    return _machines((await session.exec(query, params={"venue": match.venue_id})).all())
 
 
 def _machines(rows: Iterable[Machine]) -> tuple[lineup.Machine, ...]:
@@ -118,15 +140,13 @@ def _machines(rows: Iterable[Machine]) -> tuple[lineup.Machine, ...]:
 
 async def machines_out(session: AsyncSession, match: Match) -> frozenset[int]:
     """Machines removed or eliminated during the match (TEAM-MACH-3/4)."""
-    rows = (await session.exec(select(MatchMachineOut.machine_id).where(MatchMachineOut.match_id == match.id))).all()
-    return frozenset(rows)
+    return frozenset(
+        row.machine_id for row in (await session.exec(of_match(MatchMachineOut), params=match_params(match.id))).all()
+    )
 
 
 async def declarations(session: AsyncSession, match: Match) -> tuple[lineup.DeclaredLineup, ...]:
-    rows = (
-        await session.exec(select(MatchLineup).where(MatchLineup.match_id == match.id).order_by(col(MatchLineup.id)))
-    ).all()
-    return _declarations(rows)
+    return _declarations((await session.exec(of_match(MatchLineup, ordered=True), params=match_params(match.id))).all())
 
 
 def _declarations(rows: Iterable[MatchLineup]) -> tuple[lineup.DeclaredLineup, ...]:
@@ -147,7 +167,8 @@ def _declarations(rows: Iterable[MatchLineup]) -> tuple[lineup.DeclaredLineup, .
 
 async def facts_version(session: AsyncSession, match_id: int) -> int:
     """The match's version: any write to what its result is read from changes it (storage/results.py)."""
-    return (await session.exec(select(Match.facts_version).where(Match.id == match_id))).one()
+    query = prepared("facts version", lambda: select(Match.facts_version).where(Match.id == param("match_id")))
+    return (await session.exec(query, params=match_params(match_id))).one()
 
 
 # Tables of a match's night that stay empty on most nights: one probe instead of a read of each.
@@ -178,7 +199,7 @@ async def progress(session: AsyncSession, match: Match) -> tuple[lineup.GameProg
     """TEAM-MACH-2: the games started with `/match start`. A started game is in progress until its scores are
     entered, and done once they are all confirmed; entered but unconfirmed, it is pending again (its machine may
     still fail it, TEAM-MACH-5) and keeps its start time (TEAM-SHORT-4)."""
-    starts = (await session.exec(select(MatchGameStart).where(MatchGameStart.match_id == match.id))).all()
+    starts = (await session.exec(of_match(MatchGameStart), params=match_params(match.id))).all()
     if not starts:
         return ()
     rows = (
@@ -209,8 +230,9 @@ async def progress(session: AsyncSession, match: Match) -> tuple[lineup.GameProg
 
 async def replacements(session: AsyncSession, match: Match) -> tuple[lineup.Replacement, ...]:
     """Entries changed after a machine failed mid-game (TEAM-MACH-5), in the order they were made."""
-    query = select(LineupReplacement).where(LineupReplacement.match_id == match.id).order_by(col(LineupReplacement.id))
-    return _replacements((await session.exec(query)).all())
+    return _replacements(
+        (await session.exec(of_match(LineupReplacement, ordered=True), params=match_params(match.id))).all()
+    )
 
 
 def _replacements(rows: Iterable[LineupReplacement]) -> tuple[lineup.Replacement, ...]:
@@ -326,7 +348,7 @@ async def facts(
         replacements=changes,
         scores=scores
         if scores is not None
-        else (await session.exec(select(GameScore).where(GameScore.match_id == match.id))).all(),
+        else (await session.exec(of_match(GameScore), params=match_params(match.id))).all(),
         penalties=await read(GamePenalty, select(GamePenalty).where(GamePenalty.match_id == match.id)),
         confirmed=[
             Side(side)

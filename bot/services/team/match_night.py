@@ -57,6 +57,7 @@ from storage.matches import (
     MatchVisit,
 )
 from storage.models import Machine
+from storage.prepared import param, prepared
 
 SLOTS_PER_ROUND = 4  # Doubles: 2 games x 2 players; Singles: 4 games x 1 (TEAM-LINEUP-8)
 CHOICE_WINDOW = timedelta(days=2)  # matches offered by autocomplete: from two days ago onwards
@@ -710,12 +711,18 @@ class MatchNightService:
             return choices
 
     async def _game_scores(self, session: AsyncSession, game: GameRef) -> list[GameScore]:
-        query = select(GameScore).where(
-            GameScore.match_id == game.match_id,
-            GameScore.round_index == game.round_index,
-            GameScore.game_number == game.game_number,
+        query = prepared(
+            "game scores",
+            lambda: select(GameScore).where(
+                GameScore.match_id == param("match"),
+                GameScore.round_index == param("round"),
+                GameScore.game_number == param("game"),
+            ),
         )
-        return list((await session.exec(query)).all())
+        found = await session.exec(
+            query, params={"match": game.match_id, "round": game.round_index, "game": game.game_number}
+        )
+        return list(found.all())
 
 
 async def _finished_games_done(

@@ -25,6 +25,7 @@ from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from storage.matches import ExtraBallOptOut, GamePhoto, GameScore, MatchChallenge, TiebreakerSetup
 from storage.models import Player
+from storage.prepared import params_in, prepared
 
 # The tables a board reads besides the night and the scores; on most nights all or most of them are empty.
 BOARD_TABLES: tuple[type[SQLModel], ...] = (
@@ -181,7 +182,9 @@ async def _facts_and_scores(
     with_rows: frozenset[type[SQLModel]],
 ) -> tuple[scoring.MatchFacts, list[GameScore]]:
     """The match's facts and its live scores in board order, from one read of its scores."""
-    every_score = (await session.exec(select(GameScore).where(GameScore.match_id == context.match.id))).all()
+    every_score = (
+        await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(context.match.id))
+    ).all()
     facts = await match_facts.facts(session, context, now, known=night, scores=every_score, with_rows=with_rows)
     scores = sorted(
         (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
@@ -277,9 +280,11 @@ async def _captain_users(session: AsyncSession, night: lineup.MatchNight) -> dic
     by_player = {
         e.player_id: side for side, entries in night.rosters.items() for e in entries if e.role is RosterRole.CAPTAIN
     }
-    rows = (
-        await session.exec(select(Player.id, Player.discord_user_id).where(col(Player.id).in_(list(by_player))))
-    ).all()
+    query = prepared(
+        "captains' users",
+        lambda: select(Player.id, Player.discord_user_id).where(col(Player.id).in_(params_in("players"))),
+    )
+    rows = (await session.exec(query, params={"players": list(by_player)})).all()
     users: dict[Side, list[int]] = {Side.HOME: [], Side.AWAY: []}
     for player_id, user_id in sorted(rows):
         if player_id is not None and user_id:
