@@ -31,6 +31,7 @@ from storage.db import Database
 from storage.discipline import ConductIncident, DisciplineEntry, IncidentStatus
 from storage.matches import GamePenalty, Match
 from storage.models import League, Player, PlayerStatus
+from storage.prepared import params_in, prepared
 
 
 def sanction(entry: DisciplineEntry) -> rules.Sanction:
@@ -41,7 +42,11 @@ def sanction(entry: DisciplineEntry) -> rules.Sanction:
 
 
 async def player_sanctions(session: AsyncSession, player_ids: Sequence[int]) -> dict[int, list[rules.Sanction]]:
-    rows = (await session.exec(select(DisciplineEntry).where(col(DisciplineEntry.player_id).in_(player_ids)))).all()
+    query = prepared(
+        "player sanctions",
+        lambda: select(DisciplineEntry).where(col(DisciplineEntry.player_id).in_(params_in("players"))),
+    )
+    rows = (await session.exec(query, params={"players": list(player_ids)})).all()
     found: dict[int, list[rules.Sanction]] = {player_id: [] for player_id in player_ids}
     for row in rows:
         found[row.player_id or 0].append(sanction(row))

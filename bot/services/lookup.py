@@ -14,13 +14,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.rules.refusals import Conflict, InvalidInput, NotFound
 from bot.rules.setup import known_league
 from storage.models import League, Season, Team, Venue
+from storage.prepared import param, prepared
 
 Row = TypeVar("Row", bound=SQLModel)
 
 
 async def find_league(session: AsyncSession, guild_id: int, name: str | None) -> League:
     """The named league, or the guild's only league when no name is given."""
-    leagues = (await session.exec(select(League).where(League.guild_id == guild_id).order_by(League.name))).all()
+    query = prepared(
+        "guild leagues", lambda: select(League).where(League.guild_id == param("guild")).order_by(League.name)
+    )
+    leagues = (await session.exec(query, params={"guild": guild_id})).all()
     if not leagues or (name and name.strip()):  # the same refusals as the league: option's own check
         stored = known_league([league.name for league in leagues], name or "")
         return next(league for league in leagues if league.name == stored)
@@ -34,14 +38,18 @@ def league_today(league: League, now: datetime) -> date:
 
 
 async def league_names(session: AsyncSession, guild_id: int) -> list[str]:
-    query = select(League.name).where(League.guild_id == guild_id).order_by(League.name)
-    return list((await session.exec(query)).all())
+    query = prepared(
+        "league names", lambda: select(League.name).where(League.guild_id == param("guild")).order_by(League.name)
+    )
+    return list((await session.exec(query, params={"guild": guild_id})).all())
 
 
 async def current_season(session: AsyncSession, league: League) -> Season:
-    season = (
-        await session.exec(select(Season).where(Season.league_id == league.id).order_by(col(Season.number).desc()))
-    ).first()
+    query = prepared(
+        "current season",
+        lambda: select(Season).where(Season.league_id == param("league")).order_by(col(Season.number).desc()).limit(1),
+    )
+    season = (await session.exec(query, params={"league": league.id})).first()
     if season is None:  # every league is created with its first season
         raise NotFound(f"{league.name} has no season yet.")
     return season

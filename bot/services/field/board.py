@@ -49,6 +49,7 @@ from bot.services.photos import by_key, drop_photo, keep_photo
 from storage.db import Database
 from storage.field import FieldGamePhoto, FieldNight, FieldScore
 from storage.models import League, Player
+from storage.prepared import param, params_in, prepared
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ async def _group(session: AsyncSession, season: SeasonFacts, number: int) -> _Gr
     """Group `number` of tonight's night in `season`, with its players."""
     facts = season.open_night()
     members = [c.player_id for c in sorted(facts.checkins, key=lambda c: c.id or 0) if c.group_number == number]
-    rows = (await session.exec(select(Player).where(col(Player.id).in_(members)))).all()
+    query = prepared("players by id", lambda: select(Player).where(col(Player.id).in_(params_in("players"))))
+    rows = (await session.exec(query, params={"players": members})).all()
     by_id = {player.id: player for player in rows}
     players = {p: by_id[p] for p in members if p in by_id}
     return _Group(season.context, season, facts.night, number, players)
@@ -261,14 +263,18 @@ async def _rows_by_machine(
     session: AsyncSession, found: _Group, machine_ids: tuple[int, ...]
 ) -> dict[int, list[FieldScore]]:
     """`_rows` of each of the machines, in one query."""
-    query = select(FieldScore).where(
-        FieldScore.night_id == found.night.id,
-        col(FieldScore.machine_id).in_(list(machine_ids)),
-        col(FieldScore.player_id).in_(list(found.players)),
+    query = prepared(
+        "group scores on machines",
+        lambda: select(FieldScore).where(
+            FieldScore.night_id == param("night"),
+            col(FieldScore.machine_id).in_(params_in("machines")),
+            col(FieldScore.player_id).in_(params_in("players")),
+        ),
     )
     latest: dict[tuple[int, int], FieldScore] = {}
     due = found.season.open_night().replays_due()  # a granted group replay: the scores before it are replaced
-    for row in (await session.exec(query)).all():
+    values = {"night": found.night.id, "machines": list(machine_ids), "players": list(found.players)}
+    for row in (await session.exec(query, params=values)).all():
         key = (row.player_id, row.machine_id)
         if (at := due.get(key)) is not None and row.entered_at <= at:
             continue
@@ -301,10 +307,14 @@ async def _board(
         for tie in result.open_ties
         if set(tie.players) & set(found.players)
     }
-    photo_query = select(FieldGamePhoto).where(
-        FieldGamePhoto.night_id == found.night.id, FieldGamePhoto.group_number == found.number
+    photo_query = prepared(
+        "group photos",
+        lambda: select(FieldGamePhoto).where(
+            FieldGamePhoto.night_id == param("night"), FieldGamePhoto.group_number == param("group")
+        ),
     )
-    kept = by_key((await session.exec(photo_query)).all() if shown else (), "machine_id")
+    photos = (await session.exec(photo_query, params={"night": found.night.id, "group": found.number})) if shown else ()
+    kept = by_key(list(photos), "machine_id")
     games = []
     if scored is None:
         scored = await _rows_by_machine(session, found, tuple(found.night.machine_ids))

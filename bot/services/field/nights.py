@@ -61,6 +61,7 @@ from storage.field import (
     NightState,
 )
 from storage.models import Machine, Player
+from storage.prepared import param, prepared
 
 
 @dataclass(frozen=True)
@@ -664,8 +665,11 @@ async def store_penalty(
 
 
 async def registered_player(session: AsyncSession, context: FieldContext, user_id: int) -> Player:
-    query = select(Player).where(Player.league_id == context.league.id, Player.discord_user_id == user_id)
-    player = (await session.exec(query)).first()
+    query = prepared(
+        "league player of user",
+        lambda: select(Player).where(Player.league_id == param("league"), Player.discord_user_id == param("user")),
+    )
+    player = (await session.exec(query, params={"league": context.league.id, "user": user_id})).first()
     if player is None:
         raise NotFound(
             f"<@{user_id}> is not a player of {context.league.name}: a commissioner registers players with "

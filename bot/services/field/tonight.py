@@ -12,6 +12,8 @@ statements, so every command reads.
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -19,6 +21,7 @@ from bot.services.field.facts import FieldContext, SeasonFacts, load_tonight
 from storage.db import Database, ReadingSession
 from storage.field import FieldScore
 from storage.models import AuditEntry
+from storage.prepared import param, prepared
 
 # (commits through this process, newest audit entry id, tonight's scores, newest score id)
 Version = tuple[int, int, int, int]
@@ -59,12 +62,17 @@ class TonightFacts:
 
     @staticmethod
     async def _version(session: AsyncSession, commits: int, facts: SeasonFacts) -> Version:
-        audit, score = AuditEntry.__table__.c, FieldScore.__table__.c  # type: ignore[attr-defined]
-        tonight = sa.select(score.id).where(score.night_id == facts.open_night().night.id).subquery()
-        query = sa.select(
-            sa.select(sa.func.max(audit.id)).scalar_subquery(),
-            sa.select(sa.func.count()).select_from(tonight).scalar_subquery(),
-            sa.select(sa.func.max(tonight.c.id)).scalar_subquery(),
-        )
-        newest_entry, scores, newest_score = (await session.exec(query)).one()  # type: ignore[call-overload]
+        query = prepared("tonight's version", _version_query)
+        found = await session.exec(query, params={"night": facts.open_night().night.id})  # type: ignore[call-overload]
+        newest_entry, scores, newest_score = found.one()
         return commits, newest_entry or 0, scores, newest_score or 0
+
+
+def _version_query() -> sa.Select[Any]:
+    audit, score = AuditEntry.__table__.c, FieldScore.__table__.c  # type: ignore[attr-defined]
+    tonight = sa.select(score.id).where(score.night_id == param("night")).subquery()
+    return sa.select(
+        sa.select(sa.func.max(audit.id)).scalar_subquery(),
+        sa.select(sa.func.count()).select_from(tonight).scalar_subquery(),
+        sa.select(sa.func.max(tonight.c.id)).scalar_subquery(),
+    )
