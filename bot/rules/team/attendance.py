@@ -26,6 +26,7 @@ class RosterEntry:
     player_id: PlayerId
     name: str
     role: RosterRole
+    user_id: int | None = None  # the member's chat account, to ask them to act; the rules never read it
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,7 +25,7 @@ from bot.services.team import match_facts
 from bot.services.team.match_facts import MatchContext, match_options
 from storage.matches import Match, MatchConfirmation
 from storage.models import League, LeagueFormat, Player, RosterEntry, RosterRole, Team
-from storage.prepared import param, params_in, prepared
+from storage.prepared import param, prepared
 
 
 class GameRef(NamedTuple):
@@ -47,24 +48,31 @@ class Acting:
 async def load_context(
     session: AsyncSession, actor: Actor, league_name: str | None, match_id: int, *, any_league: bool = False
 ) -> MatchContext:
-    # One round trip for the match and its league, one for both teams: every match-night command starts here.
-    query = prepared(
-        "match and league",
-        lambda: select(Match, League).join(League, League.id == Match.league_id).where(Match.id == param("match_id")),  # type: ignore[arg-type]
-    )
-    found = (await session.exec(query, params={"match_id": match_id})).first()
+    # One round trip for the match, its league and both teams: every match-night command starts here.
+    found = (await session.exec(_context_query(), params={"match_id": match_id})).first()
     if found is None or found[1].guild_id != actor.guild_id:
         raise NotFound(f"There is no match #{match_id} here. Pick one from the list as you type.")
-    match, league = found
+    match, league, home, away = found
     if not any_league and league_name and league.name_key != league_name.strip().casefold():
         raise NotFound(f"Match #{match_id} belongs to {league.name}, not {league_name}.")
     if league.format is not LeagueFormat.TEAM:
         raise InvalidInput(f"{league.name} is not a team league.")
-    both = prepared("match teams", lambda: select(Team).where(col(Team.id).in_(params_in("teams"))))
-    found_teams = await session.exec(both, params={"teams": [match.home_team_id, match.away_team_id]})
-    teams = {team.id: team for team in found_teams.all()}
-    sides = {Side.HOME: teams[match.home_team_id], Side.AWAY: teams[match.away_team_id]}
+    sides = {Side.HOME: home, Side.AWAY: away}
     return MatchContext(league, match, sides, match_options(league, match))
+
+
+def _context_query() -> Any:
+    def build() -> Any:
+        home, away = aliased(Team), aliased(Team)
+        return (
+            select(Match, League, home, away)
+            .join(League, League.id == Match.league_id)  # type: ignore[arg-type]
+            .join(home, home.id == Match.home_team_id)  # type: ignore[arg-type]
+            .join(away, away.id == Match.away_team_id)  # type: ignore[arg-type]
+            .where(Match.id == param("match_id"))
+        )
+
+    return prepared("match context", build)
 
 
 async def lock_match(session: AsyncSession, match_id: int) -> None:

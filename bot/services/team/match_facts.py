@@ -82,7 +82,8 @@ async def rosters(session: AsyncSession, context: MatchContext) -> dict[Side, tu
     for row in found.all():
         side = context.side_of_team(row.team_id)
         if side is not None and roster_entry_applies(row.starts_on, row.ends_on, day):
-            by_side[side].append(attendance.RosterEntry(row.player_id, row.display_name, Role(row.role)))
+            entry = attendance.RosterEntry(row.player_id, row.display_name, Role(row.role), row.discord_user_id)
+            by_side[side].append(entry)
     return {side: tuple(entries) for side, entries in by_side.items()}
 
 
@@ -90,7 +91,15 @@ def _rosters_query() -> sa.Select[Any]:
     def build() -> sa.Select[Any]:
         entry, player = RosterEntry.__table__.c, Player.__table__.c  # type: ignore[attr-defined]
         return (
-            sa.select(entry.team_id, entry.player_id, entry.role, entry.starts_on, entry.ends_on, player.display_name)
+            sa.select(
+                entry.team_id,
+                entry.player_id,
+                entry.role,
+                entry.starts_on,
+                entry.ends_on,
+                player.display_name,
+                player.discord_user_id,
+            )
             .join_from(RosterEntry, Player, player.id == entry.player_id)
             .where(entry.team_id.in_(params_in("teams")), entry.season_id == param("season"))
         )

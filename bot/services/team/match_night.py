@@ -7,6 +7,7 @@ what was accepted in one transaction. Captains act for their own side; a commiss
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -583,7 +584,11 @@ class MatchNightService:
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
             acting, night = await _acting_and_night(session, actor, context)
-            live = [r for r in await self._game_scores(session, game) if r.status is not ScoreStatus.VOID]
+            every_score = (
+                await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(match_id))
+            ).all()
+            in_game = [r for r in every_score if (r.round_index, r.game_number) == (round_index, game_number)]
+            live = [r for r in in_game if r.status is not ScoreStatus.VOID]
             if not live:
                 raise NotFound(f"Round {round_index} game {game_number} has no scores to confirm yet.")
             pending = [row for row in live if row.confirmed_at is None]
@@ -599,7 +604,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await _board_as_written(session, context, night, now)
+            return await _board_as_written(session, context, night, now, scores=every_score)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -744,16 +749,22 @@ async def _finished_games_done(
 
 
 async def _board_as_written(
-    session: AsyncSession, context: MatchContext, night: lineup.MatchNight, now: datetime
+    session: AsyncSession,
+    context: MatchContext,
+    night: lineup.MatchNight,
+    now: datetime,
+    *,
+    scores: Sequence[GameScore] | None = None,
 ) -> scoreboard.Scoreboard:
     """The board a score command returns, built in its transaction from the night it read there: the command
     holds the match (`lock_match`, or SQLite's one writer), so nothing else changes it before the commit, and
     the board is the one committed without a second read of the night. Only games in progress follow the
-    scores just written (TEAM-MACH-2)."""
+    scores just written (TEAM-MACH-2). `scores`: every GameScore row of the match, as the command left them, if it
+    read them all."""
     await session.flush()
     if night.progress:  # no game started: none can start while the match is held
         night = replace(night, progress=await match_facts.progress(session, context.match))
-    return await scoreboard.build(session, context, now, night=night)
+    return await scoreboard.build(session, context, now, night=night, scores=scores)
 
 
 async def _acting_and_night(

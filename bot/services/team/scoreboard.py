@@ -6,6 +6,7 @@ is due is exactly what its buttons offer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -24,8 +25,6 @@ from bot.services.team import match_facts
 from bot.services.team.match_access import GameRef
 from bot.services.team.match_facts import MatchContext
 from storage.matches import ExtraBallOptOut, GamePhoto, GameScore, MatchChallenge, TiebreakerSetup
-from storage.models import Player
-from storage.prepared import params_in, prepared
 
 # The tables a board reads besides the night and the scores; on most nights all or most of them are empty.
 BOARD_TABLES: tuple[type[SQLModel], ...] = (
@@ -120,14 +119,15 @@ async def build(
     now: datetime,
     *,
     night: lineup.MatchNight | None = None,
+    scores: Sequence[GameScore] | None = None,
     photos: bool = True,
 ) -> Scoreboard:
-    """The match's board; `night` if the caller read it in this state of the match already; `photos=False` for a
-    board only checked, never shown (the photos are one more read)."""
+    """The match's board; `night`, and all its GameScore rows (`scores`), if the caller read them in this state of
+    the match already; `photos=False` for a board only checked, never shown (the photos are one more read)."""
     night = night or await match_facts.night(session, context)
     match_id = context.match.id or 0
     with_rows = await match_facts.tables_with_rows(session, match_id, BOARD_TABLES)
-    facts, scores = await _facts_and_scores(session, context, now, night, with_rows)
+    facts, shown = await _facts_and_scores(session, context, now, night, with_rows, scores)
     tiebreak = (
         (await session.exec(select(TiebreakerSetup).where(TiebreakerSetup.match_id == match_id))).first()
         if TiebreakerSetup in with_rows
@@ -145,10 +145,10 @@ async def build(
         night=night,
         facts=facts,
         result=scoring.match_result(facts, context.options),
-        scores=scores,
+        scores=shown,
         open_challenges=await open_challenges(session, match_id) if MatchChallenge in with_rows else [],
-        games=_games(context, night, facts, scores, now, kept),
-        captains=await _captain_users(session, night),
+        games=_games(context, night, facts, shown, now, kept),
+        captains=_captain_users(night),
         tiebreak=tiebreak,
         extra_balls_off=await extra_ball_opt_outs(session, match_id) if ExtraBallOptOut in with_rows else frozenset(),
         excused=_excused(context, night, now),
@@ -180,11 +180,14 @@ async def _facts_and_scores(
     now: datetime,
     night: lineup.MatchNight,
     with_rows: frozenset[type[SQLModel]],
+    every_score: Sequence[GameScore] | None = None,
 ) -> tuple[scoring.MatchFacts, list[GameScore]]:
-    """The match's facts and its live scores in board order, from one read of its scores."""
-    every_score = (
-        await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(context.match.id))
-    ).all()
+    """The match's facts and its live scores in board order, from one read of its scores (`every_score`, VOID
+    ones included, if the caller read them)."""
+    if every_score is None:
+        every_score = (
+            await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(context.match.id))
+        ).all()
     facts = await match_facts.facts(session, context, now, known=night, scores=every_score, with_rows=with_rows)
     scores = sorted(
         (s for s in every_score if s.status is not ScoreStatus.VOID),  # a replayed game's first (TEAM-MACH-5)
@@ -275,18 +278,10 @@ def _state(game: scoring.GameScores, rows: tuple[GameScore, ...], options: TeamO
     return GameState.DONE if game.is_entered else GameState.SCORES_DUE
 
 
-async def _captain_users(session: AsyncSession, night: lineup.MatchNight) -> dict[Side, tuple[int, ...]]:
-    """The Discord users to ask when a side's captain must act."""
-    by_player = {
-        e.player_id: side for side, entries in night.rosters.items() for e in entries if e.role is RosterRole.CAPTAIN
+def _captain_users(night: lineup.MatchNight) -> dict[Side, tuple[int, ...]]:
+    """The Discord users to ask when a side's captain must act, in the order of their players."""
+    captains = {
+        side: sorted((e.player_id, e.user_id) for e in entries if e.role is RosterRole.CAPTAIN)
+        for side, entries in night.rosters.items()
     }
-    query = prepared(
-        "captains' users",
-        lambda: select(Player.id, Player.discord_user_id).where(col(Player.id).in_(params_in("players"))),
-    )
-    rows = (await session.exec(query, params={"players": list(by_player)})).all()
-    users: dict[Side, list[int]] = {Side.HOME: [], Side.AWAY: []}
-    for player_id, user_id in sorted(rows):
-        if player_id is not None and user_id:
-            users[by_player[player_id]].append(user_id)
-    return {side: tuple(ids) for side, ids in users.items()}
+    return {side: tuple(user for _, user in found if user) for side, found in captains.items()}
