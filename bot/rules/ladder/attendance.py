@@ -88,11 +88,12 @@ def late_arrival_can_play(stage: GameStage) -> bool:
 
 def third_no_show(prior_no_shows: int, status: Attendance, game_started: int, options: LadderOptions) -> bool:
     """LADDER-ATT-5: with 2 No-Shows, the 3rd fires when the group starts game 3 without the player."""
-    return (
-        prior_no_shows == options.no_shows_to_drop - 1
-        and status is Attendance.MISSING
-        and game_started >= options.drop_trigger_game
-    )
+    return status is Attendance.MISSING and third_no_show_possible(prior_no_shows, game_started, options)
+
+
+def third_no_show_possible(prior_no_shows: int, game_started: int, options: LadderOptions) -> bool:
+    """LADDER-ATT-5: whether starting this game could be a player's 3rd No-Show, whatever their attendance."""
+    return prior_no_shows == options.no_shows_to_drop - 1 and game_started >= options.drop_trigger_game
 
 
 def end_of_night_no_show(status: Attendance, games_played: int) -> bool:
