@@ -5,7 +5,7 @@ workloads' names of the format (team by default: `bench.team_load`, e.g. "/score
 "autocomplete (/lineup p1)"; ladder and field: `bench.ladder`, `bench.field`), in the order they prepare each
 other: "board: Enter scores → form" before "board: form → echo" before "board: Confirm". `--statements`: instead
 of a profile, the SQL statements each command sends (a count that does not depend on the machine's load), with the
-most frequent ones."""
+most frequent ones; `--plain`: the commands timed without the profiler's overhead (reply p50, CPU per command)."""
 
 from __future__ import annotations
 

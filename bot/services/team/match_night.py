@@ -520,7 +520,8 @@ class MatchNightService:
             for row in rows:
                 audit.created(session, actor, row, at=now)
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            return await _board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, night, now)
+        return board or await self.current_board(context)
 
     async def correct_scores(
         self, actor: Actor, game: GameRef, typed: dict[Side, list[str]], photo: Photo | None = None
@@ -545,7 +546,8 @@ class MatchNightService:
                     session.add(row)
                     audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            return await _board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, night, now)
+        return board or await self.current_board(context)
 
     async def undo_scores(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
         """The captain who entered a game's scores takes them back before they are confirmed."""
@@ -563,7 +565,33 @@ class MatchNightService:
             if all(row.confirmed_at is None for row in played.scores):  # a replay's: the tied game's stay
                 reason = "taken back before confirmation"
                 await drop_photo(session, actor, GamePhoto, _photo_key(game), now, reason=reason)
-            return await _board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, night, now)
+        return board or await self.current_board(context)
+
+    async def _board_as_written(
+        self,
+        session: AsyncSession,
+        context: MatchContext,
+        night: lineup.MatchNight | dict[Side, tuple[attendance.RosterEntry, ...]],
+        now: datetime,
+        *,
+        scores: Sequence[GameScore] | None = None,
+    ) -> scoreboard.Scoreboard | None:
+        """On SQLite, the board a score command returns, built in its transaction from the night it read there:
+        the command holds the database's one writer, so nothing changes the match before the commit, no other
+        writer waits longer for it, and the night is not read twice. Only games in progress follow the scores just
+        written (TEAM-MACH-2). `night`: the night the command read, or only the rosters (the night is then read
+        here); `scores`: every GameScore row of the match, as the command left them, if it read them all. On
+        PostgreSQL (None) the board is read after the commit: built inside, it would hold the match's
+        lock through a dozen round trips while the next confirmation of the match waits."""
+        if not self.db.is_sqlite:
+            return None
+        await session.flush()
+        if not isinstance(night, lineup.MatchNight):
+            night = await match_facts.night(session, context, night)
+        elif night.progress:  # no game started: none can start while the match is held
+            night = replace(night, progress=await match_facts.progress(session, context.match))
+        return await scoreboard.build(session, context, now, night=night, scores=scores)
 
     async def _void_replays(self, session: AsyncSession, actor: Actor, game: GameRef) -> None:
         for row in await self._game_scores(session, game):
@@ -583,7 +611,8 @@ class MatchNightService:
             await lock_match(session, match_id)  # two confirmations at once: one is told it is already done
             context = await load_context(session, actor, None, match_id, any_league=True)
             await require_unsigned(session, context)
-            acting, night = await _acting_and_night(session, actor, context)
+            rosters = await match_facts.rosters(session, context)
+            acting = await acting_in(session, actor, context, rosters)
             every_score = (
                 await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(match_id))
             ).all()
@@ -604,7 +633,8 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            return await _board_as_written(session, context, night, now, scores=every_score)
+            board = await self._board_as_written(session, context, rosters, now, scores=every_score)
+        return board or await self.current_board(context)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
         """TEAM-MATCH-4: a captain signs the scoresheet once every game is entered and confirmed."""
@@ -746,25 +776,6 @@ async def _finished_games_done(
     kept = tuple(p for p in night.progress if (p.round_index, p.game_number) not in done)
     finished = tuple(lineup.GameProgress(r, g, lineup.GameStatus.DONE) for r, g in sorted(done))
     return replace(night, progress=kept + finished)
-
-
-async def _board_as_written(
-    session: AsyncSession,
-    context: MatchContext,
-    night: lineup.MatchNight,
-    now: datetime,
-    *,
-    scores: Sequence[GameScore] | None = None,
-) -> scoreboard.Scoreboard:
-    """The board a score command returns, built in its transaction from the night it read there: the command
-    holds the match (`lock_match`, or SQLite's one writer), so nothing else changes it before the commit, and
-    the board is the one committed without a second read of the night. Only games in progress follow the
-    scores just written (TEAM-MACH-2). `scores`: every GameScore row of the match, as the command left them, if it
-    read them all."""
-    await session.flush()
-    if night.progress:  # no game started: none can start while the match is held
-        night = replace(night, progress=await match_facts.progress(session, context.match))
-    return await scoreboard.build(session, context, now, night=night, scores=scores)
 
 
 async def _acting_and_night(

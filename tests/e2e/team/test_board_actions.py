@@ -308,3 +308,27 @@ async def test_a_check_in_racing_a_score_entry_is_on_the_last_board_sent(
     late = night.league.emulator.member("h5").display_name
     assert late in {last.names[visit.player_id] for visit in last.night.visits}
     assert {row.score for row in last.scores if (row.round_index, row.game_number) == (1, 1)} == {1, 2, 3, 4}
+
+
+async def test_two_confirmations_at_once_are_answered_before_the_board_is_edited(night: Night) -> None:
+    """TEAM-GAME-1: the board waits for the replies being worked on; the members pressing Confirm read their
+    answers first, and the one board edit after them shows both games confirmed."""
+    await declare_round_one(night)
+    first = await enter_from_board(night, 1, 1, {"home1": "9", "home2": "9", "away1": "1", "away2": "1"}, "h1")
+    second = await enter_from_board(night, 1, 2, {"home1": "8", "home2": "8", "away1": "2", "away2": "2"}, "h1")
+    emulator = night.league.emulator
+    before = len(emulator.outputs)
+    replies = await asyncio.gather(
+        emulator.click(first, f"score:confirm:{night.match_id}:1:1", as_member="a1"),
+        emulator.click(second, f"score:confirm:{night.match_id}:1:2", as_member="a1"),
+    )
+    await night.league.scoreboards_published()
+    sent = emulator.outputs[before:]
+    pressed = {reply.interaction_id for reply in replies}
+    answered = [i for i, o in enumerate(sent) if o.kind in ("response", "edit") and o.interaction_id in pressed]
+    edits = [i for i, o in enumerate(sent) if o.kind == "message_edit"]
+    assert answered and edits, [o.kind for o in sent]
+    assert max(answered) < min(edits), [o.kind for o in sent]
+    board = (await scoreboard(night)).text()
+    assert all("confirmed" in reply.text() for reply in replies)
+    assert board.count("✅") >= 2, board
