@@ -158,8 +158,9 @@ async def _boards(league: FieldLeague, emulator: TimedEmulator) -> list[Board]:
     which has the bot post or edit every group's living board with all five machines awaiting scores."""
     await league.clear_tonight()
     result = await emulator.run(f"/field groups {OPTION}", as_member=emulator.guild.owner.name, timeout=30)
-    if result.content.startswith("⛔"):
-        raise RuntimeError(f"/field groups: {result.content}")
+    answer = await emulator.answer_of(result)
+    if answer.startswith("⛔"):
+        raise RuntimeError(f"/field groups: {answer}")
     name_of = {emulator.member(name).id: name for name in league.players}
     async with league.db.reading() as session:
         rows = (

@@ -180,8 +180,9 @@ async def _boards(league: LadderLeague, emulator: TimedEmulator) -> list[Board]:
     for group in groups:
         line = f'/ladder games set group:{group.number} games:"{", ".join(group.games)}" {OPTION}'
         result = await emulator.run(line, as_member=emulator.guild.owner.name, timeout=30)
-        if result.content.startswith("⛔"):
-            raise RuntimeError(f"{line}: {result.content}")
+        answer = await emulator.answer_of(result)
+        if answer.startswith("⛔"):
+            raise RuntimeError(f"{line}: {answer}")
     return [
         Board(
             enter=f"ladder-enter:{g.group_id}:", menu=f"pick:ladder-enter:{g.group_id}",

@@ -60,6 +60,13 @@ class TimedEmulator(Emulator):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._reply(interaction_id).wait(), within)
 
+    async def answer_of(self, result: InteractionResult, within: float = 30.0) -> str:
+        """The reply the member reads: a deferred command's comes after `run` returns with the acknowledgement, so a
+        preparation that goes on only once a command succeeded must wait for it, not read the "thinking…"."""
+        await self.replied(result.interaction_id, within)
+        replies = [o for o in self.interactions[result.interaction_id].outputs if o.kind in REPLY_KINDS]
+        return next((o.content for o in reversed(replies) if o.content), result.content)
+
     async def autocomplete_result(self, line: str, *, focused: str, as_member: str) -> InteractionResult:
         """`autocomplete`, returning the whole result (with its timing) rather than only the choices."""
         member = self.member(as_member)

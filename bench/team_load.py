@@ -107,8 +107,9 @@ async def _boards(league: TeamLeague, emulator: TimedEmulator) -> list[Board]:
     async def declare(match: TonightMatch) -> None:
         for side in (FIRST_DECLARER[last - 1], FIRST_DECLARER[last - 1].other):
             result = await emulator.run(_lineup_line(match, last, side), as_member=match.captain(side), timeout=30)
-            if result.content.startswith("⛔"):
-                raise RuntimeError(f"round {last} lineup refused: {result.content}")
+            answer = await emulator.answer_of(result)  # the other side may declare only after this one did
+            if answer.startswith("⛔"):
+                raise RuntimeError(f"round {last} lineup refused: {answer}")
 
     await asyncio.gather(*(declare(match) for match in league.tonight))
     games = sum(len(g) for g in ROUND_GAMES)
