@@ -315,15 +315,13 @@ async def tables_with_rows(
 ) -> frozenset[type[SQLModel]]:
     """Which of these tables (each with a `match_id`) hold rows of the match, asked in one statement: reading
     each table that turns out empty would cost a round trip for nothing."""
-    found = (await session.exec(_probe(tuple(tables)), params={"match_id": match_id})).one()  # type: ignore[call-overload]
+    probe = prepared(("rows of match in", tuple(tables)), lambda: _probe(tables))
+    found = (await session.exec(probe, params=match_params(match_id))).one()  # type: ignore[call-overload]
     return frozenset(table for table, has_rows in zip(tables, found, strict=True) if has_rows)
 
 
-@cache
-def _probe(tables: tuple[type[SQLModel], ...]) -> sa.Select[Any]:
-    """The statement `tables_with_rows` sends, built once per list of tables: building it, and the key SQLAlchemy
-    caches its compiled form under, cost more than running it."""
-    match_id = sa.bindparam("match_id", type_=sa.Integer)
+def _probe(tables: Sequence[type[SQLModel]]) -> sa.Select[Any]:
+    match_id = param("match_id")
     return sa.select(*(sa.exists().where(table.match_id == match_id) for table in tables))  # type: ignore[attr-defined,return-value]
 
 

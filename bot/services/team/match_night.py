@@ -520,7 +520,7 @@ class MatchNightService:
             for row in rows:
                 audit.created(session, actor, row, at=now)
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            board = await self._board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, now, night=night)
         return board or await self.current_board(context)
 
     async def correct_scores(
@@ -546,7 +546,7 @@ class MatchNightService:
                     session.add(row)
                     audit.updated(session, actor, row, before=before, at=now, reason="fixed before confirmation")
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            board = await self._board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, now, night=night)
         return board or await self.current_board(context)
 
     async def undo_scores(self, actor: Actor, game: GameRef) -> scoreboard.Scoreboard:
@@ -565,30 +565,31 @@ class MatchNightService:
             if all(row.confirmed_at is None for row in played.scores):  # a replay's: the tied game's stay
                 reason = "taken back before confirmation"
                 await drop_photo(session, actor, GamePhoto, _photo_key(game), now, reason=reason)
-            board = await self._board_as_written(session, context, night, now)
+            board = await self._board_as_written(session, context, now, night=night)
         return board or await self.current_board(context)
 
     async def _board_as_written(
         self,
         session: AsyncSession,
         context: MatchContext,
-        night: lineup.MatchNight | dict[Side, tuple[attendance.RosterEntry, ...]],
         now: datetime,
         *,
+        night: lineup.MatchNight | None = None,
+        rosters: dict[Side, tuple[attendance.RosterEntry, ...]] | None = None,
         scores: Sequence[GameScore] | None = None,
     ) -> scoreboard.Scoreboard | None:
         """On SQLite, the board a score command returns, built in its transaction from the night it read there:
         the command holds the database's one writer, so nothing changes the match before the commit, no other
         writer waits longer for it, and the night is not read twice. Only games in progress follow the scores just
-        written (TEAM-MACH-2). `night`: the night the command read, or only the rosters (the night is then read
-        here); `scores`: every GameScore row of the match, as the command left them, if it read them all. On
-        PostgreSQL (None) the board is read after the commit: built inside, it would hold the match's
-        lock through a dozen round trips while the next confirmation of the match waits."""
+        written (TEAM-MACH-2). `night`: the night the command read; without it, the night is read here (from
+        the `rosters` the command read); `scores`: every GameScore row of the match, as the command left them,
+        if it read them all. On PostgreSQL (None) the board is read after the commit: built inside, it would
+        hold the match's lock through a dozen round trips while the next confirmation of the match waits."""
         if not self.db.is_sqlite:
             return None
         await session.flush()
-        if not isinstance(night, lineup.MatchNight):
-            night = await match_facts.night(session, context, night)
+        if night is None:
+            night = await match_facts.night(session, context, rosters)
         elif night.progress:  # no game started: none can start while the match is held
             night = replace(night, progress=await match_facts.progress(session, context.match))
         return await scoreboard.build(session, context, now, night=night, scores=scores)
@@ -633,7 +634,7 @@ class MatchNightService:
                 row.confirmed_by, row.confirmed_at = actor.user_id, now
                 session.add(row)
                 audit.updated(session, actor, row, before=before, at=now)
-            board = await self._board_as_written(session, context, rosters, now, scores=every_score)
+            board = await self._board_as_written(session, context, now, rosters=rosters, scores=every_score)
         return board or await self.current_board(context)
 
     async def sign(self, actor: Actor, match_id: int) -> scoreboard.Scoreboard:
