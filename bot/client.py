@@ -23,6 +23,7 @@ from bot.daily_backup import DailyBackup
 from bot.interaction_claims import InteractionClaims
 from bot.interactions import hold_interaction, report_done
 from bot.jobs import PostScheduler
+from bot.memory import collect_between_answers
 from bot.metrics import Metrics, MetricsServer
 from bot.rules import channel_access
 from bot.scoreboard_publisher import ScoreboardPublisher
@@ -110,6 +111,7 @@ class LeagueBot(commands.Bot):
         self.metrics_server: MetricsServer | None = None  # serving while PINLEAGUE_METRICS_PORT is set
         self.scoreboards = ScoreboardPublisher()  # match scoreboards, edited after the command replies
         self._first_catch_up: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None  # full garbage collections between answers
         self._notices: set[asyncio.Task[int]] = set()
 
     async def setup_hook(self) -> None:
@@ -128,6 +130,7 @@ class LeagueBot(commands.Bot):
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         self._first_catch_up = asyncio.create_task(self._catch_up_when_ready())
         _freeze_long_lived("start-up")
+        self._collector = asyncio.create_task(collect_between_answers(), name="garbage collection")
 
     async def _catch_up_when_ready(self) -> None:
         """At start, once the gateway is up: tell the commissioners what the bot may not do in their channels, and
@@ -166,6 +169,9 @@ class LeagueBot(commands.Bot):
             await asyncio.gather(self._first_catch_up, return_exceptions=True)
         for task in self._notices:
             task.cancel()
+        if self._collector is not None:
+            self._collector.cancel()
+            await asyncio.gather(self._collector, return_exceptions=True)
         await self.scoreboards.close()  # while the connection to Discord is still open
         if self.metrics_server is not None:
             await self.metrics_server.close()
