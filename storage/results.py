@@ -35,6 +35,7 @@ from storage.matches import (
     TiebreakerGame,
 )
 from storage.models import enum_column
+from storage.prepared import params_in, prepared
 
 # The tables `match_facts.results` reads a match's result from: it reads exactly these.
 RESULT_TABLES: tuple[type[SQLModel], ...] = (
@@ -115,11 +116,13 @@ def _match_ids(row: Any) -> set[int]:
 def _bump_facts_versions(session: Session, _context: Any, _instances: Any) -> None:
     changed = _changed_matches(session)
     if changed:
-        # In SQL, not from the loaded value: two writers at once each add one (PostgreSQL re-reads the row).
-        table = Match.__table__  # type: ignore[attr-defined]
-        session.connection().execute(
-            table.update().where(table.c.id.in_(sorted(changed))).values(facts_version=table.c.facts_version + 1)
-        )
+        session.connection().execute(prepared("bump facts versions", _bump_statement), {"matches": sorted(changed)})
+
+
+def _bump_statement() -> sa.Update:
+    """In SQL, not from the loaded value: two writers at once each add one (PostgreSQL re-reads the row)."""
+    table = Match.__table__  # type: ignore[attr-defined]
+    return table.update().where(table.c.id.in_(params_in("matches"))).values(facts_version=table.c.facts_version + 1)
 
 
 @event.listens_for(Session, "do_orm_execute")

@@ -805,18 +805,22 @@ def play_order(first_declarer: Side, first: Sequence[PlayerId], second: Sequence
     return tuple(seats)
 
 
-def game_order(
-    night: MatchNight, round_index: int, game_number: int, *, now: datetime, options: TeamOptions
-) -> tuple[Seat, ...]:
-    """TEAM-LINEUP-10: the play order of one declared game (a forfeited Singles game has nothing to play)."""
+def round_order(
+    night: MatchNight, round_index: int, *, now: datetime, options: TeamOptions
+) -> tuple[tuple[Seat, ...], ...]:
+    """TEAM-LINEUP-10: the play order of each game of a declared round (a forfeited Singles game has nothing to
+    play)."""
     facts = _Facts(night, options, now)
-    plan = facts.game(round_index, game_number)
+    plan = facts.plan(round_index)
     first, second = (facts.played_entries(s, round_index) for s in (plan.first_declarer, plan.first_declarer.other))
     if first is None or second is None:
         raise RuleViolation("TEAM-LINEUP-2", f"Both teams must declare round {round_index} first.")
-    if plan.kind is RoundKind.SINGLES and not (first[game_number - 1] and second[game_number - 1]):
-        return ()
-    return play_order(plan.first_declarer, first[game_number - 1], second[game_number - 1])
+    return tuple(
+        ()
+        if plan.kind is RoundKind.SINGLES and not (ours and theirs)
+        else play_order(plan.first_declarer, ours, theirs)
+        for ours, theirs in zip(first, second, strict=True)
+    )
 
 
 def games_for_machine_capacity(max_players: int, order: Sequence[Seat]) -> tuple[tuple[Seat, ...], ...]:

@@ -339,8 +339,10 @@ async def facts(
     `with_rows`: which of RARE_FACT_TABLES hold the match's rows (`tables_with_rows`), the others not read."""
     match = context.match
 
-    async def read(table: type[SQLModel], query: Any) -> Sequence[Any]:  # a table known to be empty is not read
-        return (await session.exec(query)).all() if with_rows is None or table in with_rows else ()
+    async def read(table: type[SQLModel]) -> Sequence[Any]:  # a table known to be empty is not read
+        if with_rows is not None and table not in with_rows:
+            return ()
+        return (await session.exec(of_match(table), params=match_params(match.id))).all()
 
     if known is None:
         match_visits, match_machines = await visits(session, match), await machines(session, match)
@@ -356,17 +358,10 @@ async def facts(
         scores=scores
         if scores is not None
         else (await session.exec(of_match(GameScore), params=match_params(match.id))).all(),
-        penalties=await read(GamePenalty, select(GamePenalty).where(GamePenalty.match_id == match.id)),
-        confirmed=[
-            Side(side)
-            for side in await read(
-                MatchConfirmation, select(MatchConfirmation.side).where(MatchConfirmation.match_id == match.id)
-            )
-        ],
-        walkouts=await read(MatchWalkout, select(MatchWalkout).where(MatchWalkout.match_id == match.id)),
-        tiebreak=next(
-            iter(await read(TiebreakerGame, select(TiebreakerGame).where(TiebreakerGame.match_id == match.id))), None
-        ),
+        penalties=await read(GamePenalty),
+        confirmed=[Side(row.side) for row in await read(MatchConfirmation)],
+        walkouts=await read(MatchWalkout),
+        tiebreak=next(iter(await read(TiebreakerGame)), None),
     )
     return _facts(context, stored, now)
 

@@ -19,7 +19,6 @@ from bot.rules.photos import Photo
 from bot.rules.refusals import InvalidInput, RuleViolation
 from bot.rules.team import attendance, lineup, scoring
 from bot.rules.team.model import RosterRole, ScoreStatus, Side
-from bot.rules.team.options import TeamOptions
 from bot.services.photos import by_key
 from bot.services.team import match_facts
 from bot.services.team.match_access import GameRef
@@ -237,24 +236,31 @@ def _games(
     machines = {m.machine_id: m.name for m in night.machines}
     capacity = {m.machine_id: m.max_players for m in night.machines}
     running = {(p.round_index, p.game_number) for p in night.progress if p.status is lineup.GameStatus.IN_PROGRESS}
+    rows_of: dict[tuple[int, int], list[GameScore]] = {}
+    for score in scores:
+        rows_of.setdefault((score.round_index, score.game_number), []).append(score)
     games = []
     for plan, played in zip(lineup.round_plan(context.options), facts.rounds, strict=False):
+        if only is not None and only.round_index != plan.index:
+            continue
         declared = match_facts.effective_lineups(night, plan.index)
         as_played = {side: lineup.as_played(night, side, plan.index, now=now, options=context.options) for side in Side}
+        orders = lineup.round_order(night, plan.index, now=now, options=context.options) if played else ()
         for number, game in enumerate(played, start=1):
             ref = GameRef(context.match.id or 0, plan.index, number)
             if only is not None and ref != only:
                 continue
-            rows = tuple(s for s in scores if (s.round_index, s.game_number) == (plan.index, number))
+            rows = tuple(rows_of.get((plan.index, number), ()))
             machine_id = declared[plan.first_declarer].games[number - 1].machine
-            seats = lineup.game_order(night, plan.index, number, now=now, options=context.options)
+            seats = orders[number - 1]
+            result = scoring.game_result(game, context.options) if game.is_entered else None
             games.append(
                 BoardGame(
                     ref=ref,
                     machine=machines.get(machine_id or 0, "—"),
                     players={side: (as_played[side] or ())[number - 1] for side in Side},
-                    state=_state(game, rows, context.options),
-                    result=scoring.game_result(game, context.options) if game.is_entered else None,
+                    state=_state(game, rows, result),
+                    result=result,
                     entered_for=next((row.entered_for for row in rows if row.confirmed_at is None), None),
                     penalties=game.penalties,
                     scores=rows,
@@ -266,16 +272,17 @@ def _games(
     return tuple(games)
 
 
-def _state(game: scoring.GameScores, rows: tuple[GameScore, ...], options: TeamOptions) -> GameState:
+def _state(game: scoring.GameScores, rows: tuple[GameScore, ...], result: scoring.GameResult | None) -> GameState:
+    """`result`: the game's, if both sides have scores."""
     if game.forfeited_by:
         return GameState.DONE
     if not rows:
         return GameState.SCORES_DUE
     if any(row.confirmed_at is None for row in rows):
         return GameState.CONFIRMATION_DUE
-    if game.is_entered and scoring.game_result(game, options).needs_replay:
+    if result is not None and result.needs_replay:
         return GameState.REPLAY_DUE
-    return GameState.DONE if game.is_entered else GameState.SCORES_DUE
+    return GameState.DONE if result is not None else GameState.SCORES_DUE
 
 
 def _captain_users(night: lineup.MatchNight) -> dict[Side, tuple[int, ...]]:

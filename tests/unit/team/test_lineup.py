@@ -32,13 +32,13 @@ from bot.rules.team.lineup import (
     defer_tiebreak_choice,
     eligible_players,
     eliminate_machine,
-    game_order,
     games_for_machine_capacity,
     legal_machines,
     major_failure_remedy,
     play_order,
     record_single_player_failure,
     remove_machine,
+    round_order,
     round_plan,
     start_game,
     unplayed_starters,
@@ -215,7 +215,7 @@ class TestDeclarationOrder:
         """TEAM-TV-15, TEAM-LINEUP-10, TEAM-AMB-2: the second declarer plays first; Doubles alternate."""
         night = through_round(4)
         order = {
-            r: [(s.side, s.player_id) for s in game_order(night, r, 1, now=t(60), options=OPTIONS)]
+            r: [(s.side, s.player_id) for s in round_order(night, r, now=t(60), options=OPTIONS)[0]]
             for r in (1, 2, 3, 4)
         }
         assert order[1] == [(HOME, H(1)), (AWAY, A(1)), (HOME, H(2)), (AWAY, A(2))]  # H-P1, A-P1, H-P2, A-P2
@@ -650,7 +650,7 @@ class TestMachineFailure:
         night = self._replaced(night, self._replace(night, HOME, GameEntry((H(1), H(5)))))
         with refused("TEAM-LINEUP-4", "Lineups are locked once declared"):
             self._replace(night, HOME, GameEntry((H(1), H(6))))
-        order = game_order(night, 1, 1, now=t(16), options=OPTIONS)
+        order = round_order(night, 1, now=t(16), options=OPTIONS)[0]
         assert [s.player_id for s in order] == [H(1), A(1), H(5), A(5)]
         assert start_game(night, 1, 1, now=t(16), options=OPTIONS).status is GameStatus.IN_PROGRESS
 
@@ -830,7 +830,7 @@ class TestOneTeamShort:
         """TEAM-SHORT-1, TEAM-SHORT-2: the short team plays one game 1-vs-2 and one normal 2-vs-2."""
         night = declare(make_night(away=SHORT_TRIO), AWAY, 1, [(A(1), A(2)), (A(3),)], [M1, M2])
         night = declare(night, HOME, 1, [(H(1), H(2)), (H(3), H(4))])
-        assert len(game_order(night, 1, 2, now=t(11), options=OPTIONS)) == 3
+        assert len(round_order(night, 1, now=t(11), options=OPTIONS)[1]) == 3
 
     def test_doubles_wrong_shape_for_a_short_team(self) -> None:
         """TEAM-SHORT-2: two solo games (or a missing pair) are refused."""
@@ -884,8 +884,8 @@ class TestOneTeamShort:
         night = self._short_away_through_round_2()
         night = declare(night, AWAY, 3, singles(A(1), A(2), None, A(3)), [M1, M1, None, M2])
         night = declare(night, HOME, 3, singles(H(1), H(2), H(3), H(4)))
-        assert game_order(night, 3, 3, now=t(31), options=OPTIONS) == ()
-        assert len(game_order(night, 3, 4, now=t(31), options=OPTIONS)) == 2
+        assert round_order(night, 3, now=t(31), options=OPTIONS)[2] == ()
+        assert len(round_order(night, 3, now=t(31), options=OPTIONS)[3]) == 2
         with refused("TEAM-SHORT-5", "Game 3 of round 3 is forfeited; there is nothing to play"):
             start_game(night, 3, 3, now=t(31), options=OPTIONS)
 
@@ -909,7 +909,7 @@ class TestOneTeamShort:
         night = declare(night, HOME, 3, singles(H(1), H(2), H(3), H(4)))
         night = declare(night, HOME, 4, singles(H(5), H(6), H(1), H(2)), [M1, M1, M2, M2])
         night = declare(night, AWAY, 4, singles(A(1), None, A(2), A(3)))
-        assert game_order(night, 4, 2, now=t(41), options=OPTIONS) == ()
+        assert round_order(night, 4, now=t(41), options=OPTIONS)[1] == ()
 
     def test_a_forfeited_slot_does_not_count_as_play(self) -> None:
         """TEAM-AMB-6, TEAM-LINEUP-9: HOME has H5-H9 waiting in round 3 against a short AWAY that forfeits game
@@ -976,7 +976,7 @@ class TestBothTeamsShort:
         with refused("TEAM-SHORT-6", f"goes in game 2, against the single player of {AWAY_TEAM}"):
             declare(night, HOME, 1, [(H(3),), (H(1), H(2))], options=option)
         night = declare(night, HOME, 1, [(H(1), H(2)), (H(3),)], options=option)
-        assert [len(game_order(night, 1, g, now=t(11), options=option)) for g in (1, 2)] == [4, 2]
+        assert [len(order) for order in round_order(night, 1, now=t(11), options=option)] == [4, 2]
 
     def test_singles_both_forfeit_the_same_game(self) -> None:
         """TEAM-SHORT-6: the second declarer leaves the first declarer's forfeited game empty too."""
@@ -1000,14 +1000,14 @@ class TestBothTeamsShort:
         night = declare(night, AWAY, 4, singles(None, A(1), A(2), A(3)))
         played = {
             plan.index: [
-                g for g in range(1, plan.games + 1) if game_order(night, plan.index, g, now=t(45), options=OPTIONS)
+                g for g, order in enumerate(round_order(night, plan.index, now=t(45), options=OPTIONS), 1) if order
             ]
             for plan in round_plan(OPTIONS)
         }
         assert played == {1: [1, 2], 2: [1, 2], 3: [1, 2, 3], 4: [2, 3, 4]}
         points = {RoundKind.DOUBLES: OPTIONS.doubles_game_pts, RoundKind.SINGLES: OPTIONS.singles_game_pts}
         assert sum(len(played[p.index]) * points[p.kind] for p in round_plan(OPTIONS)) == 14
-        assert [len(game_order(night, 1, g, now=t(45), options=OPTIONS)) for g in (1, 2)] == [3, 3]
+        assert [len(order) for order in round_order(night, 1, now=t(45), options=OPTIONS)] == [3, 3]
 
     @staticmethod
     def _both_short_through_round_2() -> MatchNight:
@@ -1035,7 +1035,7 @@ class TestWriteIn:
             night,
             progress=(GameProgress(1, 1, GameStatus.DONE, t(11)), GameProgress(1, 2, GameStatus.IN_PROGRESS, t(15))),
         )
-        assert {s.player_id for s in game_order(night, 1, 2, now=t(20), options=OPTIONS)} == {A(3), A(4), H(3), H(4)}
+        assert {s.player_id for s in round_order(night, 1, now=t(20), options=OPTIONS)[1]} == {A(3), A(4), H(3), H(4)}
 
     def test_a_late_write_in_leaves_the_partner_solo(self) -> None:
         """TEAM-SHORT-4, TEAM-SHORT-3: A4 arrives after game 2 started; A3 played alone, so A3 cannot be the
@@ -1044,7 +1044,7 @@ class TestWriteIn:
         night = replace(
             night, progress=(GameProgress(1, 1, GameStatus.DONE, t(11)), GameProgress(1, 2, GameStatus.DONE, t(15)))
         )
-        assert {s.player_id for s in game_order(night, 1, 2, now=t(20), options=OPTIONS)} == {A(3), H(3), H(4)}
+        assert {s.player_id for s in round_order(night, 1, now=t(20), options=OPTIONS)[1]} == {A(3), H(3), H(4)}
         night = declare(night, HOME, 2, [(H(1), H(3)), (H(2), H(4))], [M1, M1], now=t(14))
         with refused_every(
             ("TEAM-SHORT-3", "A3 already played alone in a Doubles round"),
@@ -1378,7 +1378,7 @@ class TestRefusalWording:
             start_game(night, 3, 4, now=t(32), options=OPTIONS)
         half = declare(make_night(), AWAY, 1, [(A(1), A(2)), (A(3), A(4))], [M1, M2])
         with refused_exactly("TEAM-LINEUP-2", "Both teams must declare round 1 first."):
-            game_order(half, 1, 1, now=t(11), options=OPTIONS)
+            round_order(half, 1, now=t(11), options=OPTIONS)
 
     def test_replacements(self) -> None:
         """TEAM-LINEUP-4, TEAM-MACH-5: a finished game, a round the team has not declared, a second change."""
@@ -1493,9 +1493,9 @@ class TestCorners:
     def test_a_pending_write_in_is_looked_for_at_the_moment_asked(self) -> None:
         """TEAM-SHORT-4: before game 2 starts, whether the write-in plays is read from who is here now."""
         night = TestWriteIn._written_in()
-        assert {s.player_id for s in game_order(night, 1, 2, now=t(12), options=OPTIONS)} == {A(3), H(3), H(4)}
+        assert {s.player_id for s in round_order(night, 1, now=t(12), options=OPTIONS)[1]} == {A(3), H(3), H(4)}
         later = arrive(night, AWAY, A(4), t(13))
-        assert {s.player_id for s in game_order(later, 1, 2, now=t(14), options=OPTIONS)} == {A(3), A(4), H(3), H(4)}
+        assert {s.player_id for s in round_order(later, 1, now=t(14), options=OPTIONS)[1]} == {A(3), A(4), H(3), H(4)}
         assert start_game(later, 1, 2, now=t(14), options=OPTIONS).started_at == t(14)
         running = with_progress(night, start_game(night, 1, 1, now=t(11), options=OPTIONS))
         failure = record_single_player_failure(
