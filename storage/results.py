@@ -140,17 +140,17 @@ def _bump_for_bulk_statements(state: ORMExecuteState) -> None:
         return
     if table.name not in {model.__tablename__ for model in RESULT_TABLES}:
         return
-    bump = match.update().values(facts_version=match.c.facts_version + 1)
+    connection = state.session.connection()
     if state.is_insert:
         ids = [row.get("match_id") for row in rows]
         if None in ids or statement._values or statement._multi_values:
             raise UntrackedResultWrite(f"insert into {table.name}: pass the rows, with their match_id, as parameters")
-        bump = bump.where(match.c.id.in_(sorted(set(ids))))
-    else:
-        if any(rows) or (state.is_update and "match_id" in {getattr(c, "key", None) for c in statement._values}):
-            raise UntrackedResultWrite(f"bulk change of {table.name}: use the session's unit of work")
-        touched = sa.select(table.c.match_id)
-        if statement.whereclause is not None:
-            touched = touched.where(statement.whereclause)
-        bump = bump.where(match.c.id.in_(touched))
-    state.session.connection().execute(bump)
+        connection.execute(prepared("bump facts versions", _bump_statement), {"matches": sorted(set(ids))})
+        return
+    if any(rows) or (state.is_update and "match_id" in {getattr(c, "key", None) for c in statement._values}):
+        raise UntrackedResultWrite(f"bulk change of {table.name}: use the session's unit of work")
+    touched = sa.select(table.c.match_id)
+    if statement.whereclause is not None:
+        touched = touched.where(statement.whereclause)
+    bump = match.update().values(facts_version=match.c.facts_version + 1)
+    connection.execute(bump.where(match.c.id.in_(touched)))
