@@ -486,7 +486,11 @@ class MatchNightService:
             today = now.astimezone(context.zone).date()
             await require_in_good_standing(session, context.league, in_game, on=today, doing="have a score entered")
             replay = False
-            if await self._game_scores(session, game):  # the rare case: scores already there
+            match_scores = (
+                await session.exec(match_facts.of_match(GameScore), params=match_facts.match_params(match_id))
+            ).all()
+            already = any((row.round_index, row.game_number) == (round_index, game_number) for row in match_scores)
+            if already:  # the rare case: a replay is due, or `_entry_due` refuses a second entry
                 due = _entry_due(await scoreboard.game(session, context, game, now, night=night))
                 replay = due.state is GameState.REPLAY_DUE
                 if replay:
@@ -520,7 +524,8 @@ class MatchNightService:
             for row in rows:
                 audit.created(session, actor, row, at=now)
             await keep_photo(session, actor, GamePhoto, _photo_key(game), photo, now)
-            board = await self._board_as_written(session, context, now, night=night)
+            every_score = [*match_scores, *rows]  # a voided replay's rows are these, changed in place
+            board = await self._board_as_written(session, context, now, night=night, scores=every_score)
         return board or await self.current_board(context)
 
     async def correct_scores(
