@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import random
 import statistics
 import time
@@ -35,6 +36,16 @@ def _instrument_never_collecting() -> Iterator[None]:
     finally:
         gc.enable()
         gc.collect()
+
+
+def _stolen_ticks() -> int | None:
+    """Linux's steal time: clock ticks this virtual machine's cores were ready to run but the host ran another
+    machine instead. Latency measured meanwhile includes those waits; None where /proc/stat is not there."""
+    try:
+        with open("/proc/stat") as stat:
+            return int(stat.readline().split()[8])  # "cpu user nice system idle iowait irq softirq steal …"
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 class TimedEmulator(Emulator):
@@ -119,6 +130,7 @@ class Latencies:
     reply_by_command: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     wall: float = 0.0
+    stolen: float | None = None  # the share of the cores' time the host gave to other machines meanwhile
 
     @property
     def count(self) -> int:
@@ -176,9 +188,12 @@ async def measure(
             await emulator.replied(outcome.interaction_id, reply_within)
 
     with _instrument_never_collecting():
-        began = time.perf_counter()
+        stolen_before, began = _stolen_ticks(), time.perf_counter()
         await asyncio.gather(*(member() for _ in range(concurrency)))
-        result.wall = time.perf_counter() - began
+        result.wall, stolen_after = time.perf_counter() - began, _stolen_ticks()
+    if stolen_before is not None and stolen_after is not None and result.wall > 0:
+        cores_time = result.wall * (os.cpu_count() or 1) * os.sysconf("SC_CLK_TCK")
+        result.stolen = (stolen_after - stolen_before) / cores_time
     for interaction_id in records:
         record = emulator.interactions[interaction_id]
         if record.acked_at is None:

@@ -237,7 +237,9 @@ def report(runs: list[DatabaseRun], plan: Plan, *, began: datetime, load: tuple[
         "sending their next command the moment they are answered (the bot saturated: latency is mostly waiting "
         "behind the other 49); `50 paced ~2 s` is 50 members each pausing a random time, 2 s on average, "
         "between their reply and their next command (about 25 interactions/s offered: ten times the peak of a "
-        "busy league night, see `bench/NOTES.md`). "
+        "busy league night, see `bench/NOTES.md`). **Host took**: the share of this virtual machine's core time "
+        "the host spent on other machines during the row (Linux's steal time); the latencies of a row with more than "
+        "a percent or two include those waits. "
         "Targets, gaps, profiles and before/after figures: `bench/NOTES.md`.",
         "",
         "## Machine",
@@ -296,8 +298,8 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         + (f" Service call, {fmt.rating_update}." if fmt.rating_update else ""),
         "",
         "| command | members | n | ack p50 / p95 / p99 (ms) | reply p50 / p95 / p99 (ms) "
-        "| reply p99 ÷ no-op | refused | errors |",
-        "|---|---:|---:|---|---|---:|---:|---:|",
+        "| reply p99 ÷ no-op | refused | errors | host took |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|",
     ]
     order = list(dict.fromkeys(lat.kind for lat in fmt.latencies))
     for lat in sorted(fmt.latencies, key=lambda lat: (order.index(lat.kind), lat.concurrency, lat.think or 0)):
@@ -307,7 +309,7 @@ def _format_section(fmt: FormatRun, plan: Plan) -> list[str]:
         reply = " / ".join(lat.ms("reply", q) for q in (50, 95, 99))
         lines.append(
             f"| {lat.kind} | {_members(lat)} | {lat.count} | {ack} | {reply} | {ratio:.1f} "
-            f"| {lat.refused} | {len(lat.errors)} |"
+            f"| {lat.refused} | {len(lat.errors)} | {_share(lat.stolen)} |"
         )
     notes = [f"- {kind}: {note}" for kind, note in fmt.notes.items() if note and kind != "mix"]
     for lat in [*fmt.latencies, *([fmt.sustained] if fmt.sustained else [])]:
@@ -338,6 +340,10 @@ def _members(lat: Latencies) -> str:
     if lat.think is None:
         return f"{lat.concurrency} back to back" if lat.concurrency > 1 else "1"
     return f"{lat.concurrency} paced ~{lat.think:g} s"
+
+
+def _share(stolen: float | None) -> str:
+    return "—" if stolen is None else f"{stolen:.1%}"
 
 
 def _ms(values: list[float], q: float) -> str:
