@@ -20,6 +20,8 @@ from bot.rules.ladder.standings import playoff_count, playoff_field, standings
 from bot.rules.refusals import InvalidInput
 from bot.services.actor import Actor
 from bot.services.ladder.facts import LadderLeague, entrants, ladder_league, nights, week_records
+from bot.services.league_options import versions_key
+from bot.services.reuse import ReusedPerLeague
 from storage.db import Database
 from storage.ladder import LadderLedger, LadderNight, LadderStatus, LedgerKind
 
@@ -94,6 +96,7 @@ class LadderStandingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self._reused: ReusedPerLeague[LadderStandings] = ReusedPerLeague(db)
 
     async def standings(
         self,
@@ -110,7 +113,10 @@ class LadderStandingsService:
             ladder = await ladder_league(session, actor.guild_id, league_name, self.clock.now(), season=season)
             if what_if:
                 ladder = replace(ladder, options=LadderOptions.model_validate({**ladder.league.options, **what_if}))
-            return await standings_table(session, ladder)
+                return await standings_table(session, ladder)
+            # Reused (`bot/services/reuse.py`) for the same season and options: the table does not depend on the time.
+            key = (ladder.season_id, versions_key(ladder.league), ladder.options.model_dump_json())
+            return await self._reused.get(session, ladder.league_id, key, lambda: standings_table(session, ladder))
 
     async def playoffs(
         self,
