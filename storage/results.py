@@ -116,7 +116,11 @@ def _match_ids(row: Any) -> set[int]:
 def _bump_facts_versions(session: Session, _context: Any, _instances: Any) -> None:
     changed = _changed_matches(session)
     if changed:
-        session.connection().execute(prepared("bump facts versions", _bump_statement), {"matches": sorted(changed)})
+        _bump_facts_version_of(session.connection(), changed)
+
+
+def _bump_facts_version_of(connection: Any, match_ids: set[int]) -> None:
+    connection.execute(prepared("bump facts versions", _bump_statement), {"matches": sorted(match_ids)})
 
 
 def _bump_statement() -> sa.Update:
@@ -145,7 +149,7 @@ def _bump_for_bulk_statements(state: ORMExecuteState) -> None:
         ids = [row.get("match_id") for row in rows]
         if None in ids or statement._values or statement._multi_values:
             raise UntrackedResultWrite(f"insert into {table.name}: pass the rows, with their match_id, as parameters")
-        connection.execute(prepared("bump facts versions", _bump_statement), {"matches": sorted(set(ids))})
+        _bump_facts_version_of(connection, set(ids))
         return
     if any(rows) or (state.is_update and "match_id" in {getattr(c, "key", None) for c in statement._values}):
         raise UntrackedResultWrite(f"bulk change of {table.name}: use the session's unit of work")
