@@ -48,7 +48,7 @@ class PostScheduler:
             timezone="UTC", job_defaults={"coalesce": True, "misfire_grace_time": MISFIRE_GRACE, "max_instances": 1}
         )
         self._ticking = asyncio.Lock()
-        self._notices_seen_at = -1  # `db.commits` when notices were last looked for after a command
+        self._notices_seen_at = -1  # `notices.written()` when notices were last looked for after a command
         # Sharded over processes, each sends the posts of the guilds on its own shards (the ones it answers
         # commands in); the claim still keeps a post single while a restarting process overlaps its successor.
         self.serves = bot.settings.serves_guild
@@ -108,17 +108,17 @@ class PostScheduler:
             return sent
 
     async def send_notices(self) -> int:
-        """Right after a command: the notices it caused, without waiting for the next tick. Only a command that
-        committed a change can have caused one: after reads (most commands) there is nothing to look for.
-        Other processes' notices come with the tick. The members waiting for replies go first; one look then
-        covers every command that committed meanwhile."""
-        if self.service.db.commits == self._notices_seen_at:
+        """Right after a command: the notices it caused, without waiting for the next tick. Only a commit that
+        wrote a notable audit entry can have caused one: after the others (every read and most writes) there is
+        nothing to look for. Other processes' notices come with the tick. The members waiting for replies go
+        first; one look then covers every command that committed meanwhile."""
+        if self.notices.written() == self._notices_seen_at:
             return 0
         await quiet(NOTICES_WAIT_FOR_REPLIES)
-        commits = self.service.db.commits
-        if commits == self._notices_seen_at:  # another command's look, after this one's commit, found them
+        written = self.notices.written()
+        if written == self._notices_seen_at:  # another command's look, after this one's commit, found them
             return 0
-        self._notices_seen_at = commits  # read before looking: a commit made meanwhile is looked for next time
+        self._notices_seen_at = written  # read before looking: an entry written meanwhile is looked for next time
         async with self._ticking:
             try:
                 return await self._send_notices()

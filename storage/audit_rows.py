@@ -7,6 +7,8 @@ everything the transaction reads (a notice already recorded, the newest entry's 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import event, insert
@@ -18,6 +20,8 @@ from storage.db import ReadingSession, WriteInReadingBlock
 from storage.models import AuditEntry
 
 _PENDING = "pinleague_pending_audit"
+_WRITTEN = "pinleague_audited_actions"  # the actions this transaction has written entries of
+_commits_writing: Counter[str] = Counter()  # action → this process's commits that wrote an entry of it
 
 
 def add(session: Session, row: dict[str, Any]) -> None:
@@ -31,6 +35,13 @@ def _write_pending(session: OrmSession) -> None:
     rows = session.info.pop(_PENDING, None)
     if rows:
         session.connection().execute(insert(AuditEntry.__table__), rows)  # type: ignore[attr-defined]
+        session.info.setdefault(_WRITTEN, set()).update(row["action"] for row in rows)
+
+
+def commits_writing(actions: Iterable[str]) -> int:
+    """A version of this process's audit trail for these actions: it grows whenever a transaction that wrote an
+    entry of one of them commits, and only then (the commissioner notices look for new entries after those)."""
+    return sum(_commits_writing[action] for action in actions)
 
 
 @event.listens_for(Session, "do_orm_execute")
@@ -48,6 +59,12 @@ def _before_the_commit(session: Session) -> None:
     _write_pending(session)
 
 
+@event.listens_for(Session, "after_commit")
+def _after_the_commit(session: Session) -> None:
+    _commits_writing.update(session.info.pop(_WRITTEN, ()))
+
+
 @event.listens_for(Session, "after_rollback")
 def _after_a_rollback(session: Session) -> None:
     session.info.pop(_PENDING, None)
+    session.info.pop(_WRITTEN, None)

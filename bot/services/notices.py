@@ -25,6 +25,7 @@ from bot.clock import Clock
 from bot.rules import notices as rules
 from bot.services.team import match_facts
 from bot.services.team.match_access import captains
+from storage import audit_rows
 from storage.db import Database
 from storage.matches import Match
 from storage.models import AuditEntry, League, Machine, Player, Team
@@ -48,6 +49,11 @@ class NoticeService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+
+    @staticmethod
+    def written() -> int:
+        """A version of this process's notable audit entries: it changes when a commit writes one."""
+        return audit_rows.commits_writing(rules.NOTABLE)
 
     async def pending(self, *, serves: Callable[[int], bool]) -> list[Delivery]:
         """The notices (and override mentions) due now that nobody has claimed, oldest first, in the guilds this

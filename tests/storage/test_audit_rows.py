@@ -11,6 +11,7 @@ from sqlmodel import col, select
 
 from bot.services import audit
 from bot.services.actor import Actor
+from storage import audit_rows
 from storage.db import Database, WriteInReadingBlock
 from storage.models import AuditEntry, League
 from tests.storage import helpers as make
@@ -74,6 +75,30 @@ async def test_a_rolled_back_transaction_leaves_no_entry(db: Database) -> None:
         assert row is not None
         audit.noted(session, ACTOR, row, action="kept", detail={}, at=AT)
     assert [e.action for e in await _entries(db)] == ["kept"]
+
+
+async def test_the_version_of_actions_grows_only_when_an_entry_of_them_is_committed(db: Database) -> None:
+    """What the commissioner notices look after: a commit writing other actions, or a rolled-back one, leaves the
+    version as it was (COMMON-NOTIFY-1's look after a command is skipped then)."""
+    league = await make.insert(db, make.league())
+
+    async def note(action: str, *, fail: bool = False) -> None:
+        async with db.writing() as session:
+            row = await session.get(League, league.id)
+            assert row is not None
+            audit.noted(session, ACTOR, row, action=action, detail={}, at=AT)
+            await session.flush()  # written to the database, so only the rollback takes it back
+            if fail:
+                raise RuntimeError("the command failed")
+
+    watched = ["version test: told"]
+    before = audit_rows.commits_writing(watched)
+    await note("version test: not told")
+    with pytest.raises(RuntimeError):
+        await note("version test: told", fail=True)
+    assert audit_rows.commits_writing(watched) == before
+    await note("version test: told")
+    assert audit_rows.commits_writing(watched) == before + 1
 
 
 async def test_a_read_only_block_refuses_to_record(db: Database) -> None:
