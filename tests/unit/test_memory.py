@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.interactions import _counted_as_answering
-from bot.memory import collect_between_answers
+from bot.memory import YOUNG_AT_LEAST, collect_between_answers
 
 
 class Cycle:
@@ -74,3 +74,17 @@ async def test_two_collectors_put_the_thresholds_back_only_when_both_stop(thresh
     second.cancel()
     await asyncio.gather(second, return_exceptions=True)
     assert gc.get_threshold() == (1_000_000, 10, 3)
+
+
+async def test_young_collections_run_less_often_than_pythons_default_while_the_collector_runs() -> None:
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # Python's own
+    try:
+        collector = asyncio.create_task(collect_between_answers(look_every=0.01))
+        await asyncio.sleep(0)
+        assert gc.get_threshold() == (YOUNG_AT_LEAST, 10, 1_000_000_000)
+        collector.cancel()
+        await asyncio.gather(collector, return_exceptions=True)
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
