@@ -32,7 +32,7 @@ DEFER_AFTER = 1.0  # seconds after Discord created the interaction; leaves room 
 # Answers being worked on beyond which a new one defers at once: in a burst, deferrals that all fall due
 # together queue behind each other on the event loop, and the last would miss the 3 s.
 BUSY = 8
-_in_flight: set[asyncio.Future[Reply | None]] = set()
+_working = 0  # answers whose work is running
 _answering = 0  # `answer` calls not finished: their work or their reply still to send
 _waiting_for_quiet: list[asyncio.Future[None]] = []  # `quiet` callers, woken when `_answering` reaches 0
 DEFERRED_EPHEMERAL = "pinleague.deferred_ephemeral"  # key in Interaction.extras
@@ -66,27 +66,41 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ep
 
 
 async def _answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ephemeral: bool) -> None:
+    """The work runs in this task, not one of its own: each hand-over between tasks is a turn of the event loop,
+    and under load every turn waits behind the other members' commands. A timer defers meanwhile if the work
+    is still running when the deferral falls due (it can only fire while the work awaits the database)."""
+    global _working
     claims: InteractionClaims | None = getattr(interaction.client, "claims", None)
+    metrics: Metrics | None = getattr(interaction.client, "metrics", None)
+    deferral: asyncio.Task[None] | None = None
 
-    async def first_delivery_work() -> Reply | None:
+    def defer() -> None:
+        nonlocal deferral
+        deferral = asyncio.ensure_future(_defer(interaction, ephemeral, metrics))
+
+    if _working >= BUSY:
+        defer()
+        timer = None
+    else:
+        timer = asyncio.get_running_loop().call_later(_time_before_deferring(interaction), defer)
+    _working += 1
+    try:
         if claims is not None and not await claims.claim(interaction.id):
             if inspect.iscoroutine(work):
                 work.close()  # never started: the first delivery does the work and answers
-            return None
-        return await work
-
-    task = asyncio.ensure_future(first_delivery_work())
-    _in_flight.add(task)
-    task.add_done_callback(_in_flight.discard)
-    busy = len(_in_flight) > BUSY
-    done, _ = await asyncio.wait({task}, timeout=0 if busy else _time_before_deferring(interaction))
-    metrics: Metrics | None = getattr(interaction.client, "metrics", None)
-    if not done:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
-        if metrics is not None:
-            metrics.deferred(interaction)
-    reply = await task  # a Refusal raised here reaches the tree's error handler
+            reply = None
+        else:
+            reply = await work
+    except BaseException:
+        if deferral is not None:  # the error handler answers once the placeholder is there
+            await asyncio.gather(deferral, return_exceptions=True)
+        raise  # a Refusal reaches the tree's error handler
+    finally:
+        _working -= 1
+        if timer is not None:
+            timer.cancel()
+    if deferral is not None:
+        await deferral
     if reply is None:
         return
     if interaction.response.is_done():
@@ -101,7 +115,14 @@ async def _answer(interaction: discord.Interaction, work: Awaitable[Reply], *, e
             allowed_mentions=reply.allowed_mentions,
         )
     if metrics is not None:
-        metrics.answered(interaction, deferred=not done)
+        metrics.answered(interaction, deferred=deferral is not None)
+
+
+async def _defer(interaction: discord.Interaction, ephemeral: bool, metrics: Metrics | None) -> None:
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[DEFERRED_EPHEMERAL] = ephemeral
+    if metrics is not None:
+        metrics.deferred(interaction)
 
 
 @contextmanager
