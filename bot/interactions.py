@@ -74,17 +74,18 @@ async def _answer(interaction: discord.Interaction, work: Awaitable[Reply], *, e
     metrics: Metrics | None = getattr(interaction.client, "metrics", None)
     deferral: asyncio.Task[None] | None = None
 
-    def defer() -> None:
+    def defer() -> asyncio.Task[None]:
         nonlocal deferral
         deferral = asyncio.ensure_future(_defer(interaction, ephemeral, metrics))
+        return deferral
 
-    if _working >= BUSY:
-        defer()
-        timer = None
-    else:
-        timer = asyncio.get_running_loop().call_later(_time_before_deferring(interaction), defer)
+    timer: asyncio.TimerHandle | None = None
     _working += 1
     try:
+        if _working > BUSY:  # a burst: acknowledged before the work holds the loop (SQLite's work never yields)
+            await defer()
+        else:
+            timer = asyncio.get_running_loop().call_later(_time_before_deferring(interaction), defer)
         if claims is not None and not await claims.claim(interaction.id):
             if inspect.iscoroutine(work):
                 work.close()  # never started: the first delivery does the work and answers

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from bot.interactions import DEFER_AFTER
+from bot.interactions import BUSY, DEFER_AFTER
 from storage.db import Database
 from storage.models import Venue
 from tests.e2e.harness import CREATE_TEAM_LEAGUE, running_bot
@@ -32,6 +32,43 @@ async def test_slow_work_is_deferred_then_answered(sqlite: Database, monkeypatch
         assert result.deferred
         assert result.ack_latency is not None and result.ack_latency < 3.0
         assert "Venue **Ace Arcade** added" in result.content and result.ephemeral
+
+
+async def test_in_a_burst_an_answer_is_acknowledged_before_its_work_runs(
+    sqlite: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BUSY answers in progress, the next one defers at once: its acknowledgement is sent before its work
+    starts, since work on SQLite may hold the event loop until it ends."""
+    async with running_bot(sqlite) as league:
+        await league.run(CREATE_TEAM_LEAGUE, as_member="owner")
+        real_add_venue = league.bot.services.venues.add_venue
+        held, all_held, in_progress = asyncio.Event(), asyncio.Event(), 0
+        acknowledged_when_work_began: list[bool] = []
+
+        async def add_venue(*args: object, **kwargs: object) -> Venue:
+            nonlocal in_progress
+            in_progress += 1
+            if in_progress <= BUSY:
+                if in_progress == BUSY:
+                    all_held.set()
+                await held.wait()
+            else:
+                newest = list(league.emulator.interactions.values())[-1]
+                acknowledged_when_work_began.append(newest.acked_at is not None)
+            return await real_add_venue(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(league.bot.services.venues, "add_venue", add_venue)
+        emulator = league.emulator
+        busy = [
+            asyncio.create_task(emulator.run(f'/venue add name:"Arcade {n}"', as_member="alice", timeout=10))
+            for n in range(BUSY)
+        ]
+        await asyncio.wait_for(all_held.wait(), 10)
+        result = await emulator.run('/venue add name:"One Too Many"', as_member="alice", timeout=10)
+        held.set()
+        await asyncio.gather(*busy)
+        assert acknowledged_when_work_began == [True]
+        assert result.deferred
 
 
 async def test_slow_refusal_after_a_public_defer_stays_private(
